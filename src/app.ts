@@ -1,0 +1,40 @@
+import formbody from '@fastify/formbody';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import { apiPlugin } from './api.js';
+import type { AppContext } from './context.js';
+import { registerHealth } from './health.route.js';
+import { errorHandler } from './http/error-handler.js';
+import { AppError } from './http/errors.js';
+import { fieldValidatorCompiler } from './http/field-schema.js';
+import { loggerOptions } from './http/logger.js';
+
+export interface AppOptions {
+  /** Where logs go; by default standard output. */
+  logStream?: NodeJS.WritableStream;
+}
+
+const REQUEST_ID = /^[\w.-]{1,64}$/;
+
+export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: loggerOptions(ctx.config, options.logStream),
+    bodyLimit: ctx.config.bodyLimitBytes,
+    routerOptions: { ignoreTrailingSlash: true },
+    // A caller's request id is kept (to follow a request across systems) if it is harmless.
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+  });
+  app.setValidatorCompiler(fieldValidatorCompiler);
+  app.setErrorHandler(errorHandler);
+  app.setNotFoundHandler((request, reply) => errorHandler(new AppError('route_not_found'), request, reply));
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  await app.register(formbody);
+  registerHealth(app);
+  await app.register(apiPlugin, { prefix: '/api', ctx });
+  return app;
+}

@@ -1,0 +1,73 @@
+// `bhuktani <command>`: operator commands, with the server's configuration.
+import { cryptoIds, systemClock } from '../clock.js';
+import { ConfigError, loadConfig } from '../config.js';
+import { DataDirBusyError } from '../db/data-dir-lock.js';
+import { openDb } from '../db/open.js';
+import { AppError } from '../http/errors.js';
+import { UsageError, type Command, type CommandIo } from './command.js';
+import { merchantCreate } from './merchant-create.command.js';
+import { migrateCommand } from './migrate.command.js';
+
+export const commands: Record<string, Command> = {
+  migrate: migrateCommand,
+  'merchant create': merchantCreate,
+};
+
+function usage(): string {
+  return ['usage: bhuktani <command>', '', ...Object.values(commands).map((c) => `  bhuktani ${c.usage}`)].join('\n');
+}
+
+function findCommand(argv: string[]): { command: Command; args: string[] } | undefined {
+  for (const words of [2, 1]) {
+    const command = commands[argv.slice(0, words).join(' ')];
+    if (command) return { command, args: argv.slice(words) };
+  }
+  return undefined;
+}
+
+function describe(error: unknown): string {
+  if (error instanceof AppError) {
+    const body = error.toBody();
+    if (error.fields) {
+      return Object.entries(error.fields)
+        .map(([field, problems]) => `--${field.replace(/_/g, '-')}: ${Array.isArray(problems) ? problems.join(' ') : JSON.stringify(problems)}`)
+        .join('\n');
+    }
+    return String(body.detail);
+  }
+  return error instanceof Error ? error.message : String(error);
+}
+
+export async function runCli(argv: string[], io: CommandIo): Promise<number> {
+  const found = findCommand(argv);
+  if (!found) {
+    io.err(usage());
+    return argv.length === 0 || argv[0] === 'help' || argv[0] === '--help' ? 0 : 2;
+  }
+  let db;
+  try {
+    const config = loadConfig();
+    db = await openDb(config, 'command');
+    return await found.command.run({ db, clock: systemClock, ids: cryptoIds, config }, found.args, io);
+  } catch (error) {
+    if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      io.err(`bhuktani: ${(error as Error).message}\nusage: bhuktani ${found.command.usage}`);
+      return 2;
+    }
+    if (error instanceof AppError || error instanceof ConfigError || error instanceof DataDirBusyError) {
+      io.err(`bhuktani: ${describe(error)}`);
+      return 1;
+    }
+    throw error;
+  } finally {
+    await db?.close();
+  }
+}
+
+runCli(process.argv.slice(2), { out: (line) => console.log(line), err: (line) => console.error(line) }).then(
+  (code) => process.exit(code),
+  (error) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

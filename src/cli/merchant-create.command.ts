@@ -1,0 +1,46 @@
+import { parseArgs } from 'node:util';
+import { createMerchant } from '../merchants/create-merchant.js';
+import type { Command } from './command.js';
+
+export const merchantCreate: Command = {
+  usage: 'merchant create --name N --email E --password P [--fee-bps B] [--mobile M] [--json]',
+  async run(ctx, args, io) {
+    const { values } = parseArgs({
+      args,
+      options: {
+        name: { type: 'string' },
+        email: { type: 'string' },
+        password: { type: 'string' },
+        'fee-bps': { type: 'string' },
+        mobile: { type: 'string' },
+        json: { type: 'boolean', default: false },
+      },
+    });
+    const created = await createMerchant(ctx, {
+      name: values.name,
+      email: values.email,
+      password: values.password,
+      fee_bps: values['fee-bps'],
+      mobile: values.mobile,
+    });
+    const { merchant } = created;
+    if (values.json) {
+      io.out(
+        JSON.stringify({
+          idx: merchant.idx,
+          name: merchant.name,
+          email: merchant.email,
+          fee_bps: merchant.fee_bps,
+          test_secret_key: created.test_secret_key,
+          live_secret_key: created.live_secret_key,
+        }),
+      );
+    } else {
+      io.out(`Merchant ${merchant.name} <${merchant.email}> created (idx ${merchant.idx}, fee ${merchant.fee_bps} bps).`);
+      io.out(`test_secret_key: ${created.test_secret_key}`);
+      io.out(`live_secret_key: ${created.live_secret_key}`);
+      io.out('Keep the keys now: they are stored hashed and cannot be shown again.');
+    }
+    return 0;
+  },
+};

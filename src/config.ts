@@ -1,0 +1,81 @@
+// Configuration comes only from the environment and is checked once, at start-up, so a bad value
+// stops the process with a message that names the variable instead of failing later.
+
+export interface Config {
+  port: number;
+  host: string;
+  publicUrl: string;
+  /** `undefined`: PGlite in dataDir; `memory:`: in-memory PGlite; otherwise a PostgreSQL URL. */
+  databaseUrl: string | undefined;
+  dataDir: string;
+  paymentTtlSeconds: number;
+  timeZone: string;
+  logLevel: string;
+  bodyLimitBytes: number;
+  maxAmountPaisa: number;
+  keyCacheSeconds: number;
+  sweepIntervalSeconds: number;
+}
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+function integer(env: Env, name: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
+  const value = Number(raw.trim());
+  if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function httpUrl(name: string, raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be an absolute http(s) URL, got "${raw}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(`${name} must be an http(s) URL, got "${raw}"`);
+  }
+  return raw.replace(/\/+$/, '');
+}
+
+function databaseUrl(raw: string | undefined): string | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  if (raw === 'memory:' || /^postgres(ql)?:\/\//.test(raw)) return raw;
+  throw new ConfigError(`DATABASE_URL must be "memory:" or a postgres:// URL, got "${raw}"`);
+}
+
+function timeZone(raw: string): string {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: raw });
+  } catch {
+    throw new ConfigError(`TIME_ZONE must be an IANA time zone such as Asia/Kathmandu, got "${raw}"`);
+  }
+  return raw;
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+export function loadConfig(env: Env = process.env): Config {
+  const port = integer(env, 'PORT', 8080, 0, 65535);
+  const logLevel = env.LOG_LEVEL || 'info';
+  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
+  return {
+    port,
+    host: env.HOST || '127.0.0.1',
+    publicUrl: httpUrl('PUBLIC_URL', env.PUBLIC_URL || `http://localhost:${port}`),
+    databaseUrl: databaseUrl(env.DATABASE_URL),
+    dataDir: env.DATA_DIR || './data',
+    paymentTtlSeconds: integer(env, 'PAYMENT_TTL_SECONDS', 3600, 1),
+    timeZone: timeZone(env.TIME_ZONE || 'Asia/Kathmandu'),
+    logLevel,
+    bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024),
+    maxAmountPaisa: integer(env, 'MAX_AMOUNT_PAISA', 10_000_000_000, 10, Number.MAX_SAFE_INTEGER),
+    keyCacheSeconds: integer(env, 'KEY_CACHE_SECONDS', 5, 0, 300),
+    sweepIntervalSeconds: integer(env, 'SWEEP_INTERVAL_SECONDS', 30, 1),
+  };
+}

@@ -1,0 +1,47 @@
+// One small interface over both stores, so every query is the same SQL on PGlite and PostgreSQL.
+
+export interface Queryable {
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+  /** Several statements without parameters (migrations). */
+  exec(sql: string): Promise<void>;
+}
+
+export interface Db extends Queryable {
+  readonly kind: 'pglite' | 'postgres';
+  /** Runs `work` in one transaction; retried on serialization failures and deadlocks. */
+  transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** PostgreSQL error codes the store reacts to. */
+export const PgCode = {
+  uniqueViolation: '23505',
+  checkViolation: '23514',
+  serializationFailure: '40001',
+  deadlock: '40P01',
+} as const;
+
+export function pgCode(error: unknown): string | undefined {
+  return typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : undefined;
+}
+
+/** Connection-level failures: the database is unreachable, not the query wrong. */
+export function isUnavailable(error: unknown): boolean {
+  const code = pgCode(error);
+  if (code && (code.startsWith('08') || code === '57P01' || code === '57P03' || code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'ETIMEDOUT')) return true;
+  const message = error instanceof Error ? error.message : '';
+  return /Connection terminated|timeout exceeded when trying to connect|connect ECONNREFUSED/.test(message);
+}
+
+export async function withRetry<T>(attempt: () => Promise<T>, tries = 5): Promise<T> {
+  for (let i = 1; ; i++) {
+    try {
+      return await attempt();
+    } catch (error) {
+      const code = pgCode(error);
+      const retryable = code === PgCode.serializationFailure || code === PgCode.deadlock;
+      if (!retryable || i >= tries) throw error;
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * i));
+    }
+  }
+}

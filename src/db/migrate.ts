@@ -1,0 +1,22 @@
+import type { Db } from './db.js';
+import { migrations } from './migrations/index.js';
+
+// Any constant works; it only has to be the same for every instance starting against one database.
+const MIGRATION_LOCK = 4242_2026;
+
+/** Applies the migrations not yet recorded. Safe when several instances start at once. */
+export async function migrate(db: Db): Promise<string[]> {
+  await db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`);
+  const applied: string[] = [];
+  for (const migration of migrations) {
+    await db.transaction(async (tx) => {
+      await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+      const done = await tx.query('SELECT 1 FROM schema_migrations WHERE name = $1', [migration.name]);
+      if (done.length > 0) return;
+      await tx.exec(migration.sql);
+      await tx.query('INSERT INTO schema_migrations (name) VALUES ($1)', [migration.name]);
+      applied.push(migration.name);
+    });
+  }
+  return applied;
+}

@@ -1,0 +1,28 @@
+import { PGlite } from '@electric-sql/pglite';
+import type { Db, Queryable } from './db.js';
+import { withRetry } from './db.js';
+import { parsers } from './parsers.js';
+
+export function pgliteDb(pg: PGlite): Db {
+  const queryable = (q: Pick<PGlite, 'query' | 'exec'>): Queryable => ({
+    async query<T>(sql: string, params: unknown[] = []) {
+      const result = await q.query<T>(sql, params);
+      return result.rows;
+    },
+    async exec(sql: string) {
+      await q.exec(sql);
+    },
+  });
+  return {
+    kind: 'pglite',
+    ...queryable(pg),
+    transaction: (work) => withRetry(() => pg.transaction((tx) => work(queryable(tx)))),
+    close: () => pg.close(),
+  };
+}
+
+/** `dataDir` undefined: in memory. `loadDataDir`: start from a dump instead of running initdb. */
+export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob } = {}): Promise<Db> {
+  const pg = await PGlite.create({ dataDir: options.dataDir, loadDataDir: options.loadDataDir, parsers });
+  return pgliteDb(pg);
+}

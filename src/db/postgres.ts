@@ -1,0 +1,54 @@
+import pg from 'pg';
+import type { Db, Queryable } from './db.js';
+import { withRetry } from './db.js';
+import { parsers } from './parsers.js';
+
+const types = {
+  getTypeParser: ((oid: number, format?: string) => parsers[oid] ?? pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+};
+
+export function openPostgres(url: string, options: { max?: number } = {}): Db & { pool: pg.Pool } {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.max ?? 10,
+    types,
+    connectionTimeoutMillis: 3000,
+    idleTimeoutMillis: 30_000,
+  });
+  // An idle client losing its connection (the server restarting) must not crash the process.
+  pool.on('error', () => {});
+  const query: Queryable['query'] = async (sql, params = []) => (await pool.query(sql, params)).rows;
+  return {
+    kind: 'postgres',
+    pool,
+    query,
+    exec: async (sql) => {
+      await pool.query(sql);
+    },
+    transaction: (work) =>
+      withRetry(async () => {
+        const client = await pool.connect();
+        let broken: Error | undefined;
+        try {
+          await client.query('BEGIN');
+          const result = await work({
+            query: async (sql, params = []) => (await client.query(sql, params)).rows,
+            exec: async (sql) => {
+              await client.query(sql);
+            },
+          });
+          await client.query('COMMIT');
+          return result;
+        } catch (error) {
+          await client.query('ROLLBACK').catch((rollbackError: Error) => {
+            broken = rollbackError;
+          });
+          throw error;
+        } finally {
+          // A client whose rollback failed has lost its connection: destroy it rather than reuse it.
+          client.release(broken);
+        }
+      }),
+    close: () => pool.end(),
+  };
+}

@@ -1,0 +1,31 @@
+// `Authorization: Key <secret>` (the word matched case-insensitively), checked before the body is
+// read, so an unauthenticated request costs no parsing.
+import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import type { ApiCaller } from '../merchants/merchant.js';
+import type { SecretKeyResolver } from '../merchants/secret-key-resolver.js';
+import { AppError } from './errors.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    caller?: ApiCaller;
+  }
+}
+
+const HEADER = /^key[ \t]+(\S+)[ \t]*$/i;
+
+export function authenticate(resolve: SecretKeyResolver): onRequestAsyncHookHandler {
+  return async (request) => {
+    const header = request.headers.authorization;
+    const match = typeof header === 'string' ? HEADER.exec(header) : null;
+    if (!match) throw new AppError('not_authenticated');
+    const caller = await resolve(match[1]);
+    if (!caller) throw new AppError('invalid_token');
+    request.caller = caller;
+  };
+}
+
+/** The authenticated caller; routes behind `authenticate` always have one. */
+export function callerOf(request: FastifyRequest): ApiCaller {
+  if (!request.caller) throw new AppError('not_authenticated');
+  return request.caller;
+}

@@ -1,0 +1,40 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { isUnavailable } from '../db/db.js';
+import { AppError } from './errors.js';
+
+/** Maps Fastify's own errors (parsing, limits) into the catalogue, so clients see one shape. */
+function fromFastify(error: FastifyError): AppError | undefined {
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new AppError('json_parse_error', { detail: `JSON parse error - ${error.message}` });
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new AppError('payload_too_large');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new AppError('unsupported_media_type', { detail: error.message });
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new AppError('bad_request', { detail: 'Request body size did not match Content-Length.' });
+  }
+  if (error instanceof SyntaxError && error.statusCode === 400) {
+    return new AppError('json_parse_error', { detail: `JSON parse error - ${error.message}` });
+  }
+  return undefined;
+}
+
+export function toAppError(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  const known = fromFastify(error as FastifyError);
+  if (known) return known;
+  if (isUnavailable(error)) return new AppError('unavailable', { headers: { 'retry-after': '1' } });
+  const status = (error as FastifyError).statusCode;
+  if (status && status >= 400 && status < 500) {
+    return new AppError('bad_request', { detail: (error as Error).message });
+  }
+  return new AppError('internal');
+}
+
+export function errorHandler(error: unknown, request: FastifyRequest, reply: FastifyReply) {
+  const appError = toAppError(error);
+  if (appError.status >= 500) request.log.error({ err: error }, 'request failed');
+  return reply.code(appError.status).headers(appError.headers).send(appError.toBody());
+}

@@ -1,0 +1,35 @@
+// `npm start`: configuration, the store, the HTTP server, and a clean stop on SIGTERM/SIGINT.
+import { buildApp } from './app.js';
+import { cryptoIds, systemClock } from './clock.js';
+import { ConfigError, loadConfig } from './config.js';
+import { DataDirBusyError } from './db/data-dir-lock.js';
+import { openDb } from './db/open.js';
+
+async function main() {
+  const config = loadConfig();
+  const db = await openDb(config, 'server');
+  const ctx = { db, clock: systemClock, ids: cryptoIds, config };
+  const app = await buildApp(ctx);
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, 'stopping');
+    await app.close();
+    await db.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+  await app.listen({ port: config.port, host: config.host });
+  app.log.info({ publicUrl: config.publicUrl, store: config.databaseUrl ? db.kind : `pglite:${config.dataDir}` }, 'Bhuktani is ready');
+}
+
+main().catch((error) => {
+  if (error instanceof ConfigError || error instanceof DataDirBusyError) {
+    console.error(`bhuktani: ${error.message}`);
+  } else {
+    console.error(error);
+  }
+  process.exit(1);
+});

@@ -1,0 +1,61 @@
+import type { AppContext } from '../context.js';
+import { pgCode, PgCode } from '../db/db.js';
+import { AppError } from '../http/errors.js';
+import { email, integer, object, text } from '../http/fields.js';
+import { parseOrThrow } from '../http/parse-fields.js';
+import type { Environment } from '../payments/payment-status.js';
+import type { Merchant } from './merchant.js';
+import { insertMerchant, insertSecretKey } from './merchant-store.js';
+import { hashPassword } from './password.js';
+import { displayPrefix, generateSecretKey, hashSecretKey } from './secret-key.js';
+
+export const DEFAULT_FEE_BPS = 300;
+
+export const merchantRequest = object({
+  name: text({ required: true }),
+  email: email({ required: true }),
+  password: text({
+    required: true,
+    maxLength: 256,
+    check: (v) => (v.length < 8 ? 'Ensure this field has at least 8 characters.' : undefined),
+  }),
+  fee_bps: integer({ min: 0, max: 10000 }),
+  mobile: text({ maxLength: 32 }),
+});
+
+export interface CreatedMerchant {
+  merchant: Merchant;
+  test_secret_key: string;
+  live_secret_key: string;
+}
+
+/** A merchant with a fresh test and live secret key; the keys are returned in full only here. */
+export async function createMerchant(ctx: AppContext, input: unknown): Promise<CreatedMerchant> {
+  const request = parseOrThrow(merchantRequest, input);
+  const now = ctx.clock.now();
+  const passwordHash = await hashPassword(request.password!);
+  try {
+    return await ctx.db.transaction(async (tx) => {
+      const merchant = await insertMerchant(tx, {
+        idx: ctx.ids.random(16),
+        name: request.name!,
+        email: request.email!,
+        mobile: request.mobile ?? '',
+        passwordHash,
+        feeBps: request.fee_bps ?? DEFAULT_FEE_BPS,
+        now,
+      });
+      const keys = {} as Record<Environment, string>;
+      for (const environment of ['test', 'live'] as const) {
+        keys[environment] = generateSecretKey(environment);
+        await insertSecretKey(tx, { merchantId: merchant.id, environment, keyHash: hashSecretKey(keys[environment]), prefix: displayPrefix(keys[environment]), now });
+      }
+      return { merchant, test_secret_key: keys.test, live_secret_key: keys.live };
+    });
+  } catch (error) {
+    if (pgCode(error) === PgCode.uniqueViolation && String((error as Error).message).includes('merchants_email')) {
+      throw new AppError('validation_error', { fields: { email: ['A merchant with this email already exists.'] } });
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,56 @@
+import type { AppContext } from '../context.js';
+import type { ApiCaller } from '../merchants/merchant.js';
+import { feeFor } from './fee.js';
+import type { Payment } from './payment.js';
+import { insertPayment } from './payment-store.js';
+
+export interface InitiateInput {
+  return_url: string;
+  website_url: string;
+  amount: number;
+  purchase_order_id: string;
+  purchase_order_name: string;
+  customer_info?: Payment['customer_info'];
+  amount_breakdown?: Payment['amount_breakdown'];
+  product_details?: Payment['product_details'];
+  [merchantField: `merchant_${string}`]: unknown;
+}
+
+export interface InitiateResult {
+  pidx: string;
+  payment_url: string;
+  expires_at: Date;
+  expires_in: number;
+  merchant_fields: Record<string, unknown>;
+}
+
+export function paymentUrl(publicUrl: string, pidx: string): string {
+  return `${publicUrl}/pay/${pidx}`;
+}
+
+/** Stores a new `Initiated` payment; it is committed before the caller answers. */
+export async function initiatePayment(ctx: AppContext, caller: ApiCaller, input: InitiateInput): Promise<InitiateResult> {
+  const now = ctx.clock.now();
+  const ttl = ctx.config.paymentTtlSeconds;
+  const merchantFields = Object.fromEntries(Object.entries(input).filter(([key]) => key.startsWith('merchant_')));
+  const pidx = ctx.ids.random(16);
+  const expiresAt = new Date(now.getTime() + ttl * 1000);
+  await insertPayment(ctx.db, {
+    pidx,
+    merchant_id: caller.merchant.id,
+    environment: caller.environment,
+    purchase_order_id: input.purchase_order_id,
+    purchase_order_name: input.purchase_order_name,
+    amount: input.amount,
+    fee: feeFor(input.amount, caller.merchant.fee_bps),
+    return_url: input.return_url,
+    website_url: input.website_url,
+    customer_info: input.customer_info ?? null,
+    amount_breakdown: input.amount_breakdown ?? null,
+    product_details: input.product_details ?? null,
+    merchant_fields: merchantFields,
+    created_at: now,
+    expires_at: expiresAt,
+  });
+  return { pidx, payment_url: paymentUrl(ctx.config.publicUrl, pidx), expires_at: expiresAt, expires_in: ttl, merchant_fields: merchantFields };
+}

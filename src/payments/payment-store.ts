@@ -1,0 +1,48 @@
+import type { Queryable } from '../db/db.js';
+import type { Environment } from './payment-status.js';
+import type { Payment } from './payment.js';
+
+export type NewPayment = Omit<Payment, 'status' | 'transaction_id' | 'payer_mobile' | 'refunded_amount' | 'updated_at'>;
+
+export async function insertPayment(db: Queryable, payment: NewPayment): Promise<void> {
+  await db.query(
+    `WITH created AS (
+       INSERT INTO payments (pidx, merchant_id, environment, purchase_order_id, purchase_order_name, amount, fee,
+         return_url, website_url, customer_info, amount_breakdown, product_details, merchant_fields,
+         status, created_at, expires_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, 'Initiated', $14, $15, $14)
+       RETURNING pidx
+     )
+     INSERT INTO payment_events (pidx, occurred_at, event) SELECT pidx, $14, 'initiate' FROM created`,
+    [
+      payment.pidx,
+      payment.merchant_id,
+      payment.environment,
+      payment.purchase_order_id,
+      payment.purchase_order_name,
+      payment.amount,
+      payment.fee,
+      payment.return_url,
+      payment.website_url,
+      json(payment.customer_info),
+      json(payment.amount_breakdown),
+      json(payment.product_details),
+      JSON.stringify(payment.merchant_fields),
+      payment.created_at,
+      payment.expires_at,
+    ],
+  );
+}
+
+const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
+
+export async function findPayment(db: Queryable, pidx: string): Promise<Payment | undefined> {
+  const rows = await db.query<Payment>('SELECT * FROM payments WHERE pidx = $1', [pidx]);
+  return rows[0];
+}
+
+/** A payment only if it belongs to this merchant and environment: anything else is "not found". */
+export async function findMerchantPayment(db: Queryable, pidx: string, merchantId: number, environment: Environment): Promise<Payment | undefined> {
+  const rows = await db.query<Payment>('SELECT * FROM payments WHERE pidx = $1 AND merchant_id = $2 AND environment = $3', [pidx, merchantId, environment]);
+  return rows[0];
+}

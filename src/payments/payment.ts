@@ -1,0 +1,30 @@
+import type { Environment, PaymentStatus } from './payment-status.js';
+
+/** A payment as stored: one row of `payments`. */
+export interface Payment {
+  pidx: string;
+  merchant_id: number;
+  environment: Environment;
+  purchase_order_id: string;
+  purchase_order_name: string;
+  amount: number;
+  fee: number;
+  return_url: string;
+  website_url: string;
+  customer_info: { name?: string; email?: string; phone?: string } | null;
+  amount_breakdown: { label: string; amount: number }[] | null;
+  product_details: { identity: string; name: string; total_price: number; quantity: number; unit_price: number }[] | null;
+  merchant_fields: Record<string, unknown>;
+  status: PaymentStatus;
+  transaction_id: string | null;
+  payer_mobile: string | null;
+  refunded_amount: number;
+  created_at: Date;
+  expires_at: Date;
+  updated_at: Date;
+}
+
+/** The status every read reports: an unpaid payment past its expiry is Expired, persisted or not. */
+export function effectiveStatus(payment: Pick<Payment, 'status' | 'expires_at'>, now: Date): PaymentStatus {
+  return payment.status === 'Initiated' && payment.expires_at.getTime() <= now.getTime() ? 'Expired' : payment.status;
+}

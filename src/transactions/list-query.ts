@@ -1,0 +1,34 @@
+import { choice, date, integer, object, text } from '../http/fields.js';
+import { recordStateNames } from './transaction-record.js';
+
+export const DEFAULT_PAGE_SIZE = 20;
+export const MAX_PAGE_SIZE = 100;
+
+/** Query parameters of the transaction list. `page` and `page_size` are read leniently, as the gateway does. */
+export const listFilters = object({
+  status: choice(recordStateNames, { description: 'Record state: Completed, Confirmed (held, Pending) or Canceled.' }),
+  from: date({ description: 'Records created on or after this date (YYYY-MM-DD in TIME_ZONE, or an ISO timestamp).' }),
+  to: date({ description: 'Records created on or before this date (YYYY-MM-DD in TIME_ZONE, or an ISO timestamp).' }),
+  purchase_order_id: text({ description: 'Only records of this order.' }),
+});
+
+export type ListFilters = { status?: string; from?: string; to?: string; purchase_order_id?: string };
+
+/** Documented beside the filters; read leniently, as the gateway does. */
+export const pagingParameters = {
+  page: integer({ description: 'Page number, from 1.' }),
+  page_size: integer({ description: `Records per page, 1 to ${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE}).` }),
+};
+
+export function pageSizeOf(value: unknown): number {
+  const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : NaN;
+  if (!Number.isInteger(n) || n < 1) return DEFAULT_PAGE_SIZE;
+  return Math.min(n, MAX_PAGE_SIZE);
+}
+
+/** A page number, or undefined when it is not a positive integer (answered as "Invalid page."). */
+export function pageOf(value: unknown): number | undefined {
+  if (value === undefined) return 1;
+  const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : NaN;
+  return Number.isSafeInteger(n) && n >= 1 ? n : undefined;
+}
