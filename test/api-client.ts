@@ -1,0 +1,31 @@
+// Requests as a merchant's server sends them, through the app's HTTP layer.
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+
+export const validInitiate = (overrides: Record<string, unknown> = {}) => ({
+  return_url: 'https://shop.example.com/return?cart=7',
+  website_url: 'https://shop.example.com',
+  amount: 1000,
+  purchase_order_id: `order-${Math.random().toString(36).slice(2)}`,
+  purchase_order_name: 'Test order',
+  ...overrides,
+});
+
+export function merchantApi(app: FastifyInstance, key: string) {
+  const headers = { authorization: `Key ${key}` };
+  const json = (response: LightMyRequestResponse) => response.json();
+  return {
+    async initiate(body: unknown = validInitiate()) {
+      const response = await app.inject({ method: 'POST', url: '/api/v2/epayment/initiate/', headers, payload: body as object });
+      return { status: response.statusCode, body: json(response) };
+    },
+    async lookup(pidx: string) {
+      const response = await app.inject({ method: 'POST', url: '/api/v2/epayment/lookup/', headers, payload: { pidx } });
+      return { status: response.statusCode, body: json(response) };
+    },
+    async transactions(query: Record<string, string | number> = {}) {
+      const qs = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]));
+      const response = await app.inject({ method: 'GET', url: `/api/v2/merchant-transaction/?${qs}`, headers });
+      return { status: response.statusCode, body: json(response) };
+    },
+  };
+}

@@ -1,0 +1,37 @@
+// Prepares one migrated database for the whole run, so no test file pays for initdb:
+// on PGlite a dump that every test file loads; on PostgreSQL (DATABASE_URL) a fresh schema.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { migrate } from '../src/db/migrate.js';
+import { openPglite } from '../src/db/pglite.js';
+import { openPostgres } from '../src/db/postgres.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    pgliteDump: string;
+  }
+}
+
+export default async function setup(project: TestProject) {
+  const url = process.env.DATABASE_URL;
+  if (url?.startsWith('postgres')) {
+    const db = openPostgres(url);
+    // The test database is throwaway: start every run from an empty schema.
+    await db.exec('DROP SCHEMA IF EXISTS public CASCADE; CREATE SCHEMA public;');
+    await migrate(db);
+    await db.close();
+    project.provide('pgliteDump', '');
+    return;
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'bhuktani-test-'));
+  const db = await openPglite();
+  await migrate(db);
+  const dump = await db.dump();
+  await db.close();
+  const file = join(dir, 'migrated.tar');
+  writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
+  project.provide('pgliteDump', file);
+  return () => rmSync(dir, { recursive: true, force: true });
+}

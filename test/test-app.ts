@@ -1,0 +1,74 @@
+// One running app per test file, on a database prepared once per run (see global-setup.ts).
+import { readFileSync } from 'node:fs';
+import { Writable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import { inject } from 'vitest';
+import { buildApp } from '../src/app.js';
+import { cryptoIds, ManualClock } from '../src/clock.js';
+import { loadConfig, type Config } from '../src/config.js';
+import type { AppContext } from '../src/context.js';
+import type { Db } from '../src/db/db.js';
+import { openPglite } from '../src/db/pglite.js';
+import { openPostgres } from '../src/db/postgres.js';
+import { createMerchant } from '../src/merchants/create-merchant.js';
+
+export interface TestApp {
+  app: FastifyInstance;
+  ctx: AppContext;
+  db: Db;
+  clock: ManualClock;
+  /** Everything the app logged, one JSON line each. */
+  logs: string[];
+  close(): Promise<void>;
+}
+
+export async function openTestDb(): Promise<Db> {
+  const url = process.env.DATABASE_URL;
+  if (url?.startsWith('postgres')) return openPostgres(url, { max: 20 });
+  const dump = readFileSync(inject('pgliteDump'));
+  return openPglite({ loadDataDir: new Blob([dump]) });
+}
+
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  return { ...loadConfig({ PUBLIC_URL: 'http://bhuktani.test', LOG_LEVEL: 'info', KEY_CACHE_SECONDS: '0' }), ...overrides };
+}
+
+export async function startTestApp(options: { config?: Partial<Config>; db?: Db } = {}): Promise<TestApp> {
+  const db = options.db ?? (await openTestDb());
+  const clock = new ManualClock();
+  const ctx: AppContext = { db, clock, ids: cryptoIds, config: testConfig(options.config) };
+  const logs: string[] = [];
+  const logStream = new Writable({
+    write(chunk, _encoding, done) {
+      logs.push(String(chunk));
+      done();
+    },
+  });
+  const app = await buildApp(ctx, { logStream });
+  await app.ready();
+  return {
+    app,
+    ctx,
+    db,
+    clock,
+    logs,
+    async close() {
+      await app.close();
+      if (!options.db) await db.close();
+    },
+  };
+}
+
+let counter = 0;
+
+/** A new merchant with its keys; every test makes its own, so tests never see each other's data. */
+export async function newMerchant(ctx: AppContext, overrides: { fee_bps?: number; name?: string } = {}) {
+  counter += 1;
+  const unique = `${process.pid}-${Date.now()}-${counter}`;
+  return createMerchant(ctx, {
+    name: overrides.name ?? `Shop ${unique}`,
+    email: `shop-${unique}@example.com`,
+    password: 'correct horse battery',
+    fee_bps: overrides.fee_bps,
+  });
+}
