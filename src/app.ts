@@ -1,24 +1,27 @@
+import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { apiPlugin } from './api.js';
 import type { AppContext } from './context.js';
 import { registerHealth } from './health.route.js';
 import { errorHandler } from './http/error-handler.js';
 import { AppError } from './http/errors.js';
+import { registerAssets } from './http/assets.route.js';
 import { fieldValidatorCompiler } from './http/field-schema.js';
-import { loggerOptions } from './http/logger.js';
+import { serverSecret } from './http/server-secret.js';
+import { portalPlugin } from './portal/portal.routes.js';
+import type { Logger } from 'pino';
 
 export interface AppOptions {
-  /** Where logs go; by default standard output. */
-  logStream?: NodeJS.WritableStream;
+  logger: Logger;
 }
 
 const REQUEST_ID = /^[\w.-]{1,64}$/;
 
-export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promise<FastifyInstance> {
+export async function buildApp(ctx: AppContext, options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: loggerOptions(ctx.config, options.logStream),
+    loggerInstance: options.logger as FastifyBaseLogger,
     bodyLimit: ctx.config.bodyLimitBytes,
     routerOptions: { ignoreTrailingSlash: true },
     // A caller's request id is kept (to follow a request across systems) if it is harmless.
@@ -34,7 +37,10 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     reply.header('x-request-id', request.id);
   });
   await app.register(formbody);
+  await app.register(cookie);
   registerHealth(app);
+  registerAssets(app);
   await app.register(apiPlugin, { prefix: '/api', ctx });
+  await app.register(portalPlugin, { ctx, csrfSecret: await serverSecret(ctx.db, 'csrf') });
   return app;
 }

@@ -4,17 +4,23 @@ import { cryptoIds, systemClock } from './clock.js';
 import { ConfigError, loadConfig } from './config.js';
 import { DataDirBusyError } from './db/data-dir-lock.js';
 import { openDb } from './db/open.js';
+import { createLogger } from './http/logger.js';
+import { expirySweep } from './jobs/expiry-sweep.js';
+import { logOtpSender } from './wallets/otp-sender.js';
 
 async function main() {
   const config = loadConfig();
   const db = await openDb(config, 'server');
-  const ctx = { db, clock: systemClock, ids: cryptoIds, config };
-  const app = await buildApp(ctx);
+  const logger = createLogger(config);
+  const ctx = { db, clock: systemClock, ids: cryptoIds, config, otp: logOtpSender(logger) };
+  const app = await buildApp(ctx, { logger });
+  const sweep = expirySweep(ctx, (error) => logger.error({ err: error }, 'expiry sweep failed'));
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     app.log.info({ signal }, 'stopping');
+    await sweep.stop();
     await app.close();
     await db.close();
     process.exit(0);
@@ -22,6 +28,7 @@ async function main() {
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
   await app.listen({ port: config.port, host: config.host });
+  sweep.start();
   app.log.info({ publicUrl: config.publicUrl, store: config.databaseUrl ? db.kind : `pglite:${config.dataDir}` }, 'Bhuktani is ready');
 }
 

@@ -10,10 +10,23 @@ export const validInitiate = (overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 });
 
+export const INITIATE_PATH = '/api/v2/epayment/initiate/';
+export const LOOKUP_PATH = '/api/v2/epayment/lookup/';
+
 export function merchantApi(app: FastifyInstance, key: string) {
   const headers = { authorization: `Key ${key}` };
   const json = (response: LightMyRequestResponse) => response.json();
   return {
+    /** Any request with this key; a string payload is sent as it is, with `contentType` if given. */
+    async send(options: { url: string; method?: 'GET' | 'POST'; payload?: string | object; contentType?: string }) {
+      const response = await app.inject({
+        method: options.method ?? 'POST',
+        url: options.url,
+        headers: { ...headers, ...(options.contentType ? { 'content-type': options.contentType } : {}) },
+        ...(options.payload !== undefined ? { payload: options.payload } : {}),
+      });
+      return { status: response.statusCode, body: json(response) };
+    },
     async initiate(body: unknown = validInitiate()) {
       const response = await app.inject({ method: 'POST', url: '/api/v2/epayment/initiate/', headers, payload: body as object });
       return { status: response.statusCode, body: json(response) };

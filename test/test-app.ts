@@ -10,7 +10,11 @@ import type { AppContext } from '../src/context.js';
 import type { Db } from '../src/db/db.js';
 import { openPglite } from '../src/db/pglite.js';
 import { openPostgres } from '../src/db/postgres.js';
+import { createLogger } from '../src/http/logger.js';
 import { createMerchant } from '../src/merchants/create-merchant.js';
+import type { OtpSender } from '../src/wallets/otp-sender.js';
+
+type SentOtp = Parameters<OtpSender['send']>[0];
 
 export interface TestApp {
   app: FastifyInstance;
@@ -19,6 +23,8 @@ export interface TestApp {
   clock: ManualClock;
   /** Everything the app logged, one JSON line each. */
   logs: string[];
+  /** OTPs sent to live wallets, newest last. */
+  sentOtps: SentOtp[];
   close(): Promise<void>;
 }
 
@@ -36,15 +42,23 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
 export async function startTestApp(options: { config?: Partial<Config>; db?: Db } = {}): Promise<TestApp> {
   const db = options.db ?? (await openTestDb());
   const clock = new ManualClock();
-  const ctx: AppContext = { db, clock, ids: cryptoIds, config: testConfig(options.config) };
   const logs: string[] = [];
+  const sentOtps: SentOtp[] = [];
   const logStream = new Writable({
     write(chunk, _encoding, done) {
       logs.push(String(chunk));
       done();
     },
   });
-  const app = await buildApp(ctx, { logStream });
+  const config = testConfig(options.config);
+  const logger = createLogger(config, logStream);
+  const otp: OtpSender = {
+    async send(message) {
+      sentOtps.push(message);
+    },
+  };
+  const ctx: AppContext = { db, clock, ids: cryptoIds, config, otp };
+  const app = await buildApp(ctx, { logger });
   await app.ready();
   return {
     app,
@@ -52,6 +66,7 @@ export async function startTestApp(options: { config?: Partial<Config>; db?: Db 
     db,
     clock,
     logs,
+    sentOtps,
     async close() {
       await app.close();
       if (!options.db) await db.close();

@@ -4,13 +4,22 @@ import { ConfigError, loadConfig } from '../config.js';
 import { DataDirBusyError } from '../db/data-dir-lock.js';
 import { openDb } from '../db/open.js';
 import { AppError } from '../http/errors.js';
+import { createLogger } from '../http/logger.js';
+import { logOtpSender } from '../wallets/otp-sender.js';
 import { UsageError, type Command, type CommandIo } from './command.js';
 import { merchantCreate } from './merchant-create.command.js';
 import { migrateCommand } from './migrate.command.js';
+import { ledgerVerify } from './ledger-verify.command.js';
+import { paymentResolve } from './payment-resolve.command.js';
+import { walletCreate, walletTopup } from './wallet.commands.js';
 
 export const commands: Record<string, Command> = {
   migrate: migrateCommand,
   'merchant create': merchantCreate,
+  'wallet create': walletCreate,
+  'wallet topup': walletTopup,
+  'ledger verify': ledgerVerify,
+  'payment resolve': paymentResolve,
 };
 
 function usage(): string {
@@ -48,7 +57,8 @@ export async function runCli(argv: string[], io: CommandIo): Promise<number> {
   try {
     const config = loadConfig();
     db = await openDb(config, 'command');
-    return await found.command.run({ db, clock: systemClock, ids: cryptoIds, config }, found.args, io);
+    const otp = logOtpSender(createLogger(config, process.stderr));
+    return await found.command.run({ db, clock: systemClock, ids: cryptoIds, config, otp }, found.args, io);
   } catch (error) {
     if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
       io.err(`bhuktani: ${(error as Error).message}\nusage: bhuktani ${found.command.usage}`);

@@ -13,7 +13,7 @@ export async function migrate(db: Db): Promise<string[]> {
       await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
       const done = await tx.query('SELECT 1 FROM schema_migrations WHERE name = $1', [migration.name]);
       if (done.length > 0) return;
-      await tx.exec(migration.sql);
+      await migration.run(tx);
       await tx.query('INSERT INTO schema_migrations (name) VALUES ($1)', [migration.name]);
       applied.push(migration.name);
     });

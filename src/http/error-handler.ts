@@ -36,5 +36,12 @@ export function toAppError(error: unknown): AppError {
 export function errorHandler(error: unknown, request: FastifyRequest, reply: FastifyReply) {
   const appError = toAppError(error);
   if (appError.status >= 500) request.log.error({ err: error }, 'request failed');
-  return reply.code(appError.status).headers(appError.headers).send(appError.toBody());
+  // Written as plain JSON, never through the route's response schema for that status: lookup's
+  // 400 schema describes an Expired payment and would turn a field error into a 500.
+  return reply
+    .code(appError.status)
+    .headers(appError.headers)
+    .type('application/json; charset=utf-8')
+    .serializer((body: unknown) => JSON.stringify(body))
+    .send(appError.toBody());
 }

@@ -1,26 +1,36 @@
-import type { FastifyServerOptions } from 'fastify';
+import { pino, type Logger } from 'pino';
 import type { Config } from '../config.js';
 
-// Secrets never reach the log: the Authorization header and cookies are redacted, bodies (which
+// Secrets never reach the log: the Authorization header and cookies are redacted, and bodies (which
 // carry MPINs and OTPs on the portal) are never logged.
 export const redactedPaths = ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'];
 
-export function loggerOptions(config: Pick<Config, 'logLevel'>, stream?: NodeJS.WritableStream): FastifyServerOptions['logger'] {
-  return {
-    level: config.logLevel,
-    redact: { paths: redactedPaths, censor: '[redacted]' },
-    serializers: {
-      req: (req) => ({
-        id: req.id,
-        method: req.method,
-        url: req.url,
-        remoteAddress: req.ip,
-        // Kept (then censored) only when sent, so the log shows that a credential came, never what it was.
-        headers: Object.fromEntries(
-          ['user-agent', 'authorization', 'cookie'].filter((h) => req.headers[h] !== undefined).map((h) => [h, req.headers[h]]),
-        ),
-      }),
+interface LoggedRequest {
+  id: string;
+  method: string;
+  url: string;
+  ip?: string;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+export function createLogger(config: Pick<Config, 'logLevel'>, stream?: NodeJS.WritableStream): Logger {
+  return pino(
+    {
+      level: config.logLevel,
+      redact: { paths: redactedPaths, censor: '[redacted]' },
+      serializers: {
+        req: (req: LoggedRequest) => ({
+          id: req.id,
+          method: req.method,
+          url: req.url,
+          remoteAddress: req.ip,
+          // Kept (then censored) only when sent, so the log shows that a credential came, never what it was.
+          headers: Object.fromEntries(
+            ['user-agent', 'authorization', 'cookie'].filter((h) => req.headers[h] !== undefined).map((h) => [h, req.headers[h]]),
+          ),
+        }),
+      },
     },
-    ...(stream ? { stream } : {}),
-  };
+    stream ?? process.stdout,
+  );
 }

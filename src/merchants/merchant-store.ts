@@ -64,3 +64,8 @@ export async function revokeSecretKey(db: Queryable, keyId: number, at: Date): P
 export async function touchSecretKey(db: Queryable, keyId: number, at: Date): Promise<void> {
   await db.query('UPDATE secret_keys SET last_used_at = $2 WHERE id = $1', [keyId, at]);
 }
+
+export async function findMerchantById(db: Queryable, id: number): Promise<Merchant | undefined> {
+  const rows = await db.query<Merchant>(`SELECT ${MERCHANT_COLUMNS} FROM merchants m WHERE m.id = $1`, [id]);
+  return rows[0];
+}

@@ -98,3 +98,26 @@ export async function transition(db: Queryable, pidx: string, move: Move, now: D
     throw error;
   }
 }
+
+/**
+ * The `expire` move for many payments at once (the background sweep). Rows another instance is
+ * already sweeping are skipped, and the status is re-checked under the row lock, so each payment
+ * is expired once and a payment paid meanwhile is left alone.
+ */
+export async function expireOverdue(db: Queryable, now: Date, limit: number): Promise<string[]> {
+  const rows = await db.query<{ pidx: string }>(
+    `WITH due AS (
+       SELECT pidx FROM payments WHERE status = 'Initiated' AND expires_at <= $1
+        ORDER BY expires_at LIMIT $2 FOR UPDATE SKIP LOCKED
+     ), moved AS (
+       UPDATE payments p SET status = 'Expired', updated_at = $1
+         FROM due WHERE p.pidx = due.pidx AND p.status = 'Initiated' AND p.expires_at <= $1
+       RETURNING p.pidx
+     ), event AS (
+       INSERT INTO payment_events (pidx, occurred_at, event, detail) SELECT pidx, $1, 'expire', '{}' FROM moved
+     )
+     SELECT pidx FROM moved`,
+    [now, limit],
+  );
+  return rows.map((r) => r.pidx);
+}

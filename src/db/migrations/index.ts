@@ -1,4 +1,20 @@
+import type { Queryable } from '../db.js';
+import { seedSandboxWallets } from '../../wallets/sandbox-wallets.js';
 import m001 from './001_merchants_payments.js';
+import m002 from './002_wallets_ledger.js';
+import m004 from './004_server_secrets.js';
+
+export interface Migration {
+  name: string;
+  run(tx: Queryable): Promise<void>;
+}
+
+const sql = (name: string, text: string): Migration => ({ name, run: (tx) => tx.exec(text) });
 
 /** Applied in order, each once, each in its own transaction. Never edit one that has shipped: add another. */
-export const migrations: { name: string; sql: string }[] = [{ name: '001_merchants_payments', sql: m001 }];
+export const migrations: Migration[] = [
+  sql('001_merchants_payments', m001),
+  sql('002_wallets_ledger', m002),
+  { name: '003_sandbox_wallets', run: seedSandboxWallets },
+  sql('004_server_secrets', m004),
+];

@@ -1,0 +1,26 @@
+// Progressive enhancement only: the page works without it.
+(function () {
+  'use strict';
+  var timer = document.querySelector('[data-expires-at]');
+  if (timer) {
+    var expiresAt = Date.parse(timer.getAttribute('data-expires-at'));
+    var out = timer.querySelector('.time-left');
+    var tick = function () {
+      var left = Math.max(0, Math.floor((expiresAt - Date.now()) / 1000));
+      var m = Math.floor(left / 60);
+      out.textContent = m >= 60 ? Math.floor(m / 60) + ' h ' + (m % 60) + ' min' : m + ':' + String(left % 60).padStart(2, '0');
+      if (left === 0) { timer.textContent = 'This payment link has expired.'; return; }
+      setTimeout(tick, 1000);
+    };
+    tick();
+  }
+  // One submit per form: disable the buttons while the request is on its way.
+  document.querySelectorAll('form').forEach(function (form) {
+    form.addEventListener('submit', function () {
+      form.querySelectorAll('button').forEach(function (b) {
+        b.disabled = true;
+        if (b.classList.contains('primary')) b.textContent = 'Processing…';
+      });
+    });
+  });
+})();

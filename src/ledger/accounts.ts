@@ -1,0 +1,30 @@
+// Ledger account ids never change once committed, so they are remembered per store; an account
+// made inside a transaction is not remembered, as that transaction may still roll back.
+import type { Db, Queryable } from '../db/db.js';
+import type { Environment } from '../payments/payment-status.js';
+import { findOrCreateAccount, type AccountKind } from './ledger-store.js';
+
+const SERVICE_OWNER = 0;
+const known = new WeakMap<Db, Map<string, number>>();
+
+export interface AccountRef {
+  environment: Environment;
+  kind: AccountKind;
+  ownerId: number;
+}
+
+export async function ledgerAccount(db: Db, tx: Queryable, ref: AccountRef): Promise<number> {
+  let ids = known.get(db);
+  if (!ids) known.set(db, (ids = new Map()));
+  const key = `${ref.environment}:${ref.kind}:${ref.ownerId}`;
+  const cached = ids.get(key);
+  if (cached !== undefined) return cached;
+  const account = await findOrCreateAccount(tx, ref.environment, ref.kind, ref.ownerId);
+  if (!account.created) ids.set(key, account.id);
+  return account.id;
+}
+
+export const feeAccount = (environment: Environment): AccountRef => ({ environment, kind: 'fee', ownerId: SERVICE_OWNER });
+export const fundingAccount = (environment: Environment): AccountRef => ({ environment, kind: 'funding', ownerId: SERVICE_OWNER });
+export const merchantAccount = (environment: Environment, merchantId: number): AccountRef => ({ environment, kind: 'merchant', ownerId: merchantId });
+export const walletAccount = (environment: Environment, walletId: number): AccountRef => ({ environment, kind: 'wallet', ownerId: walletId });

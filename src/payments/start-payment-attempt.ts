@@ -1,0 +1,68 @@
+// Step one on the hosted page: the payer's wallet and MPIN. On success an OTP is sent and an
+// attempt token returned for step two.
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { AppContext } from '../context.js';
+import { ledgerAccount, walletAccount } from '../ledger/accounts.js';
+import { walletBalance } from '../ledger/ledger-store.js';
+import { verifyPassword } from '../merchants/password.js';
+import { generateOtp, isLocked, MAX_MPIN_FAILURES, MPIN_LOCK_SECONDS, OTP_TTL_SECONDS } from '../wallets/attempt-rules.js';
+import { MOBILE_PATTERN, MPIN_PATTERN, sandbox, type Wallet } from '../wallets/wallet.js';
+import { clearMpinFailures, findMpinFailures, findWallet, recordMpinFailure } from '../wallets/wallet-store.js';
+import { insertAttempt, recordPayerEvent } from './attempt-store.js';
+import { assertPayable } from './payable.js';
+import type { Payment } from './payment.js';
+import { PayerError } from './payer-error.js';
+
+export function otpHash(token: string, otp: string): string {
+  return createHash('sha256').update(`${token}:${otp}`).digest('hex');
+}
+
+function sameText(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+async function mpinMatches(wallet: Wallet, mpin: string): Promise<boolean> {
+  if (wallet.sandbox) return sameText(mpin, sandbox.mpin);
+  return wallet.mpin_hash !== null && verifyPassword(mpin, wallet.mpin_hash);
+}
+
+async function checkMpin(ctx: AppContext, payment: Payment, wallet: Wallet, mpin: string, now: Date): Promise<void> {
+  // Sandbox wallets are shared: a lock holds only for this payment, so nobody can lock them for others.
+  const scope = wallet.sandbox ? payment.pidx : '';
+  const failures = await findMpinFailures(ctx.db, wallet.id, scope);
+  if (isLocked(failures.locked_until, now)) throw new PayerError('wallet_locked', { lockedUntil: failures.locked_until! });
+  if (await mpinMatches(wallet, mpin)) {
+    if (failures.failures > 0) await clearMpinFailures(ctx.db, wallet.id, scope);
+    return;
+  }
+  const counted = await recordMpinFailure(ctx.db, wallet.id, scope, {
+    now,
+    max: MAX_MPIN_FAILURES,
+    lockUntil: new Date(now.getTime() + MPIN_LOCK_SECONDS * 1000),
+  });
+  await recordPayerEvent(ctx.db, payment.pidx, now, 'wrong_mpin', { mobile: wallet.mobile });
+  if (isLocked(counted.locked_until, now)) throw new PayerError('wallet_locked', { lockedUntil: counted.locked_until! });
+  throw new PayerError('wrong_mpin', { attemptsLeft: MAX_MPIN_FAILURES - counted.failures });
+}
+
+export async function startPaymentAttempt(ctx: AppContext, payment: Payment, input: { mobile: string; mpin: string }): Promise<string> {
+  const now = ctx.clock.now();
+  await assertPayable(ctx.db, payment, now);
+  const mobile = input.mobile.trim();
+  if (!MOBILE_PATTERN.test(mobile) || !MPIN_PATTERN.test(input.mpin)) throw new PayerError('invalid_input');
+  const wallet = await findWallet(ctx.db, payment.environment, mobile);
+  if (!wallet) throw new PayerError('unknown_wallet');
+  await checkMpin(ctx, payment, wallet, input.mpin, now);
+  if (!wallet.sandbox) {
+    const balance = await walletBalance(ctx.db, await ledgerAccount(ctx.db, ctx.db, walletAccount(wallet.environment, wallet.id)));
+    if (balance < payment.amount) throw new PayerError('insufficient_balance');
+  }
+  const token = ctx.ids.random(16);
+  const otp = wallet.sandbox ? sandbox.otp : generateOtp();
+  const otpExpiresAt = new Date(now.getTime() + OTP_TTL_SECONDS * 1000);
+  await insertAttempt(ctx.db, { token, pidx: payment.pidx, wallet_id: wallet.id, otp_hash: otpHash(token, otp), otp_expires_at: otpExpiresAt, now });
+  if (!wallet.sandbox) await ctx.otp.send({ mobile: wallet.mobile, otp, pidx: payment.pidx, expiresAt: otpExpiresAt });
+  return token;
+}

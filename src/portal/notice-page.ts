@@ -1,0 +1,22 @@
+// Pages for a payment that cannot be paid here: unknown, expired, already paid, finished.
+import { html, type Html } from '../http/html.js';
+import type { Environment } from '../payments/payment-status.js';
+import { portalLayout } from './layout.js';
+
+export function noticePage(options: {
+  title: string;
+  message: string;
+  environment?: Environment;
+  link?: { href: string; text: string };
+  tone?: 'info' | 'success' | 'error';
+}): Html {
+  return portalLayout({
+    title: options.title,
+    environment: options.environment,
+    body: html`<section class="notice ${options.tone ?? 'info'}">
+  <h1>${options.title}</h1>
+  <p>${options.message}</p>
+  ${options.link ? html`<p><a class="button primary" href="${options.link.href}">${options.link.text}</a></p>` : ''}
+</section>`,
+  });
+}

@@ -1,0 +1,161 @@
+// The hosted payment portal: GET the page, POST each step. Works without JavaScript; every form
+// carries a CSRF token; every page carries the security headers.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../context.js';
+import { csrfToken, csrfValid } from '../http/csrf.js';
+import type { Html } from '../http/html.js';
+import { setPageHeaders } from '../http/page-headers.js';
+import type { Merchant } from '../merchants/merchant.js';
+import { findMerchantById } from '../merchants/merchant-store.js';
+import { findAttempt } from '../payments/attempt-store.js';
+import { callbackStatusOf, callbackUrl } from '../payments/callback.js';
+import { cancelPayment } from '../payments/cancel-payment.js';
+import { confirmPayment } from '../payments/confirm-payment.js';
+import { orderPaidElsewhere } from '../payments/payable.js';
+import { effectiveStatus, type Payment } from '../payments/payment.js';
+import { findPayment } from '../payments/payment-store.js';
+import { PayerError } from '../payments/payer-error.js';
+import { startPaymentAttempt } from '../payments/start-payment-attempt.js';
+import { findWalletById } from '../wallets/wallet-store.js';
+import { checkoutPage, type Step } from './checkout-page.js';
+import { noticePage } from './notice-page.js';
+
+const PIDX = /^[\w-]{1,64}$/;
+
+interface Loaded {
+  payment: Payment;
+  merchant: Merchant;
+}
+
+export async function portalPlugin(app: FastifyInstance, { ctx, csrfSecret }: { ctx: AppContext; csrfSecret: Buffer }) {
+  const secure = ctx.config.publicUrl.startsWith('https:');
+
+  const send = (reply: FastifyReply, status: number, page: Html, payment?: Payment) =>
+    setPageHeaders(reply, { formActionOrigins: payment ? [new URL(payment.return_url).origin] : [] })
+      .code(status)
+      .send(page.value);
+
+  const notFound = (reply: FastifyReply) =>
+    send(reply, 404, noticePage({ title: 'Payment not found', message: 'This payment link is not valid. Check the link or start again from the shop.', tone: 'error' }));
+
+  async function load(request: FastifyRequest, reply: FastifyReply): Promise<Loaded | undefined> {
+    const { pidx } = request.params as { pidx: string };
+    const payment = PIDX.test(pidx) ? await findPayment(ctx.db, pidx) : undefined;
+    if (!payment) {
+      notFound(reply);
+      return undefined;
+    }
+    return { payment, merchant: (await findMerchantById(ctx.db, payment.merchant_id))! };
+  }
+
+  /** The page for a payment that cannot take a payment now, or undefined when it can. */
+  async function unpayablePage(reply: FastifyReply, { payment, merchant }: Loaded, reason?: PayerError) {
+    const environment = payment.environment;
+    const status = effectiveStatus(payment, ctx.clock.now());
+    const backToShop = { href: payment.website_url, text: `Back to ${merchant.name}` };
+    if (status === 'Expired' || reason?.code === 'payment_expired') {
+      return send(reply, 410, noticePage({ title: 'Payment link expired', message: 'This payment link has expired. Start the payment again from the shop.', environment, link: backToShop, tone: 'error' }));
+    }
+    const finished = callbackStatusOf(payment);
+    if (finished) {
+      const message = finished === 'User canceled' ? 'This payment was canceled.' : finished === 'Pending' ? 'This payment is being processed.' : 'This payment is complete.';
+      return send(reply, 200, noticePage({ title: 'Payment finished', message, environment, link: { href: callbackUrl(payment, finished), text: `Return to ${merchant.name}` }, tone: finished === 'Completed' ? 'success' : 'info' }));
+    }
+    if (reason?.code === 'order_paid' || (status === 'Initiated' && (await orderPaidElsewhere(ctx.db, payment)))) {
+      return send(reply, 409, noticePage({ title: 'Order already paid', message: 'This order has already been paid through another payment link. You have not been charged again.', environment, link: backToShop }));
+    }
+    if (reason?.code === 'not_payable') {
+      return send(reply, 409, noticePage({ title: 'Payment unavailable', message: reason.message, environment, link: backToShop, tone: 'error' }));
+    }
+    return undefined;
+  }
+
+  const page = (request: FastifyRequest, reply: FastifyReply, loaded: Loaded, step: Step, status = 200, message?: string) => {
+    const csrf = csrfToken(request, reply, csrfSecret, { binding: loaded.payment.pidx, secure });
+    return send(reply, status, checkoutPage({ ...loaded, now: ctx.clock.now(), step, csrf, message }), loaded.payment);
+  };
+
+  function messageFor(error: PayerError): string {
+    if (error.code === 'wrong_mpin' || error.code === 'wrong_otp') {
+      const left = error.details.attemptsLeft ?? 0;
+      return `${error.message} ${left} ${left === 1 ? 'attempt' : 'attempts'} left.`;
+    }
+    if (error.code === 'wallet_locked' && error.details.lockedUntil) {
+      const minutes = Math.max(1, Math.ceil((error.details.lockedUntil.getTime() - ctx.clock.now().getTime()) / 60000));
+      return `This wallet is locked after too many wrong MPINs. Try again in ${minutes} minutes.`;
+    }
+    return error.message;
+  }
+
+  const csrfRejected = (reply: FastifyReply) =>
+    send(reply, 403, noticePage({ title: 'Form expired', message: 'This form could not be verified. Go back, reload the page and try again.', tone: 'error' }));
+
+  const text = (body: unknown, name: string): string => {
+    const value = (body as Record<string, unknown> | undefined)?.[name];
+    return typeof value === 'string' ? value : '';
+  };
+
+  app.get('/pay/:pidx', async (request, reply) => {
+    const loaded = await load(request, reply);
+    if (!loaded) return reply;
+    return (await unpayablePage(reply, loaded)) ?? page(request, reply, loaded, { name: 'wallet' });
+  });
+
+  app.post('/pay/:pidx/wallet', async (request, reply) => {
+    const loaded = await load(request, reply);
+    if (!loaded) return reply;
+    if (!csrfValid(request, csrfSecret, loaded.payment.pidx)) return csrfRejected(reply);
+    const mobile = text(request.body, 'mobile').trim();
+    try {
+      const token = await startPaymentAttempt(ctx, loaded.payment, { mobile, mpin: text(request.body, 'mpin') });
+      return reply.code(303).redirect(`/pay/${loaded.payment.pidx}/otp/${token}`);
+    } catch (error) {
+      if (!(error instanceof PayerError)) throw error;
+      return (await unpayablePage(reply, loaded, error)) ?? page(request, reply, loaded, { name: 'wallet', mobile }, 400, messageFor(error));
+    }
+  });
+
+  app.get('/pay/:pidx/otp/:token', async (request, reply) => {
+    const loaded = await load(request, reply);
+    if (!loaded) return reply;
+    const unpayable = await unpayablePage(reply, loaded);
+    if (unpayable) return unpayable;
+    const { token } = request.params as { token: string };
+    const attempt = await findAttempt(ctx.db, token, loaded.payment.pidx);
+    if (!attempt || attempt.ended) return reply.code(303).redirect(`/pay/${loaded.payment.pidx}`);
+    const wallet = (await findWalletById(ctx.db, attempt.wallet_id))!;
+    return page(request, reply, loaded, { name: 'otp', token, mobile: wallet.mobile });
+  });
+
+  app.post('/pay/:pidx/confirm', async (request, reply) => {
+    const loaded = await load(request, reply);
+    if (!loaded) return reply;
+    if (!csrfValid(request, csrfSecret, loaded.payment.pidx)) return csrfRejected(reply);
+    const token = text(request.body, 'attempt');
+    try {
+      return reply.code(303).redirect(await confirmPayment(ctx, loaded.payment, { token, otp: text(request.body, 'otp') }));
+    } catch (error) {
+      if (!(error instanceof PayerError)) throw error;
+      const unpayable = await unpayablePage(reply, loaded, error);
+      if (unpayable) return unpayable;
+      if (error.code === 'wrong_otp') {
+        const attempt = (await findAttempt(ctx.db, token, loaded.payment.pidx))!;
+        const wallet = (await findWalletById(ctx.db, attempt.wallet_id))!;
+        return page(request, reply, loaded, { name: 'otp', token, mobile: wallet.mobile }, 400, messageFor(error));
+      }
+      return page(request, reply, loaded, { name: 'wallet' }, 400, messageFor(error));
+    }
+  });
+
+  app.post('/pay/:pidx/cancel', async (request, reply) => {
+    const loaded = await load(request, reply);
+    if (!loaded) return reply;
+    if (!csrfValid(request, csrfSecret, loaded.payment.pidx)) return csrfRejected(reply);
+    try {
+      return reply.code(303).redirect(await cancelPayment(ctx, loaded.payment));
+    } catch (error) {
+      if (!(error instanceof PayerError)) throw error;
+      return (await unpayablePage(reply, loaded, error)) ?? page(request, reply, loaded, { name: 'wallet' }, 400, messageFor(error));
+    }
+  });
+}

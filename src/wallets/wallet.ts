@@ -1,0 +1,26 @@
+import type { Environment } from '../payments/payment-status.js';
+
+export interface Wallet {
+  id: number;
+  idx: string;
+  environment: Environment;
+  mobile: string;
+  name: string;
+  mpin_hash: string | null;
+  sandbox: boolean;
+  created_at: Date;
+}
+
+/** The published sandbox wallets (contract section 5), present in every test environment. */
+export const sandbox = {
+  mobiles: ['9800000000', '9800000001', '9800000002', '9800000003', '9800000004', '9800000005', '9800000007'],
+  /** Payments from this wallet stay Pending until the operator resolves them. */
+  pendingMobile: '9800000007',
+  mpin: '1111',
+  otp: '987654',
+  /** Rs. 1,000,000. */
+  fundingPaisa: 100_000_000,
+} as const;
+
+export const MOBILE_PATTERN = /^9\d{9}$/;
+export const MPIN_PATTERN = /^\d{4}$/;
