@@ -4,6 +4,7 @@ import { authenticate } from './http/authenticate.js';
 import { secretKeyResolver } from './merchants/secret-key-resolver.js';
 import { registerInitiate } from './payments/initiate.route.js';
 import { registerLookup } from './payments/lookup.route.js';
+import { registerRefund } from './payments/refund.route.js';
 import { registerTransactionList } from './transactions/list.route.js';
 
 /** The merchant API under /api: every route here requires a secret key. */
@@ -12,4 +13,5 @@ export async function apiPlugin(app: FastifyInstance, { ctx }: { ctx: AppContext
   registerInitiate(app, ctx);
   registerLookup(app, ctx);
   registerTransactionList(app, ctx);
+  registerRefund(app, ctx);
 }

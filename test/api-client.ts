@@ -42,3 +42,14 @@ export function merchantApi(app: FastifyInstance, key: string) {
     },
   };
 }
+
+/** POST /api/merchant-transaction/{transaction_id}/refund/ with this key. */
+export async function refund(app: FastifyInstance, key: string, transactionId: string, body?: Record<string, unknown>) {
+  const response = await app.inject({
+    method: 'POST',
+    url: `/api/merchant-transaction/${encodeURIComponent(transactionId)}/refund/`,
+    headers: { authorization: `Key ${key}` },
+    ...(body ? { payload: body } : {}),
+  });
+  return { status: response.statusCode, body: response.json() };
+}

@@ -16,3 +16,16 @@ export async function insertPaymentRecord(db: Queryable, payment: Payment, walle
 export async function setPaymentRecordState(db: Queryable, transactionId: string, state: RecordState): Promise<void> {
   await db.query(`UPDATE transactions SET state = $2 WHERE idx = $1 AND type = 'Wallet payment'`, [transactionId, state]);
 }
+
+/** A `Refund` record, and the payment's record marked refunded. */
+export async function insertRefundRecord(db: Queryable, payment: Payment, refund: { idx: string; amount: number; at: Date }): Promise<void> {
+  await db.query(
+    `WITH marked AS (
+       UPDATE transactions SET refunded = true WHERE idx = $1 AND type = 'Wallet payment' RETURNING payer_idx, payer_mobile, payer_name
+     )
+     INSERT INTO transactions (idx, merchant_id, environment, type, state, pidx, purchase_order_id, amount, fee_amount,
+       payer_idx, payer_mobile, payer_name, created_at)
+     SELECT $2, $3, $4, 'Refund', 'Completed', $5, $6, $7, 0, payer_idx, payer_mobile, payer_name, $8 FROM marked`,
+    [payment.transaction_id, refund.idx, payment.merchant_id, payment.environment, payment.pidx, payment.purchase_order_id, refund.amount, refund.at],
+  );
+}

@@ -1,0 +1,64 @@
+// Refunds of a completed payment, whole or in parts (contract section 3). The conditional update of
+// the state machine is the guard: racing refunds can never return more than was paid.
+import type { AppContext } from '../context.js';
+import { AppError } from '../http/errors.js';
+import { postRefundJournal } from '../ledger/refund-journal.js';
+import { insertRefundRecord } from '../transactions/transaction-store.js';
+import { findWallet } from '../wallets/wallet-store.js';
+import type { Environment } from './payment-status.js';
+import type { Payment } from './payment.js';
+import { transition } from './state-machine.js';
+
+export interface RefundResult {
+  payment: Payment;
+  refundIdx: string;
+  amount: number;
+}
+
+async function findByTransactionId(ctx: AppContext, transactionId: string, merchantId: number, environment: Environment): Promise<Payment | undefined> {
+  const rows = await ctx.db.query<Payment>('SELECT * FROM payments WHERE transaction_id = $1 AND merchant_id = $2 AND environment = $3', [
+    transactionId,
+    merchantId,
+    environment,
+  ]);
+  return rows[0];
+}
+
+function refusal(payment: Payment, requested: number | undefined): AppError | undefined {
+  if (payment.status !== 'Completed' && payment.status !== 'Partially refunded') {
+    const detail = payment.status === 'Refunded' ? 'Transaction has already been fully refunded.' : `Only a Completed transaction can be refunded; this one is ${payment.status}.`;
+    return new AppError('bad_request', { detail });
+  }
+  const remaining = payment.amount - payment.refunded_amount;
+  if (requested !== undefined && requested > remaining) {
+    return new AppError('bad_request', { detail: `Refund amount exceeds the refundable amount of ${remaining} paisa.` });
+  }
+  return undefined;
+}
+
+export async function refundPayment(
+  ctx: AppContext,
+  owner: { merchantId: number; environment: Environment },
+  transactionId: string,
+  requested?: number,
+): Promise<RefundResult> {
+  const payment = await findByTransactionId(ctx, transactionId, owner.merchantId, owner.environment);
+  if (!payment) throw new AppError('not_found');
+  const refused = refusal(payment, requested);
+  if (refused) throw refused;
+  const amount = requested ?? payment.amount - payment.refunded_amount;
+  const now = ctx.clock.now();
+  const refundIdx = ctx.ids.random(16);
+  const refunded = await ctx.db.transaction(async (tx) => {
+    const moved = await transition(tx, payment.pidx, { name: 'refund', amount }, now);
+    if (!moved) return null;
+    const wallet = (await findWallet(tx, moved.environment, moved.payer_mobile!))!;
+    await postRefundJournal(ctx, tx, moved, wallet.id, amount, now);
+    await insertRefundRecord(tx, moved, { idx: refundIdx, amount, at: now });
+    return moved;
+  });
+  if (refunded) return { payment: refunded, refundIdx, amount };
+  // Another refund changed the payment meanwhile: explain against what it is now.
+  const current = (await findByTransactionId(ctx, transactionId, owner.merchantId, owner.environment))!;
+  throw refusal(current, amount) ?? new AppError('bad_request', { detail: 'The refund could not be made; try again.' });
+}
