@@ -15,6 +15,9 @@ export interface Config {
   maxAmountPaisa: number;
   keyCacheSeconds: number;
   sweepIntervalSeconds: number;
+  webhookIntervalMs: number;
+  /** Webhooks to private and loopback addresses: `test` (sandbox only, the default), `all` or `none`. */
+  webhookPrivateAddresses: 'test' | 'all' | 'none';
 }
 
 export class ConfigError extends Error {}
@@ -58,6 +61,13 @@ function timeZone(raw: string): string {
   return raw;
 }
 
+function oneOf<T extends string>(env: Env, name: string, values: readonly T[], fallback: T): T {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!(values as readonly string[]).includes(raw)) throw new ConfigError(`${name} must be one of ${values.join(', ')}, got "${raw}"`);
+  return raw as T;
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 export function loadConfig(env: Env = process.env): Config {
@@ -77,5 +87,7 @@ export function loadConfig(env: Env = process.env): Config {
     maxAmountPaisa: integer(env, 'MAX_AMOUNT_PAISA', 10_000_000_000, 10, Number.MAX_SAFE_INTEGER),
     keyCacheSeconds: integer(env, 'KEY_CACHE_SECONDS', 5, 0, 300),
     sweepIntervalSeconds: integer(env, 'SWEEP_INTERVAL_SECONDS', 30, 1),
+    webhookIntervalMs: integer(env, 'WEBHOOK_INTERVAL_MS', 1000, 10),
+    webhookPrivateAddresses: oneOf(env, 'WEBHOOK_PRIVATE_ADDRESSES', ['test', 'all', 'none'] as const, 'test'),
   };
 }

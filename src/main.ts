@@ -6,6 +6,7 @@ import { DataDirBusyError } from './db/data-dir-lock.js';
 import { openDb } from './db/open.js';
 import { createLogger } from './http/logger.js';
 import { expirySweep } from './jobs/expiry-sweep.js';
+import { webhookSender } from './webhooks/webhook-sender.js';
 import { logOtpSender } from './wallets/otp-sender.js';
 
 async function main() {
@@ -15,12 +16,16 @@ async function main() {
   const ctx = { db, clock: systemClock, ids: cryptoIds, config, otp: logOtpSender(logger) };
   const app = await buildApp(ctx, { logger });
   const sweep = expirySweep(ctx, (error) => logger.error({ err: error }, 'expiry sweep failed'));
+  const webhooks = webhookSender(ctx, {
+    onError: (error) => logger.error({ err: error }, 'webhook delivery failed'),
+  });
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     app.log.info({ signal }, 'stopping');
     await sweep.stop();
+    await webhooks.stop();
     await app.close();
     await db.close();
     process.exit(0);
@@ -29,6 +34,7 @@ async function main() {
   process.on('SIGINT', () => void stop('SIGINT'));
   await app.listen({ port: config.port, host: config.host });
   sweep.start();
+  webhooks.start();
   app.log.info({ publicUrl: config.publicUrl, store: config.databaseUrl ? db.kind : `pglite:${config.dataDir}` }, 'Bhuktani is ready');
 }
 

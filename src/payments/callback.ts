@@ -1,5 +1,8 @@
 // The redirect to the merchant's return_url (specification 2.3, contract section 5). The return
-// URL keeps its own query; the result parameters are added to it.
+// URL keeps its own query; the result parameters are added to it, then `signature` over them.
+import { signCallback } from '../client/signatures.js';
+import type { Queryable } from '../db/db.js';
+import { signingSecret } from '../merchants/signing-secret.js';
 import { maskMobile } from '../transactions/transaction-record.js';
 import type { Payment } from './payment.js';
 
@@ -21,9 +24,11 @@ export function callbackParams(payment: Payment, status: CallbackStatus): [strin
   ];
 }
 
-export function callbackUrl(payment: Payment, status: CallbackStatus): string {
+export async function callbackUrl(db: Queryable, payment: Payment, status: CallbackStatus): Promise<string> {
+  const params = callbackParams(payment, status);
   const url = new URL(payment.return_url);
-  for (const [name, value] of callbackParams(payment, status)) url.searchParams.set(name, value);
+  for (const [name, value] of params) url.searchParams.set(name, value);
+  url.searchParams.set('signature', signCallback(Object.fromEntries(params), await signingSecret(db, payment.merchant_id, payment.environment)));
   return url.toString();
 }
 

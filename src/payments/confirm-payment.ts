@@ -43,7 +43,7 @@ export async function confirmPayment(ctx: AppContext, payment: Payment, input: {
 
   // The same payer submitting twice (a double click, a retry) gets the same result, not an error.
   const finished = callbackStatusOf(payment);
-  if (finished && finished !== 'User canceled' && payment.payer_mobile === wallet.mobile) return callbackUrl(payment, finished);
+  if (finished && finished !== 'User canceled' && payment.payer_mobile === wallet.mobile) return callbackUrl(ctx.db, payment, finished);
 
   await assertPayable(ctx.db, payment, now);
   if (attempt.ended) throw new PayerError('attempt_ended');
@@ -70,11 +70,11 @@ export async function confirmPayment(ctx: AppContext, payment: Payment, input: {
     }
     throw error;
   }
-  if (moved) return callbackUrl(moved, callbackStatusOf(moved)!);
+  if (moved) return callbackUrl(ctx.db, moved, callbackStatusOf(moved)!);
 
   // Another request moved the payment first: answer with what it became.
   const current = (await findPayment(ctx.db, payment.pidx))!;
   const status = callbackStatusOf(current);
-  if (status && status !== 'User canceled' && current.payer_mobile === wallet.mobile) return callbackUrl(current, status);
+  if (status && status !== 'User canceled' && current.payer_mobile === wallet.mobile) return callbackUrl(ctx.db, current, status);
   throw new PayerError(effectiveStatus(current, now) === 'Expired' ? 'payment_expired' : 'not_payable');
 }

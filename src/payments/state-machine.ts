@@ -4,6 +4,7 @@ import type { Queryable } from '../db/db.js';
 import { pgCode, PgCode } from '../db/db.js';
 import type { Payment } from './payment.js';
 import type { PaymentStatus } from './payment-status.js';
+import { eventTypeOfMove, outboxCte } from '../webhooks/outbox.js';
 
 export type Move =
   | { name: 'pay'; transactionId: string; payerMobile: string }
@@ -79,16 +80,17 @@ function update(move: Move): Update {
 export async function transition(db: Queryable, pidx: string, move: Move, now: Date): Promise<Payment | null> {
   const { set, where, params } = update(move);
   const detail = move.name === 'refund' ? { amount: move.amount } : {};
+  const [nameParam, detailParam, typeParam] = [params.length + 3, params.length + 4, params.length + 5].map((n) => `$${n}`);
   try {
     const rows = await db.query<Payment>(
       `WITH moved AS (
          UPDATE payments SET ${set}, updated_at = $2 WHERE pidx = $1 AND ${where} RETURNING *
        ), event AS (
          INSERT INTO payment_events (pidx, occurred_at, event, detail)
-         SELECT pidx, $2, $${params.length + 3}, $${params.length + 4} FROM moved
-       )
+         SELECT pidx, $2, ${nameParam}, ${detailParam} FROM moved
+       ), ${outboxCte({ type: typeParam, now: '$2', detail: detailParam })}
        SELECT * FROM moved`,
-      [pidx, now, ...params, move.name, JSON.stringify(detail)],
+      [pidx, now, ...params, move.name, JSON.stringify(detail), eventTypeOfMove[move.name]],
     );
     return rows[0] ?? null;
   } catch (error) {
@@ -112,10 +114,10 @@ export async function expireOverdue(db: Queryable, now: Date, limit: number): Pr
      ), moved AS (
        UPDATE payments p SET status = 'Expired', updated_at = $1
          FROM due WHERE p.pidx = due.pidx AND p.status = 'Initiated' AND p.expires_at <= $1
-       RETURNING p.pidx
+       RETURNING p.*
      ), event AS (
        INSERT INTO payment_events (pidx, occurred_at, event, detail) SELECT pidx, $1, 'expire', '{}' FROM moved
-     )
+     ), ${outboxCte({ type: `'payment.expired'`, now: '$1', detail: `'{}'` })}
      SELECT pidx FROM moved`,
     [now, limit],
   );

@@ -59,7 +59,7 @@ export async function portalPlugin(app: FastifyInstance, { ctx, csrfSecret }: { 
     const finished = callbackStatusOf(payment);
     if (finished) {
       const message = finished === 'User canceled' ? 'This payment was canceled.' : finished === 'Pending' ? 'This payment is being processed.' : 'This payment is complete.';
-      return send(reply, 200, noticePage({ title: 'Payment finished', message, environment, link: { href: callbackUrl(payment, finished), text: `Return to ${merchant.name}` }, tone: finished === 'Completed' ? 'success' : 'info' }));
+      return send(reply, 200, noticePage({ title: 'Payment finished', message, environment, link: { href: await callbackUrl(ctx.db, payment, finished), text: `Return to ${merchant.name}` }, tone: finished === 'Completed' ? 'success' : 'info' }));
     }
     if (reason?.code === 'order_paid' || (status === 'Initiated' && (await orderPaidElsewhere(ctx.db, payment)))) {
       return send(reply, 409, noticePage({ title: 'Order already paid', message: 'This order has already been paid through another payment link. You have not been charged again.', environment, link: backToShop }));

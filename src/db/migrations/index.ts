@@ -3,6 +3,8 @@ import { seedSandboxWallets } from '../../wallets/sandbox-wallets.js';
 import m001 from './001_merchants_payments.js';
 import m002 from './002_wallets_ledger.js';
 import m004 from './004_server_secrets.js';
+import m005 from './005_dashboard.js';
+import m006 from './006_integrations.js';
 
 export interface Migration {
   name: string;
@@ -17,4 +19,6 @@ export const migrations: Migration[] = [
   sql('002_wallets_ledger', m002),
   { name: '003_sandbox_wallets', run: seedSandboxWallets },
   sql('004_server_secrets', m004),
+  sql('005_dashboard', m005),
+  sql('006_integrations', m006),
 ];

@@ -1,0 +1,131 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { merchantApi, refund, validInitiate } from '../../test/api-client.js';
+import { callbackParams, payerBrowser } from '../../test/portal-client.js';
+import { newMerchant, startTestApp, type TestApp } from '../../test/test-app.js';
+import { webhookReceiver } from '../../test/webhook-receiver.js';
+import { verifyCallback, verifyWebhook } from '../client/signatures.js';
+import { expirySweep } from '../jobs/expiry-sweep.js';
+import { signingSecret } from '../merchants/signing-secret.js';
+import { webhookSender } from './webhook-sender.js';
+import { setWebhookEndpoint } from './webhook-store.js';
+
+let t: TestApp;
+let receiver: Awaited<ReturnType<typeof webhookReceiver>>;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  receiver = await webhookReceiver();
+});
+afterAll(async () => {
+  await receiver.close();
+  await t.close();
+});
+
+async function merchantWithEndpoint() {
+  const created = await newMerchant(t.ctx);
+  await setWebhookEndpoint(t.db, created.merchant.id, 'test', receiver.url, t.clock.now());
+  return { ...created, api: merchantApi(t.app, created.test_secret_key), secret: await signingSecret(t.db, created.merchant.id, 'test') };
+}
+
+const sender = () => webhookSender(t.ctx, { onError: (error) => { throw error; } });
+const eventsFor = (pidx: string) => receiver.received.map((r) => JSON.parse(r.body)).filter((e) => e.data.pidx === pidx);
+
+describe('signed callbacks', () => {
+  it('carry a signature the client verifies, and a tampered one fails', async () => {
+    const m = await merchantWithEndpoint();
+    const { body } = await m.api.initiate();
+    const done = await payerBrowser(t.app).pay(body.pidx);
+    const params = callbackParams(done.location!);
+    expect(params.signature).toMatch(/^[0-9a-f]{64}$/);
+    expect(verifyCallback(params, m.secret)).toBe(true);
+    expect(verifyCallback({ ...params, amount: '1' }, m.secret)).toBe(false);
+    expect(verifyCallback(params, 'whsec_wrong')).toBe(false);
+  });
+});
+
+describe('webhooks', () => {
+  it('delivers payment.completed and refund.completed, signed, once each', async () => {
+    const m = await merchantWithEndpoint();
+    const { body } = await m.api.initiate(validInitiate({ amount: 2000 }));
+    const done = await payerBrowser(t.app).pay(body.pidx);
+    await refund(t.app, m.test_secret_key, callbackParams(done.location!).transaction_id, { amount: 500 });
+    await sender().runOnce();
+    const events = eventsFor(body.pidx);
+    expect(events.map((e) => e.type)).toEqual(['payment.completed', 'refund.completed']);
+    expect(events[0]).toMatchObject({ environment: 'test', data: { pidx: body.pidx, status: 'Completed', total_amount: 2000 } });
+    expect(events[1].data).toMatchObject({ status: 'Partially refunded', refund_amount: 500, refunded_amount: 500 });
+    expect(events[0].id).toMatch(/^evt_[0-9a-f]{32}$/);
+    for (const r of receiver.received.filter((r) => JSON.parse(r.body).data.pidx === body.pidx)) {
+      expect(verifyWebhook(r.body, r.headers['bhuktani-signature'] as string, m.secret, { now: t.clock.now() })).toBe(true);
+      expect(verifyWebhook(r.body.replace('2000', '2001'), r.headers['bhuktani-signature'] as string, m.secret, { now: t.clock.now() })).toBe(false);
+    }
+    await sender().runOnce();
+    expect(eventsFor(body.pidx)).toHaveLength(2);
+  });
+
+  it('retries after a 500 with back-off, then delivers', async () => {
+    const m = await merchantWithEndpoint();
+    const { body } = await m.api.initiate();
+    const browser = payerBrowser(t.app);
+    await browser.open(body.pidx);
+    await browser.cancel(body.pidx);
+    receiver.answerWith(500);
+    await sender().runOnce();
+    expect(eventsFor(body.pidx).map((e) => e.type)).toEqual(['payment.canceled']);
+    receiver.answerWith(200);
+    await sender().runOnce(); // not due yet
+    expect(eventsFor(body.pidx)).toHaveLength(1);
+    t.clock.advance(11);
+    await sender().runOnce();
+    expect(eventsFor(body.pidx)).toHaveLength(2);
+    const [row] = await t.db.query<{ status: string; attempts: number; last_status: number }>(
+      'SELECT status, attempts, last_status FROM webhook_deliveries WHERE pidx = $1',
+      [body.pidx],
+    );
+    expect(row).toEqual({ status: 'delivered', attempts: 2, last_status: 200 });
+  });
+
+  it('sends payment.expired from the sweep, and nothing for merchants without an endpoint', async () => {
+    const m = await merchantWithEndpoint();
+    const silent = await newMerchant(t.ctx);
+    const { body } = await m.api.initiate();
+    const other = await merchantApi(t.app, silent.test_secret_key).initiate();
+    t.clock.advance(3601);
+    await expirySweep(t.ctx, (e) => { throw e; }).runOnce();
+    await sender().runOnce();
+    expect(eventsFor(body.pidx).map((e) => e.type)).toEqual(['payment.expired']);
+    expect(eventsFor(other.body.pidx)).toEqual([]);
+  });
+
+  it('two senders at once deliver each event once', async () => {
+    const m = await merchantWithEndpoint();
+    const pidxs: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const { body } = await m.api.initiate();
+      await payerBrowser(t.app).pay(body.pidx);
+      pidxs.push(body.pidx);
+    }
+    await Promise.all([sender().runOnce(), sender().runOnce(), sender().runOnce()]);
+    for (const pidx of pidxs) expect(eventsFor(pidx)).toHaveLength(1);
+  });
+
+  it('refuses private addresses for live events unless configured', async () => {
+    const live = await startTestApp({ db: t.db, config: { webhookPrivateAddresses: 'test' } });
+    try {
+      const created = await newMerchant(live.ctx);
+      await setWebhookEndpoint(live.db, created.merchant.id, 'live', receiver.url, live.clock.now());
+      await setWebhookEndpoint(live.db, created.merchant.id, 'test', receiver.url, live.clock.now());
+      const api = merchantApi(live.app, created.live_secret_key);
+      const { body } = await api.initiate();
+      await live.db.query(`UPDATE payments SET expires_at = now() - interval '1 second' WHERE pidx = $1`, [body.pidx]);
+      await expirySweep(live.ctx, (e) => { throw e; }).runOnce();
+      await webhookSender(live.ctx, { onError: (e) => { throw e; } }).runOnce();
+      expect(eventsFor(body.pidx)).toEqual([]);
+      const [row] = await live.db.query<{ status: string; last_error: string }>('SELECT status, last_error FROM webhook_deliveries WHERE pidx = $1', [body.pidx]);
+      expect(row.status).toBe('pending');
+      expect(row.last_error).toContain('private address');
+    } finally {
+      await live.close();
+    }
+  });
+});
