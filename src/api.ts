@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from './context.js';
 import { authenticate } from './http/authenticate.js';
+import { idempotency } from './http/idempotency.js';
 import { secretKeyResolver } from './merchants/secret-key-resolver.js';
 import { registerInitiate } from './payments/initiate.route.js';
 import { registerLookup } from './payments/lookup.route.js';
@@ -10,6 +11,7 @@ import { registerTransactionList } from './transactions/list.route.js';
 /** The merchant API under /api: every route here requires a secret key. */
 export async function apiPlugin(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   app.addHook('onRequest', authenticate(secretKeyResolver(ctx)));
+  idempotency(app, ctx);
   registerInitiate(app, ctx);
   registerLookup(app, ctx);
   registerTransactionList(app, ctx);

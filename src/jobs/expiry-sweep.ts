@@ -1,6 +1,7 @@
-// Persists `Expired` for overdue payments. Reads already report expiry on their own; the sweep makes
+// Persists `Expired` for overdue payments (and forgets idempotency keys older than a day). Reads already report expiry on their own; the sweep makes
 // the stored status match, so lists, reports and the payment's timeline show it too.
 import type { AppContext } from '../context.js';
+import { deleteExpiredIdempotencyKeys } from '../http/idempotency-store.js';
 import { expireOverdue } from '../payments/state-machine.js';
 
 const BATCH = 500;
@@ -18,6 +19,7 @@ export function expirySweep(ctx: AppContext, onError: (error: unknown) => void):
   let running: Promise<number> | undefined;
 
   const runOnce = async () => {
+    await deleteExpiredIdempotencyKeys(ctx.db, ctx.clock.now());
     let total = 0;
     for (;;) {
       const expired = await expireOverdue(ctx.db, ctx.clock.now(), BATCH);

@@ -22,7 +22,7 @@ export const initiateResponse = {
 export function registerInitiate(app: FastifyInstance, ctx: AppContext) {
   app.post(
     '/v2/epayment/initiate/',
-    { schema: { summary: 'Initiate a payment', body: fieldSchema(initiateRequest(ctx.config.maxAmountPaisa)), response: { 200: initiateResponse } } },
+    { config: { idempotent: true }, schema: { summary: 'Initiate a payment', body: fieldSchema(initiateRequest(ctx.config.maxAmountPaisa)), response: { 200: initiateResponse } } },
     async (request) => {
       const result = await initiatePayment(ctx, callerOf(request), request.body as InitiateInput);
       return {

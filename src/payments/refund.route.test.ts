@@ -105,3 +105,20 @@ describe('POST /api/merchant-transaction/{transaction_id}/refund/', () => {
     await expectLedgerConsistent();
   });
 });
+
+describe('Idempotency-Key on refund', () => {
+  it('a retried refund with the same key refunds once', async () => {
+    const { pidx, transactionId } = await paid(10_000);
+    const send = () =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/merchant-transaction/${transactionId}/refund/`,
+        headers: { authorization: `Key ${key}`, 'idempotency-key': `refund-${pidx}` },
+        payload: { amount: 1000 },
+      });
+    const responses = await Promise.all([send(), send(), send()]);
+    expect(responses.map((r) => r.statusCode)).toEqual([200, 200, 200]);
+    expect((await api.lookup(pidx)).body.refunded_amount).toBe(1000);
+    await expectLedgerConsistent();
+  });
+});

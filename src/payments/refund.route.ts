@@ -14,6 +14,7 @@ export function registerRefund(app: FastifyInstance, ctx: AppContext) {
   app.post(
     '/merchant-transaction/:transaction_id/refund/',
     {
+      config: { idempotent: true },
       schema: {
         summary: 'Refund a completed transaction, whole or in part',
         params: { type: 'object', properties: { transaction_id: { type: 'string' } }, required: ['transaction_id'] },
