@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, RouteOptions } from 'fastify';
 import type { AppContext } from './context.js';
 import { authenticate } from './http/authenticate.js';
 import { idempotency } from './http/idempotency.js';
@@ -9,7 +9,11 @@ import { registerRefund } from './payments/refund.route.js';
 import { registerTransactionList } from './transactions/list.route.js';
 
 /** The merchant API under /api: every route here requires a secret key. */
-export async function apiPlugin(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+export async function apiPlugin(app: FastifyInstance, { ctx, routes }: { ctx: AppContext; routes: RouteOptions[] }) {
+  // Recorded for the OpenAPI document.
+  app.addHook('onRoute', (route) => {
+    routes.push(route);
+  });
   app.addHook('onRequest', authenticate(secretKeyResolver(ctx)));
   idempotency(app, ctx);
   registerInitiate(app, ctx);

@@ -1,13 +1,16 @@
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from 'fastify';
+import { readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { apiPlugin } from './api.js';
 import type { AppContext } from './context.js';
+import { dashboardPlugin } from './dashboard/dashboard.routes.js';
 import { registerHealth } from './health.route.js';
 import { errorHandler } from './http/error-handler.js';
 import { AppError } from './http/errors.js';
 import { registerAssets } from './http/assets.route.js';
+import { registerDocs } from './http/docs.routes.js';
 import { fieldValidatorCompiler } from './http/field-schema.js';
 import { serverSecret } from './http/server-secret.js';
 import { portalPlugin } from './portal/portal.routes.js';
@@ -16,6 +19,8 @@ import type { Logger } from 'pino';
 export interface AppOptions {
   logger: Logger;
 }
+
+const packageVersion: string = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
 
 const REQUEST_ID = /^[\w.-]{1,64}$/;
 
@@ -40,7 +45,11 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Fa
   await app.register(cookie);
   registerHealth(app);
   registerAssets(app);
-  await app.register(apiPlugin, { prefix: '/api', ctx });
-  await app.register(portalPlugin, { ctx, csrfSecret: await serverSecret(ctx.db, 'csrf') });
+  const apiRoutes: RouteOptions[] = [];
+  await app.register(apiPlugin, { prefix: '/api', ctx, routes: apiRoutes });
+  registerDocs(app, { routes: apiRoutes, publicUrl: ctx.config.publicUrl, version: packageVersion });
+  const csrfSecret = await serverSecret(ctx.db, 'csrf');
+  await app.register(portalPlugin, { ctx, csrfSecret });
+  await app.register(dashboardPlugin, { ctx, csrfSecret });
   return app;
 }

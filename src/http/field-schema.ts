@@ -6,8 +6,9 @@ import type { Field } from './fields.js';
 
 const FIELD = Symbol('field');
 
-export function fieldSchema(field: Field<unknown>): Record<string, unknown> {
-  return Object.assign(Object.create(null), field.jsonSchema, { [FIELD]: field });
+/** The JSON Schema of `field` for a route; `examples` are documented in OpenAPI and tested to pass. */
+export function fieldSchema(field: Field<unknown>, examples?: unknown[]): Record<string, unknown> {
+  return Object.assign(Object.create(null), field.jsonSchema, examples ? { examples } : {}, { [FIELD]: field });
 }
 
 export const fieldValidatorCompiler: FastifySchemaCompiler<unknown> = ({ schema }) => {

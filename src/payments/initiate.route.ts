@@ -19,10 +19,38 @@ export const initiateResponse = {
   description: 'Also echoes every merchant_* field of the request.',
 } as const;
 
+export const initiateExamples = [
+  {
+    return_url: 'https://shop.example.com/payment/return',
+    website_url: 'https://shop.example.com',
+    amount: 1300,
+    purchase_order_id: 'order-1001',
+    purchase_order_name: 'Green tea, 500 g',
+    customer_info: { name: 'Sita Sharma', email: 'sita@example.com', phone: '9800000001' },
+    amount_breakdown: [
+      { label: 'Mark price', amount: 1000 },
+      { label: 'VAT', amount: 300 },
+    ],
+    product_details: [{ identity: 'tea-500', name: 'Green tea, 500 g', total_price: 1300, quantity: 1, unit_price: 1300 }],
+    merchant_username: 'tea-shop',
+    merchant_extra: 'cart-77',
+  },
+  { return_url: 'https://shop.example.com/return', website_url: 'https://shop.example.com', amount: '1000', purchase_order_id: 'order-1002', purchase_order_name: 'Black tea' },
+];
+
 export function registerInitiate(app: FastifyInstance, ctx: AppContext) {
   app.post(
     '/v2/epayment/initiate/',
-    { config: { idempotent: true }, schema: { summary: 'Initiate a payment', body: fieldSchema(initiateRequest(ctx.config.maxAmountPaisa)), response: { 200: initiateResponse } } },
+    {
+      config: { idempotent: true },
+      schema: {
+        summary: 'Initiate a payment',
+        description: 'Stores a payment and answers its `pidx` and the hosted `payment_url` to send the payer to. `merchant_*` fields are echoed.',
+        operationId: 'initiatePayment',
+        body: fieldSchema(initiateRequest(ctx.config.maxAmountPaisa), initiateExamples),
+        response: { 200: initiateResponse },
+      },
+    },
     async (request) => {
       const result = await initiatePayment(ctx, callerOf(request), request.body as InitiateInput);
       return {

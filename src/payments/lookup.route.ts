@@ -28,9 +28,12 @@ export function registerLookup(app: FastifyInstance, ctx: AppContext) {
   app.post(
     '/v2/epayment/lookup/',
     {
+      config: { errors: ['not_found'] },
       schema: {
         summary: 'Look a payment up',
-        body: fieldSchema(lookupRequest),
+        description: 'The final check of a payment. 200 for Initiated, Pending, Completed, Partially refunded and Refunded; 400 (with the same shape) for Expired and User canceled.',
+        operationId: 'lookupPayment',
+        body: fieldSchema(lookupRequest, [{ pidx: 'bZQLD9wRVWo4CdESSfuSsB' }]),
         response: { 200: lookupResponse, 400: { ...lookupResponse, description: 'Expired or User canceled (or a validation error).', additionalProperties: true } },
       },
     },

@@ -14,11 +14,13 @@ export function registerRefund(app: FastifyInstance, ctx: AppContext) {
   app.post(
     '/merchant-transaction/:transaction_id/refund/',
     {
-      config: { idempotent: true },
+      config: { idempotent: true, errors: ['bad_request', 'not_found'] },
       schema: {
         summary: 'Refund a completed transaction, whole or in part',
+        description: 'Without `amount`, refunds all that is left. Partial refunds move the payment to Partially refunded, the last one to Refunded.',
+        operationId: 'refundTransaction',
         params: { type: 'object', properties: { transaction_id: { type: 'string' } }, required: ['transaction_id'] },
-        body: fieldSchema(refundRequest),
+        body: fieldSchema(refundRequest, [{ amount: 500 }, {}]),
         response: { 200: { type: 'object', properties: { detail: { type: 'string' } }, required: ['detail'] } },
       },
     },

@@ -5,6 +5,7 @@ import { AppError } from '../http/errors.js';
 import { parseOrThrow } from '../http/parse-fields.js';
 import { listFilters, pageOf, pageSizeOf, pagingParameters, type ListFilters } from './list-query.js';
 import { listTransactions } from './list-transactions.js';
+import { transactionPageSchema } from './transaction-page.schema.js';
 
 const LIST_PATH = '/api/v2/merchant-transaction/';
 
@@ -21,7 +22,16 @@ const listQuerySchema = {
 export function registerTransactionList(app: FastifyInstance, ctx: AppContext) {
   app.get(
     '/v2/merchant-transaction/',
-    { schema: { summary: "List the merchant's transactions", querystring: listQuerySchema } },
+    {
+      config: { errors: ['invalid_page', 'validation_error'] },
+      schema: {
+        summary: "List the merchant's transactions",
+        description: 'Newest first, for the environment of the key used: one record per payment that reached a transaction, one per refund.',
+        operationId: 'listTransactions',
+        querystring: listQuerySchema,
+        response: { 200: transactionPageSchema },
+      },
+    },
     async (request) => {
       const query = request.query as Record<string, unknown>;
       const filters = parseOrThrow(listFilters, query) as ListFilters;

@@ -1,0 +1,88 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { payerBrowser, callbackParams } from '../../test/portal-client.js';
+import { merchantApi, validInitiate } from '../../test/api-client.js';
+import { newMerchant, startTestApp, type TestApp } from '../../test/test-app.js';
+
+let t: TestApp;
+let doc: Record<string, any>;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  const response = await t.app.inject({ method: 'GET', url: '/api/v2/openapi.json' });
+  expect(response.statusCode).toBe(200);
+  doc = response.json();
+});
+afterAll(() => t.close());
+
+describe('GET /api/v2/openapi.json', () => {
+  it('is a valid OpenAPI 3.1 document', async () => {
+    const validator = new Validator();
+    const result = await validator.validate(doc);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe('3.1');
+  });
+
+  it('documents every endpoint of the contract with its errors', () => {
+    expect(Object.keys(doc.paths).sort()).toEqual([
+      '/api/merchant-transaction/{transaction_id}/refund/',
+      '/api/v2/epayment/initiate/',
+      '/api/v2/epayment/lookup/',
+      '/api/v2/merchant-transaction/',
+    ]);
+    const initiate = doc.paths['/api/v2/epayment/initiate/'].post;
+    expect(Object.keys(initiate.responses).sort()).toEqual(['200', '400', '401', '409', '413', '415', '429', '503']);
+    expect(Object.keys(initiate.requestBody.content['application/json'].schema.properties)).toEqual(
+      expect.arrayContaining(['return_url', 'website_url', 'amount', 'purchase_order_id', 'purchase_order_name', 'customer_info', 'amount_breakdown', 'product_details']),
+    );
+    expect(initiate.responses['401'].content['application/json'].examples).toEqual({
+      not_authenticated: { value: { detail: 'Authentication credentials were not provided.', status_code: 401 } },
+      invalid_token: { value: { detail: 'Invalid token.', status_code: 401 } },
+    });
+    const lookup = doc.paths['/api/v2/epayment/lookup/'].post;
+    expect(Object.keys(lookup.responses)).toEqual(expect.arrayContaining(['200', '400', '404']));
+    const list = doc.paths['/api/v2/merchant-transaction/'].get;
+    expect(list.parameters.map((p: { name: string }) => p.name)).toEqual(['status', 'from', 'to', 'purchase_order_id', 'page', 'page_size']);
+    expect(list.responses['404'].content['application/json'].examples.invalid_page.value).toEqual({ detail: 'Invalid page.' });
+    const refund = doc.paths['/api/merchant-transaction/{transaction_id}/refund/'].post;
+    expect(refund.parameters.map((p: { name: string }) => p.name)).toEqual(['transaction_id', 'Idempotency-Key']);
+  });
+
+  it('every documented request example is accepted by the server', async () => {
+    const key = (await newMerchant(t.ctx)).test_secret_key;
+    const api = merchantApi(t.app, key);
+    const { body: initiated } = await api.initiate(validInitiate({ amount: 5000 }));
+    const done = await payerBrowser(t.app).pay(initiated.pidx);
+    const transactionId = callbackParams(done.location!).transaction_id;
+    let tried = 0;
+    for (const [path, methods] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
+      for (const [method, op] of Object.entries(methods)) {
+        const examples = op.requestBody?.content['application/json'].examples ?? {};
+        for (const { value } of Object.values(examples) as { value: Record<string, unknown> }[]) {
+          const body = path.includes('lookup') ? { pidx: initiated.pidx } : value; // a real pidx, shaped as documented
+          const response = await t.app.inject({
+            method: method.toUpperCase() as 'POST',
+            url: path.replace('{transaction_id}', transactionId),
+            headers: { authorization: `Key ${key}` },
+            payload: body,
+          });
+          expect(response.statusCode, `${method} ${path} ${JSON.stringify(value)}: ${response.body}`).toBe(200);
+          tried += 1;
+        }
+      }
+    }
+    expect(tried).toBeGreaterThanOrEqual(5);
+  });
+});
+
+describe('GET /docs', () => {
+  it('is a reference page served from our own assets, listing every endpoint', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/docs' });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-security-policy']).toContain("default-src 'none'");
+    for (const path of Object.keys(doc.paths)) expect(response.body).toContain(path);
+    expect(response.body).not.toMatch(/<script|https?:\/\/(?!localhost|bhuktani\.test|shop\.example\.com)[a-z]/);
+    expect((await t.app.inject({ method: 'GET', url: '/assets/docs.css' })).statusCode).toBe(200);
+  });
+});

@@ -1,0 +1,44 @@
+// The response shape of the transaction list (specification 2.5), for serialization and OpenAPI.
+const idxName = { type: 'object', required: ['idx', 'name'], properties: { idx: { type: 'string' }, name: { type: 'string' } } };
+const party = {
+  type: 'object',
+  required: ['idx', 'name', 'mobile'],
+  properties: { idx: { type: 'string' }, name: { type: 'string' }, mobile: { type: 'string' } },
+};
+
+export const transactionRecordSchema = {
+  type: 'object',
+  required: ['idx', 'type', 'state', 'amount', 'fee_amount', 'refunded', 'created_on', 'ebanker', 'user', 'merchant'],
+  properties: {
+    idx: { type: 'string', description: 'The transaction id (for a payment) or the refund id.' },
+    type: { ...idxName, description: '`Wallet payment` or `Refund`.' },
+    state: {
+      type: 'object',
+      required: ['idx', 'name', 'template'],
+      properties: { idx: { type: 'string' }, name: { type: 'string', enum: ['Completed', 'Confirmed', 'Canceled'] }, template: { type: 'string' } },
+    },
+    amount: { type: 'integer', description: 'Paisa.' },
+    fee_amount: { type: 'integer', description: 'Paisa.' },
+    refunded: { type: 'boolean' },
+    created_on: { type: 'string', format: 'date-time', description: 'ISO 8601 with microseconds and the offset of TIME_ZONE.' },
+    ebanker: { type: 'null' },
+    user: { ...party, description: 'The payer; mobile masked, e.g. 98XXXXXXX1.' },
+    merchant: party,
+    pidx: { type: 'string' },
+    purchase_order_id: { type: 'string' },
+  },
+};
+
+export const transactionPageSchema = {
+  type: 'object',
+  required: ['total_pages', 'total_records', 'next', 'previous', 'record_range', 'current_page', 'records'],
+  properties: {
+    total_pages: { type: 'integer' },
+    total_records: { type: 'integer' },
+    next: { type: ['string', 'null'], format: 'uri', description: 'Absolute URL of the next page with the same filters.' },
+    previous: { type: ['string', 'null'], format: 'uri' },
+    record_range: { type: 'array', items: { type: 'integer' }, minItems: 2, maxItems: 2 },
+    current_page: { type: 'integer' },
+    records: { type: 'array', items: transactionRecordSchema },
+  },
+};
