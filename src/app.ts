@@ -11,6 +11,7 @@ import { errorHandler } from './http/error-handler.js';
 import { AppError } from './http/errors.js';
 import { registerAssets } from './http/assets.route.js';
 import { registerDocs } from './http/docs.routes.js';
+import { registerMetrics } from './http/metrics.js';
 import { fieldValidatorCompiler } from './http/field-schema.js';
 import { serverSecret } from './http/server-secret.js';
 import { portalPlugin } from './portal/portal.routes.js';
@@ -44,6 +45,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Fa
   await app.register(formbody);
   await app.register(cookie);
   registerHealth(app);
+  registerMetrics(app, ctx.metrics);
   registerAssets(app);
   const apiRoutes: RouteOptions[] = [];
   await app.register(apiPlugin, { prefix: '/api', ctx, routes: apiRoutes });

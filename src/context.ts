@@ -1,6 +1,7 @@
 import type { Clock, IdSource } from './clock.js';
 import type { Config } from './config.js';
 import type { Db } from './db/db.js';
+import type { Metrics } from './http/metrics.js';
 import type { OtpSender } from './wallets/otp-sender.js';
 
 /** What every use case may need: the store, the time, randomness and configuration. */
@@ -10,4 +11,5 @@ export interface AppContext {
   ids: IdSource;
   config: Config;
   otp: OtpSender;
+  metrics: Metrics;
 }

@@ -5,6 +5,7 @@ import { ConfigError, loadConfig } from './config.js';
 import { DataDirBusyError } from './db/data-dir-lock.js';
 import { openDb } from './db/open.js';
 import { createLogger } from './http/logger.js';
+import { createMetrics } from './http/metrics.js';
 import { expirySweep } from './jobs/expiry-sweep.js';
 import { webhookSender } from './webhooks/webhook-sender.js';
 import { logOtpSender } from './wallets/otp-sender.js';
@@ -13,7 +14,7 @@ async function main() {
   const config = loadConfig();
   const db = await openDb(config, 'server');
   const logger = createLogger(config);
-  const ctx = { db, clock: systemClock, ids: cryptoIds, config, otp: logOtpSender(logger) };
+  const ctx = { db, clock: systemClock, ids: cryptoIds, config, otp: logOtpSender(logger), metrics: createMetrics(db) };
   const app = await buildApp(ctx, { logger });
   const sweep = expirySweep(ctx, (error) => logger.error({ err: error }, 'expiry sweep failed'));
   const webhooks = webhookSender(ctx, {

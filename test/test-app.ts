@@ -11,6 +11,7 @@ import type { Db } from '../src/db/db.js';
 import { openPglite } from '../src/db/pglite.js';
 import { openPostgres } from '../src/db/postgres.js';
 import { createLogger } from '../src/http/logger.js';
+import { createMetrics } from '../src/http/metrics.js';
 import { createMerchant } from '../src/merchants/create-merchant.js';
 import type { OtpSender } from '../src/wallets/otp-sender.js';
 
@@ -57,7 +58,7 @@ export async function startTestApp(options: { config?: Partial<Config>; db?: Db 
       sentOtps.push(message);
     },
   };
-  const ctx: AppContext = { db, clock, ids: cryptoIds, config, otp };
+  const ctx: AppContext = { db, clock, ids: cryptoIds, config, otp, metrics: createMetrics(db) };
   const app = await buildApp(ctx, { logger });
   await app.ready();
   return {

@@ -5,6 +5,7 @@ import { DataDirBusyError } from '../db/data-dir-lock.js';
 import { openDb } from '../db/open.js';
 import { AppError } from '../http/errors.js';
 import { createLogger } from '../http/logger.js';
+import { createMetrics } from '../http/metrics.js';
 import { logOtpSender } from '../wallets/otp-sender.js';
 import { UsageError, type Command, type CommandIo } from './command.js';
 import { merchantCreate } from './merchant-create.command.js';
@@ -58,7 +59,7 @@ export async function runCli(argv: string[], io: CommandIo): Promise<number> {
     const config = loadConfig();
     db = await openDb(config, 'command');
     const otp = logOtpSender(createLogger(config, process.stderr));
-    return await found.command.run({ db, clock: systemClock, ids: cryptoIds, config, otp }, found.args, io);
+    return await found.command.run({ db, clock: systemClock, ids: cryptoIds, config, otp, metrics: createMetrics(db) }, found.args, io);
   } catch (error) {
     if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
       io.err(`bhuktani: ${(error as Error).message}\nusage: bhuktani ${found.command.usage}`);

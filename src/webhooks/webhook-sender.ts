@@ -45,6 +45,7 @@ export function webhookSender(ctx: AppContext, options: WebhookSenderOptions): J
     options.onResult?.(delivery, result);
     const now = ctx.clock.now();
     const ok = result.status !== undefined && result.status >= 200 && result.status < 300;
+    ctx.metrics.webhookDeliveries.inc({ result: ok ? 'delivered' : 'failed' });
     await recordDeliveryResult(ctx.db, delivery.id, {
       status: ok ? 'delivered' : shouldGiveUp(delivery.created_at, now) ? 'failed' : 'pending',
       httpStatus: result.status,

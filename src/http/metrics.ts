@@ -1,0 +1,79 @@
+// Prometheus metrics: one registry per app (tests run several), exposed at /metrics.
+import type { FastifyInstance } from 'fastify';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { Db } from '../db/db.js';
+
+export interface Metrics {
+  registry: Registry;
+  webhookDeliveries: Counter<'result'>;
+}
+
+/** Status counts are a query; a scrape reuses one for this long. */
+const STATUS_CACHE_MS = 10_000;
+
+export function createMetrics(db: Db): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: 'bhuktani_' });
+  let statusCounts: { at: number; rows: { environment: string; status: string; count: number }[] } | undefined;
+  new Gauge({
+    name: 'bhuktani_payments',
+    help: 'Payments by environment and stored status',
+    labelNames: ['environment', 'status'],
+    registers: [registry],
+    async collect() {
+      if (!statusCounts || Date.now() - statusCounts.at > STATUS_CACHE_MS) {
+        const rows = await db.query<{ environment: string; status: string; count: number }>(
+          'SELECT environment, status, count(*) AS count FROM payments GROUP BY environment, status',
+        );
+        statusCounts = { at: Date.now(), rows };
+      }
+      this.reset();
+      for (const row of statusCounts.rows) this.set({ environment: row.environment, status: row.status }, row.count);
+    },
+  });
+  const pool = (db as Db & { pool?: { totalCount: number; idleCount: number; waitingCount: number } }).pool;
+  if (pool) {
+    new Gauge({
+      name: 'bhuktani_db_pool_connections',
+      help: 'PostgreSQL pool connections by state',
+      labelNames: ['state'],
+      registers: [registry],
+      collect() {
+        this.set({ state: 'total' }, pool.totalCount);
+        this.set({ state: 'idle' }, pool.idleCount);
+        this.set({ state: 'waiting' }, pool.waitingCount);
+      },
+    });
+  }
+  const webhookDeliveries = new Counter({
+    name: 'bhuktani_webhook_deliveries_total',
+    help: 'Webhook delivery attempts by result (delivered, failed)',
+    labelNames: ['result'],
+    registers: [registry],
+  });
+  return { registry, webhookDeliveries };
+}
+
+/** Requests by route and status, a latency histogram by route, and GET /metrics. */
+export function registerMetrics(app: FastifyInstance, metrics: Metrics) {
+  const requests = new Counter({
+    name: 'bhuktani_http_requests_total',
+    help: 'HTTP requests by route, method and status',
+    labelNames: ['route', 'method', 'status'],
+    registers: [metrics.registry],
+  });
+  const latency = new Histogram({
+    name: 'bhuktani_http_request_duration_seconds',
+    help: 'HTTP request latency by route and method',
+    labelNames: ['route', 'method'],
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [metrics.registry],
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    // The route pattern, not the URL: a pidx in a label would make one series per payment.
+    const route = request.routeOptions.url ?? 'unmatched';
+    requests.inc({ route, method: request.method, status: String(reply.statusCode) });
+    latency.observe({ route, method: request.method }, reply.elapsedTime / 1000);
+  });
+  app.get('/metrics', async (_request, reply) => reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()));
+}
