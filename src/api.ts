@@ -2,6 +2,7 @@ import type { FastifyInstance, RouteOptions } from 'fastify';
 import type { AppContext } from './context.js';
 import { authenticate } from './http/authenticate.js';
 import { idempotency } from './http/idempotency.js';
+import { apiRateLimit } from './http/rate-limit.js';
 import { secretKeyResolver } from './merchants/secret-key-resolver.js';
 import { registerInitiate } from './payments/initiate.route.js';
 import { registerLookup } from './payments/lookup.route.js';
@@ -15,6 +16,7 @@ export async function apiPlugin(app: FastifyInstance, { ctx, routes }: { ctx: Ap
     routes.push(route);
   });
   app.addHook('onRequest', authenticate(secretKeyResolver(ctx)));
+  app.addHook('onRequest', apiRateLimit(ctx.limiter, ctx.config));
   idempotency(app, ctx);
   registerInitiate(app, ctx);
   registerLookup(app, ctx);

@@ -18,6 +18,16 @@ export interface Config {
   webhookIntervalMs: number;
   /** Webhooks to private and loopback addresses: `test` (sandbox only, the default), `all` or `none`. */
   webhookPrivateAddresses: 'test' | 'all' | 'none';
+  /** Shared counters for rate limits across instances; unset: per instance. */
+  redisUrl: string | undefined;
+  /** API requests per second per key. */
+  rateLimitLive: number;
+  rateLimitTest: number;
+  /** MPIN/OTP posts per minute per client IP on the hosted page; log-in posts likewise. */
+  payerAttemptsPerMinute: number;
+  loginAttemptsPerMinute: number;
+  /** Honour X-Forwarded-For from a load balancer for the client IP. */
+  trustProxy: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -61,6 +71,12 @@ function timeZone(raw: string): string {
   return raw;
 }
 
+function redisUrl(raw: string | undefined): string | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  if (!/^rediss?:\/\//.test(raw)) throw new ConfigError(`REDIS_URL must be a redis:// URL, got "${raw}"`);
+  return raw;
+}
+
 function oneOf<T extends string>(env: Env, name: string, values: readonly T[], fallback: T): T {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
@@ -89,5 +105,11 @@ export function loadConfig(env: Env = process.env): Config {
     sweepIntervalSeconds: integer(env, 'SWEEP_INTERVAL_SECONDS', 30, 1),
     webhookIntervalMs: integer(env, 'WEBHOOK_INTERVAL_MS', 1000, 10),
     webhookPrivateAddresses: oneOf(env, 'WEBHOOK_PRIVATE_ADDRESSES', ['test', 'all', 'none'] as const, 'test'),
+    redisUrl: redisUrl(env.REDIS_URL),
+    rateLimitLive: integer(env, 'RATE_LIMIT_LIVE', 100, 1),
+    rateLimitTest: integer(env, 'RATE_LIMIT_TEST', 25, 1),
+    payerAttemptsPerMinute: integer(env, 'PAYER_ATTEMPTS_PER_MINUTE', 30, 1),
+    loginAttemptsPerMinute: integer(env, 'LOGIN_ATTEMPTS_PER_MINUTE', 20, 1),
+    trustProxy: oneOf(env, 'TRUST_PROXY', ['true', 'false'] as const, 'false') === 'true',
   };
 }

@@ -4,8 +4,10 @@ import { cryptoIds, systemClock } from './clock.js';
 import { ConfigError, loadConfig } from './config.js';
 import { DataDirBusyError } from './db/data-dir-lock.js';
 import { openDb } from './db/open.js';
+import { announceDemoShop, ensureDemoMerchant } from './demo/ensure-demo-merchant.js';
 import { createLogger } from './http/logger.js';
 import { createMetrics } from './http/metrics.js';
+import { rateLimiter } from './http/rate-limiter.js';
 import { expirySweep } from './jobs/expiry-sweep.js';
 import { webhookSender } from './webhooks/webhook-sender.js';
 import { logOtpSender } from './wallets/otp-sender.js';
@@ -14,7 +16,8 @@ async function main() {
   const config = loadConfig();
   const db = await openDb(config, 'server');
   const logger = createLogger(config);
-  const ctx = { db, clock: systemClock, ids: cryptoIds, config, otp: logOtpSender(logger), metrics: createMetrics(db) };
+  const ctx = { db, clock: systemClock, ids: cryptoIds, config, otp: logOtpSender(logger), metrics: createMetrics(db), limiter: rateLimiter(config) };
+  const demo = await ensureDemoMerchant(ctx);
   const app = await buildApp(ctx, { logger });
   const sweep = expirySweep(ctx, (error) => logger.error({ err: error }, 'expiry sweep failed'));
   const webhooks = webhookSender(ctx, {
@@ -28,6 +31,7 @@ async function main() {
     await sweep.stop();
     await webhooks.stop();
     await app.close();
+    await ctx.limiter.close();
     await db.close();
     process.exit(0);
   };
@@ -37,6 +41,7 @@ async function main() {
   sweep.start();
   webhooks.start();
   app.log.info({ publicUrl: config.publicUrl, store: config.databaseUrl ? db.kind : `pglite:${config.dataDir}` }, 'Bhuktani is ready');
+  if (demo) announceDemoShop(app.log, demo, config.publicUrl);
 }
 
 main().catch((error) => {

@@ -12,6 +12,7 @@ import { openPglite } from '../src/db/pglite.js';
 import { openPostgres } from '../src/db/postgres.js';
 import { createLogger } from '../src/http/logger.js';
 import { createMetrics } from '../src/http/metrics.js';
+import { rateLimiter } from '../src/http/rate-limiter.js';
 import { createMerchant } from '../src/merchants/create-merchant.js';
 import type { OtpSender } from '../src/wallets/otp-sender.js';
 
@@ -37,7 +38,11 @@ export async function openTestDb(): Promise<Db> {
 }
 
 export function testConfig(overrides: Partial<Config> = {}): Config {
-  return { ...loadConfig({ PUBLIC_URL: 'http://bhuktani.test', LOG_LEVEL: 'info', KEY_CACHE_SECONDS: '0' }), ...overrides };
+  // Limits high enough for the suites' bursts; the rate-limit tests set their own.
+  return {
+    ...loadConfig({ PUBLIC_URL: 'http://bhuktani.test', LOG_LEVEL: 'info', KEY_CACHE_SECONDS: '0', RATE_LIMIT_TEST: '100000', RATE_LIMIT_LIVE: '100000', PAYER_ATTEMPTS_PER_MINUTE: '100000', LOGIN_ATTEMPTS_PER_MINUTE: '100000' }),
+    ...overrides,
+  };
 }
 
 export async function startTestApp(options: { config?: Partial<Config>; db?: Db } = {}): Promise<TestApp> {
@@ -58,7 +63,7 @@ export async function startTestApp(options: { config?: Partial<Config>; db?: Db 
       sentOtps.push(message);
     },
   };
-  const ctx: AppContext = { db, clock, ids: cryptoIds, config, otp, metrics: createMetrics(db) };
+  const ctx: AppContext = { db, clock, ids: cryptoIds, config, otp, metrics: createMetrics(db), limiter: rateLimiter(config) };
   const app = await buildApp(ctx, { logger });
   await app.ready();
   return {
@@ -70,6 +75,7 @@ export async function startTestApp(options: { config?: Partial<Config>; db?: Db 
     sentOtps,
     async close() {
       await app.close();
+      await ctx.limiter.close();
       if (!options.db) await db.close();
     },
   };

@@ -6,6 +6,7 @@ import { openDb } from '../db/open.js';
 import { AppError } from '../http/errors.js';
 import { createLogger } from '../http/logger.js';
 import { createMetrics } from '../http/metrics.js';
+import { memoryRateLimiter } from '../http/rate-limiter.js';
 import { logOtpSender } from '../wallets/otp-sender.js';
 import { UsageError, type Command, type CommandIo } from './command.js';
 import { merchantCreate } from './merchant-create.command.js';
@@ -59,7 +60,7 @@ export async function runCli(argv: string[], io: CommandIo): Promise<number> {
     const config = loadConfig();
     db = await openDb(config, 'command');
     const otp = logOtpSender(createLogger(config, process.stderr));
-    return await found.command.run({ db, clock: systemClock, ids: cryptoIds, config, otp, metrics: createMetrics(db) }, found.args, io);
+    return await found.command.run({ db, clock: systemClock, ids: cryptoIds, config, otp, metrics: createMetrics(db), limiter: memoryRateLimiter() }, found.args, io);
   } catch (error) {
     if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
       io.err(`bhuktani: ${(error as Error).message}\nusage: bhuktani ${found.command.usage}`);

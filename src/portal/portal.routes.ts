@@ -5,6 +5,7 @@ import type { AppContext } from '../context.js';
 import { csrfToken, csrfValid } from '../http/csrf.js';
 import type { Html } from '../http/html.js';
 import { setPageHeaders } from '../http/page-headers.js';
+import { withinIpLimit } from '../http/rate-limit.js';
 import type { Merchant } from '../merchants/merchant.js';
 import { findMerchantById } from '../merchants/merchant-store.js';
 import { findAttempt } from '../payments/attempt-store.js';
@@ -87,6 +88,11 @@ export async function portalPlugin(app: FastifyInstance, { ctx, csrfSecret }: { 
     return error.message;
   }
 
+  /** MPIN and OTP posts per client IP: a brute force across many payments meets a wall. */
+  const throttled = async (request: FastifyRequest, reply: FastifyReply) =>
+    !(await withinIpLimit(ctx.limiter, request, reply, 'payer', ctx.config.payerAttemptsPerMinute)) &&
+    send(reply, 429, noticePage({ title: 'Too many attempts', message: 'Too many attempts from your network. Wait a minute, then try again.', tone: 'error' }));
+
   const csrfRejected = (reply: FastifyReply) =>
     send(reply, 403, noticePage({ title: 'Form expired', message: 'This form could not be verified. Go back, reload the page and try again.', tone: 'error' }));
 
@@ -105,6 +111,7 @@ export async function portalPlugin(app: FastifyInstance, { ctx, csrfSecret }: { 
     const loaded = await load(request, reply);
     if (!loaded) return reply;
     if (!csrfValid(request, csrfSecret, loaded.payment.pidx)) return csrfRejected(reply);
+    if (await throttled(request, reply)) return reply;
     const mobile = text(request.body, 'mobile').trim();
     try {
       const token = await startPaymentAttempt(ctx, loaded.payment, { mobile, mpin: text(request.body, 'mpin') });
@@ -131,6 +138,7 @@ export async function portalPlugin(app: FastifyInstance, { ctx, csrfSecret }: { 
     const loaded = await load(request, reply);
     if (!loaded) return reply;
     if (!csrfValid(request, csrfSecret, loaded.payment.pidx)) return csrfRejected(reply);
+    if (await throttled(request, reply)) return reply;
     const token = text(request.body, 'attempt');
     try {
       return reply.code(303).redirect(await confirmPayment(ctx, loaded.payment, { token, otp: text(request.body, 'otp') }));
