@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { apiPlugin } from './api.js';
 import type { AppContext } from './context.js';
 import { dashboardPlugin } from './dashboard/dashboard.routes.js';
+import { demoPlugin } from './demo/demo.routes.js';
 import { registerHealth } from './health.route.js';
 import { errorHandler } from './http/error-handler.js';
 import { AppError } from './http/errors.js';
@@ -29,6 +30,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Fa
   const app = Fastify({
     loggerInstance: options.logger as FastifyBaseLogger,
     bodyLimit: ctx.config.bodyLimitBytes,
+    trustProxy: ctx.config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true },
     // A caller's request id is kept (to follow a request across systems) if it is harmless.
     genReqId: (req) => {
@@ -52,6 +54,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Fa
   registerDocs(app, { routes: apiRoutes, publicUrl: ctx.config.publicUrl, version: packageVersion });
   const csrfSecret = await serverSecret(ctx.db, 'csrf');
   await app.register(portalPlugin, { ctx, csrfSecret });
+  await app.register(demoPlugin, { ctx, csrfSecret });
   await app.register(dashboardPlugin, { ctx, csrfSecret });
   return app;
 }
