@@ -91,7 +91,7 @@ export function checkoutPage(view: CheckoutView): Html {
     title: `Pay ${merchant.name}`,
     environment: payment.environment,
     body: html`${summary(payment, merchant, now)}
-<section class="step" aria-label="${step.name === 'wallet' ? 'Wallet' : 'OTP'}">
+<section class="step" aria-label="${step.name === 'wallet' ? 'Wallet step' : 'Verification step'}">
   <ol class="steps"><li class="${step.name === 'wallet' ? 'current' : 'done'}">Wallet</li><li class="${step.name === 'otp' ? 'current' : ''}">OTP</li><li>Done</li></ol>
   ${view.message ? html`<p class="error" role="alert">${view.message}</p>` : ''}
   ${step.name === 'wallet' ? walletStep(view, step.mobile) : otpStep(view, step)}

@@ -9,12 +9,13 @@ export function portalLayout(options: { title: string; environment?: Environment
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <title>${options.title} · Bhuktani</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="/assets/portal.css">
 <script src="/assets/portal.js" defer></script>
 </head>
 <body>
-${options.environment === 'test' ? html`<div class="test-banner" role="status">TEST MODE · sandbox payment, no real money moves</div>` : ''}
-<header class="brand"><span class="logo" aria-hidden="true">₹</span> Bhuktani <span class="secure">Secure checkout</span></header>
+${options.environment === 'test' ? html`<div class="test-banner" role="status"><strong>TEST MODE</strong> · sandbox payment, no real money moves</div>` : ''}
+<header class="brand"><span class="logo" aria-hidden="true">B</span> Bhuktani <span class="secure">Secure checkout</span></header>
 <main class="card">
 ${options.body}
 </main>

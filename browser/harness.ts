@@ -1,0 +1,182 @@
+// What the browser tests share: the service listening on a real port, a merchant's website the
+// browser returns to, headless Chromium, and a watch on every page for console errors, CSP
+// violations, dialogs and requests to other hosts.
+import { createServer as createHttpServer, type Server } from 'node:http';
+import { createServer as createNetServer } from 'node:net';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
+import { verifyLedger } from '../src/ledger/verify-ledger.js';
+import { newMerchant, startTestApp, type TestApp } from '../test/test-app.js';
+
+export const SANDBOX = { mobile: '9800000001', pendingMobile: '9800000007', mpin: '1111', otp: '987654' } as const;
+
+export const PHONE = { width: 390, height: 844 } as const;
+export const DESKTOP = { width: 1280, height: 800 } as const;
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+  });
+}
+
+/** A port nobody listens on right now (the service needs its public URL before it listens). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createNetServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function listen(server: Server, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve());
+  });
+}
+
+export interface Visit {
+  path: string;
+  query: Record<string, string>;
+}
+
+/** The merchant's website: return_url and website_url point here; it records every page visit. */
+export interface MerchantSite {
+  origin: string;
+  visits: Visit[];
+  close(): Promise<void>;
+}
+
+export async function startMerchantSite(): Promise<MerchantSite> {
+  const visits: Visit[] = [];
+  const server = createHttpServer((request, response) => {
+    const url = new URL(request.url ?? '/', 'http://merchant.invalid');
+    if (url.pathname === '/favicon.ico') {
+      response.writeHead(204).end();
+      return;
+    }
+    visits.push({ path: url.pathname, query: Object.fromEntries(url.searchParams) });
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    response.end('<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title></head><body><h1>Order received</h1></body></html>');
+  });
+  const port = await freePort();
+  await listen(server, port);
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    visits,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+export interface Initiated {
+  pidx: string;
+  payment_url: string;
+  expires_at: string;
+}
+
+/** The service on a real port, and a merchant that talks to it over HTTP as a shop's server does. */
+export interface Service {
+  t: TestApp;
+  origin: string;
+  merchant: { name: string; key: string };
+  initiate(body: Record<string, unknown>): Promise<Initiated>;
+  lookup(pidx: string): Promise<{ status: number; body: Record<string, unknown> }>;
+  /** Every ledger invariant that does not hold (empty when the ledger is sound). */
+  brokenLedgerInvariants(): Promise<string[]>;
+  close(): Promise<void>;
+}
+
+export async function startService(options: { merchantName: string }): Promise<Service> {
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const t = await startTestApp({ config: { publicUrl: origin } });
+  await t.app.listen({ port, host: '127.0.0.1' });
+  const merchant = await newMerchant(t.ctx, { name: options.merchantName });
+  const key = merchant.test_secret_key;
+  const post = async (path: string, body: unknown) => {
+    const response = await fetch(`${origin}${path}`, {
+      method: 'POST',
+      headers: { authorization: `Key ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  };
+  return {
+    t,
+    origin,
+    merchant: { name: options.merchantName, key },
+    async initiate(body) {
+      const response = await post('/api/v2/epayment/initiate/', body);
+      if (response.status !== 200) throw new Error(`initiate answered ${response.status}: ${JSON.stringify(response.body)}`);
+      return response.body as unknown as Initiated;
+    },
+    lookup: (pidx) => post('/api/v2/epayment/lookup/', { pidx }),
+    async brokenLedgerInvariants() {
+      return (await verifyLedger(t.db)).filter((r) => !r.holds).map((r) => `${r.invariant}: ${JSON.stringify(r.violations)}`);
+    },
+    close: () => t.close(),
+  };
+}
+
+/** A payer: one browser context (its own cookies) with one page, watched for anything amiss. */
+export interface Payer {
+  context: BrowserContext;
+  page: Page;
+  /** Console errors (CSP violations among them), page errors, dialogs and requests to other hosts. */
+  problems: string[];
+  dialogs: string[];
+  /** Opens a second tab in the same context (same cookies), watched the same way. */
+  newTab(): Promise<Page>;
+}
+
+export async function openPayer(browser: Browser, allowedOrigins: string[], options: BrowserContextOptions = {}): Promise<Payer> {
+  const context = await browser.newContext({ viewport: DESKTOP, ...options });
+  const problems: string[] = [];
+  const dialogs: string[] = [];
+  context.on('request', (request) => {
+    const url = new URL(request.url());
+    if (!allowedOrigins.includes(url.origin)) problems.push(`request to another host: ${request.method()} ${request.url()}`);
+  });
+  const watch = (page: Page) => {
+    page.on('console', (message) => {
+      if (message.type() !== 'error') return;
+      const source = message.location().url;
+      // Chromium logs every non-2xx document as an error; the portal answers its notice pages with
+      // 4xx on purpose. Failures of anything the page itself loads still count.
+      if (source === page.url() && /^Failed to load resource: the server responded with a status of 4\d\d/.test(message.text())) return;
+      problems.push(`console error at ${page.url()} (${source}): ${message.text()}`);
+    });
+    page.on('pageerror', (error) => problems.push(`page error at ${page.url()}: ${error.message}`));
+    page.on('dialog', (dialog) => {
+      dialogs.push(`${dialog.type()}: ${dialog.message()}`);
+      void dialog.dismiss();
+    });
+    return page;
+  };
+  const page = watch(await context.newPage());
+  return { context, page, problems, dialogs, newTab: async () => watch(await context.newPage()) };
+}
+
+/** Step one as a person does it: mobile number, MPIN, Pay. */
+export async function enterWallet(page: Page, mobile: string, mpin: string): Promise<void> {
+  await page.getByLabel('Mobile number').fill(mobile);
+  await page.getByLabel('MPIN').fill(mpin);
+  await page.getByRole('button', { name: 'Pay', exact: true }).click();
+}
+
+/** Step two: the OTP, Confirm. */
+export async function enterOtp(page: Page, otp: string): Promise<void> {
+  await page.getByLabel('OTP').fill(otp);
+  await page.getByRole('button', { name: 'Confirm', exact: true }).click();
+}
+
+/** Waits until the browser is back on the merchant's site and returns the query it arrived with. */
+export async function landOnMerchant(page: Page, merchant: MerchantSite): Promise<Record<string, string>> {
+  await page.waitForURL((url) => url.origin === merchant.origin);
+  await page.getByRole('heading', { name: 'Order received' }).waitFor();
+  return Object.fromEntries(new URL(page.url()).searchParams);
+}

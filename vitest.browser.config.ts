@@ -1,0 +1,14 @@
+// The browser suite (headless Chromium against the running service): `npm run test:browser`.
+// Kept out of `npm test`; one file at a time, since every file drives its own browser and server.
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['browser/**/*.browser.test.ts'],
+    globalSetup: ['test/global-setup.ts'],
+    fileParallelism: false,
+    maxWorkers: 1,
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+  },
+});
