@@ -7,3 +7,13 @@ export async function serverSecret(db: Queryable, name: string): Promise<Buffer>
   const [row] = await db.query<{ value: string }>('SELECT value FROM server_secrets WHERE name = $1', [name]);
   return Buffer.from(row.value, 'base64url');
 }
+
+/** A named value kept as given (not random) beside the secrets; the first to store a name wins. */
+export async function storeServerValue(db: Queryable, name: string, value: string): Promise<void> {
+  await db.query('INSERT INTO server_secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [name, value]);
+}
+
+export async function readServerValue(db: Queryable, name: string): Promise<string | undefined> {
+  const [row] = await db.query<{ value: string }>('SELECT value FROM server_secrets WHERE name = $1', [name]);
+  return row?.value;
+}
