@@ -19,7 +19,7 @@ it('GET /metrics reports requests by route and status, latency, and payments by 
   const text = response.body;
   expect(text).toMatch(/bhuktani_http_requests_total\{route="\/api\/v2\/epayment\/initiate\/",method="POST",status="200"\} 1/);
   expect(text).toMatch(/bhuktani_http_requests_total\{route="\/api\/v2\/epayment\/lookup\/",method="POST",status="404"\} 1/);
-  expect(text).toMatch(/bhuktani_http_request_duration_seconds_bucket\{le="+Inf",route="\/api\/v2\/epayment\/lookup\/",method="POST"\} 2/);
+  expect(text).toMatch(/bhuktani_http_request_duration_seconds_bucket\{le="\+Inf",route="\/api\/v2\/epayment\/lookup\/",method="POST"\} 2/);
   expect(text).toMatch(/bhuktani_payments\{environment="test",status="Initiated"\} \d+/);
   expect(text).toContain('bhuktani_webhook_deliveries_total');
   expect(text).not.toContain(body.pidx);
