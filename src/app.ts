@@ -44,6 +44,8 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Fa
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  // Only JSON and form bodies are accepted; a text/plain body is a 415, not a string to validate.
+  app.removeContentTypeParser('text/plain');
   await app.register(formbody);
   await app.register(cookie);
   registerHealth(app);

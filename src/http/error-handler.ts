@@ -3,7 +3,7 @@ import { isUnavailable } from '../db/db.js';
 import { AppError } from './errors.js';
 
 /** Maps Fastify's own errors (parsing, limits) into the catalogue, so clients see one shape. */
-function fromFastify(error: FastifyError): AppError | undefined {
+function fromFastify(error: FastifyError, request?: FastifyRequest): AppError | undefined {
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
@@ -11,7 +11,7 @@ function fromFastify(error: FastifyError): AppError | undefined {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new AppError('payload_too_large');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new AppError('unsupported_media_type', { detail: error.message });
+      return new AppError('unsupported_media_type', { detail: `Unsupported media type "${String(request?.headers['content-type'] ?? '').slice(0, 100)}" in request.` });
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return new AppError('bad_request', { detail: 'Request body size did not match Content-Length.' });
   }
@@ -21,9 +21,9 @@ function fromFastify(error: FastifyError): AppError | undefined {
   return undefined;
 }
 
-export function toAppError(error: unknown): AppError {
+export function toAppError(error: unknown, request?: FastifyRequest): AppError {
   if (error instanceof AppError) return error;
-  const known = fromFastify(error as FastifyError);
+  const known = fromFastify(error as FastifyError, request);
   if (known) return known;
   if (isUnavailable(error)) return new AppError('unavailable', { headers: { 'retry-after': '1' } });
   const status = (error as FastifyError).statusCode;
@@ -34,7 +34,7 @@ export function toAppError(error: unknown): AppError {
 }
 
 export function errorHandler(error: unknown, request: FastifyRequest, reply: FastifyReply) {
-  const appError = toAppError(error);
+  const appError = toAppError(error, request);
   if (appError.status >= 500) request.log.error({ err: error }, 'request failed');
   // Written as plain JSON, never through the route's response schema for that status: lookup's
   // 400 schema describes an Expired payment and would turn a field error into a 500.

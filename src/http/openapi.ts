@@ -18,7 +18,7 @@ const errorExamples: Record<ErrorCode, unknown> = {
   method_not_allowed: { detail: errorCatalogue.method_not_allowed.detail, status_code: 405 },
   conflict: { detail: 'This Idempotency-Key was already used with a different request.', status_code: 409 },
   payload_too_large: { detail: errorCatalogue.payload_too_large.detail, status_code: 413 },
-  unsupported_media_type: { detail: 'Unsupported Media Type: text/plain', status_code: 415 },
+  unsupported_media_type: { detail: 'Unsupported media type "text/plain" in request.', status_code: 415 },
   rate_limited: { detail: errorCatalogue.rate_limited.detail, status_code: 429 },
   unavailable: { detail: errorCatalogue.unavailable.detail, status_code: 503 },
   internal: { detail: errorCatalogue.internal.detail, status_code: 500 },
