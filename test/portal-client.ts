@@ -1,6 +1,11 @@
 // A payer's browser without JavaScript, over app.inject: it keeps the cookie, reads the CSRF token
 // from each form and posts what a person would type.
+import { randomInt } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../src/context.js';
+import { createWallet } from '../src/wallets/create-wallet.js';
+import { topupWallet } from '../src/wallets/topup-wallet.js';
+import type { Wallet } from '../src/wallets/wallet.js';
 
 export interface PortalResponse {
   status: number;
@@ -64,4 +69,63 @@ export function payerBrowser(app: FastifyInstance) {
 
 export function callbackParams(location: string): Record<string, string> {
   return Object.fromEntries(new URL(location).searchParams);
+}
+
+// Operator-made wallets (what `bhuktani wallet create` / `wallet topup` do), for live payments.
+
+let mobiles = 0;
+
+/** A mobile number no other test uses (wallets are unique per environment and mobile, and the
+ * PostgreSQL database is shared by every test file of a run). Never a sandbox number. */
+export function uniqueMobile(): string {
+  mobiles += 1;
+  return `97${String((randomInt(0, 1_000_000) * 100 + mobiles) % 100_000_000).padStart(8, '0')}`;
+}
+
+export interface TestWallet {
+  wallet: Wallet;
+  mobile: string;
+  mpin: string;
+}
+
+/** A payer wallet created and funded as the operator does it; live unless told otherwise. */
+export async function operatorWallet(
+  ctx: AppContext,
+  options: { balance?: number; mpin?: string; environment?: 'test' | 'live'; name?: string } = {},
+): Promise<TestWallet> {
+  const mobile = uniqueMobile();
+  const mpin = options.mpin ?? '2468';
+  const environment = options.environment ?? 'live';
+  const wallet = await createWallet(ctx, { mobile, name: options.name ?? `Payer ${mobile}`, mpin, environment });
+  if (options.balance) await topupWallet(ctx, { mobile, amount: options.balance, environment });
+  return { wallet, mobile, mpin };
+}
+
+/** The wallet's running balance, in paisa. */
+export async function walletBalanceOf(ctx: AppContext, wallet: Wallet): Promise<number> {
+  const rows = await ctx.db.query<{ balance: number }>(
+    `SELECT balance FROM ledger_accounts WHERE kind = 'wallet' AND environment = $1 AND owner_id = $2`,
+    [wallet.environment, wallet.id],
+  );
+  return rows[0]?.balance ?? 0;
+}
+
+/** The newest OTP sent for `pidx` (live wallets: delivered through ctx.otp, see TestApp.sentOtps). */
+export function otpSentFor(sentOtps: { pidx: string; otp: string }[], pidx: string): string {
+  const sent = sentOtps.filter((m) => m.pidx === pidx).at(-1);
+  if (!sent) throw new Error(`no OTP was sent for ${pidx}`);
+  return sent.otp;
+}
+
+/** Pays `pidx` with a live wallet: MPIN step, then the OTP that was sent. Returns the last response. */
+export async function payWithLiveWallet(
+  browser: ReturnType<typeof payerBrowser>,
+  sentOtps: { pidx: string; otp: string }[],
+  pidx: string,
+  payer: { mobile: string; mpin: string },
+): Promise<PortalResponse> {
+  await browser.open(pidx);
+  const step = await browser.wallet(pidx, payer.mobile, payer.mpin);
+  if (!step.body.includes('name="otp"')) return step;
+  return browser.otp(pidx, otpSentFor(sentOtps, pidx));
 }

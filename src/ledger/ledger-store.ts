@@ -72,6 +72,12 @@ export async function walletBalance(db: Queryable, accountId: number): Promise<n
   return row?.balance ?? 0;
 }
 
+/** A wallet's balance, its row locked until the transaction ends, so a decision taken on it still holds. */
+export async function lockedWalletBalance(db: Queryable, accountId: number): Promise<number> {
+  const [row] = await db.query<{ balance: number }>('SELECT balance FROM ledger_accounts WHERE id = $1 FOR UPDATE', [accountId]);
+  return row?.balance ?? 0;
+}
+
 /** A derived balance: the sum of the account's postings. */
 export async function postedBalance(db: Queryable, accountId: number): Promise<number> {
   const [row] = await db.query<{ balance: number }>('SELECT coalesce(sum(amount), 0) AS balance FROM postings WHERE account_id = $1', [accountId]);

@@ -39,6 +39,12 @@ export async function endAttempt(db: Queryable, token: string): Promise<void> {
   await db.query('UPDATE payment_attempts SET ended = true WHERE token = $1', [token]);
 }
 
+/** Ends the attempt that is paying; false when it had already ended (wrong OTPs sent at the same time). */
+export async function claimAttempt(db: Queryable, token: string): Promise<boolean> {
+  const rows = await db.query('UPDATE payment_attempts SET ended = true WHERE token = $1 AND NOT ended RETURNING token', [token]);
+  return rows.length === 1;
+}
+
 /** A payer's failed try, for the payment's timeline. */
 export async function recordPayerEvent(db: Queryable, pidx: string, at: Date, event: string, detail: Record<string, unknown>): Promise<void> {
   await db.query('INSERT INTO payment_events (pidx, occurred_at, event, detail) VALUES ($1, $2, $3, $4)', [pidx, at, event, JSON.stringify(detail)]);

@@ -8,7 +8,7 @@ import { MAX_OTP_FAILURES } from '../wallets/attempt-rules.js';
 import { keepSandboxFunded } from '../wallets/keep-sandbox-funded.js';
 import { sandbox, type Wallet } from '../wallets/wallet.js';
 import { findWalletById } from '../wallets/wallet-store.js';
-import { endAttempt, findAttempt, recordOtpFailure, recordPayerEvent } from './attempt-store.js';
+import { claimAttempt, endAttempt, findAttempt, recordOtpFailure, recordPayerEvent } from './attempt-store.js';
 import { callbackStatusOf, callbackUrl } from './callback.js';
 import { assertPayable } from './payable.js';
 import { effectiveStatus, type Payment } from './payment.js';
@@ -23,13 +23,14 @@ async function pay(ctx: AppContext, payment: Payment, wallet: Wallet, token: str
   return ctx.db.transaction(async (tx) => {
     const moved = await transition(tx, payment.pidx, { name: move, transactionId: ctx.ids.random(16), payerMobile: wallet.mobile }, now);
     if (!moved) return null;
+    // The attempt was read before this OTP was checked; if wrong OTPs sent meanwhile ended it, it cannot pay.
+    if (!(await claimAttempt(tx, token))) throw new PayerError('attempt_ended');
     // A held payment moves no money until the operator resolves it.
     if (move === 'pay') {
       await keepSandboxFunded(ctx, tx, wallet, moved.amount);
       await postPaymentJournal(ctx, tx, moved, wallet.id, now);
     }
     await insertPaymentRecord(tx, moved, wallet, move === 'pay' ? 'Completed' : 'Confirmed', now);
-    await endAttempt(tx, token);
     return moved;
   });
 }

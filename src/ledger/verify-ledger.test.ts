@@ -1,0 +1,154 @@
+// verifyLedger must notice each kind of damage (contract section 6), not only report success.
+// Each break is made inside a transaction that is rolled back, so no other test (on PostgreSQL the
+// database is shared by every test file) ever sees it.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { merchantApi, validInitiate } from '../../test/api-client.js';
+import { operatorWallet, payerBrowser, payWithLiveWallet, type TestWallet } from '../../test/portal-client.js';
+import { newMerchant, startTestApp, type TestApp } from '../../test/test-app.js';
+import type { Queryable } from '../db/db.js';
+import { verifyLedger, type InvariantResult } from './verify-ledger.js';
+
+const INVARIANTS = {
+  journalSums: 'every journal sums to zero',
+  walletBalances: 'each wallet balance equals the sum of its postings',
+  noNegative: 'no wallet goes negative',
+  separateLedgers: 'test and live ledgers are separate',
+  oneJournalPerPayment: 'each Completed payment has exactly one payment journal, and no other payment has one',
+  journalAmounts: 'each payment journal moves the payment amount: payer pays it, merchant and fee account share it',
+  refunds: 'refunds never exceed the amount paid, and match the refunded amount',
+  records: 'each transaction record matches its payment',
+};
+
+let t: TestApp;
+let testApi: ReturnType<typeof merchantApi>;
+let paid: string;
+let livePaid: string;
+let unpaid: string;
+let payer: TestWallet;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  const merchant = await newMerchant(t.ctx);
+  testApi = merchantApi(t.app, merchant.test_secret_key);
+  paid = (await testApi.initiate(validInitiate({ amount: 10_000 }))).body.pidx;
+  await payerBrowser(t.app).pay(paid);
+  unpaid = (await testApi.initiate()).body.pidx;
+  payer = await operatorWallet(t.ctx, { balance: 20_000 });
+  livePaid = (await merchantApi(t.app, merchant.live_secret_key).initiate(validInitiate({ amount: 5000 }))).body.pidx;
+  await payWithLiveWallet(payerBrowser(t.app), t.sentOtps, livePaid, payer);
+});
+afterAll(() => t.close());
+afterEach(async () => {
+  expect((await verifyLedger(t.db)).filter((r) => !r.holds)).toEqual([]);
+});
+
+class Rollback extends Error {}
+
+/** Damages the ledger inside a transaction, verifies it there, and rolls the damage back. */
+async function brokenBy(damage: (tx: Queryable) => Promise<unknown>): Promise<InvariantResult[]> {
+  let results: InvariantResult[] = [];
+  await expect(
+    t.db.transaction(async (tx) => {
+      await damage(tx);
+      results = await verifyLedger(tx);
+      throw new Rollback();
+    }),
+  ).rejects.toBeInstanceOf(Rollback);
+  return results.filter((r) => !r.holds);
+}
+
+async function accountId(environment: string, kind: string, ownerId = 0): Promise<number> {
+  const [row] = await t.db.query<{ id: number }>('SELECT id FROM ledger_accounts WHERE environment = $1 AND kind = $2 AND owner_id = $3', [environment, kind, ownerId]);
+  return row.id;
+}
+
+async function insertJournal(tx: Queryable, environment: string, postings: [accountId: number, amount: number][]): Promise<number> {
+  const [journal] = await tx.query<{ id: number }>(`INSERT INTO journals (environment, kind, pidx, created_at) VALUES ($1, 'topup', NULL, now()) RETURNING id`, [environment]);
+  for (const [account, amount] of postings) {
+    await tx.query('INSERT INTO postings (journal_id, account_id, amount) VALUES ($1, $2, $3)', [journal.id, account, amount]);
+  }
+  return journal.id;
+}
+
+describe('verifyLedger', () => {
+  it('checks every invariant of the contract, and all hold after real payments', async () => {
+    const results = await verifyLedger(t.db);
+    expect(results.map((r) => r.invariant)).toEqual(Object.values(INVARIANTS));
+    for (const r of results) expect(r).toEqual({ invariant: r.invariant, holds: true, violations: [] });
+  });
+
+  it('detects a wallet balance that differs from its postings', async () => {
+    const account = await accountId('live', 'wallet', payer.wallet.id);
+    const broken = await brokenBy((tx) => tx.query('UPDATE ledger_accounts SET balance = balance + 1 WHERE id = $1', [account]));
+    expect(broken.map((r) => r.invariant)).toEqual([INVARIANTS.walletBalances]);
+    expect(broken[0].violations).toEqual([{ account_id: account, balance: 15_001, posted: 15_000 }]);
+  });
+
+  it('detects an unbalanced journal', async () => {
+    const [funding, fee] = [await accountId('test', 'funding'), await accountId('test', 'fee')];
+    let journal = 0;
+    const broken = await brokenBy(async (tx) => {
+      journal = await insertJournal(tx, 'test', [
+        [funding, -5],
+        [fee, 4],
+      ]);
+    });
+    expect(broken.map((r) => r.invariant)).toEqual([INVARIANTS.journalSums]);
+    expect(broken[0].violations).toEqual([{ journal_id: journal, sum: -1, postings: 2 }]);
+  });
+
+  it('detects a journal with a single posting', async () => {
+    const fee = await accountId('test', 'fee');
+    const broken = await brokenBy((tx) => insertJournal(tx, 'test', [[fee, 7]]));
+    expect(broken.map((r) => r.invariant)).toEqual([INVARIANTS.journalSums]);
+  });
+
+  it('detects a negative wallet', async () => {
+    const account = await accountId('live', 'wallet', payer.wallet.id);
+    // The schema refuses it on its own; the check is the second line of defence.
+    await expect(t.db.transaction((tx) => tx.query('UPDATE ledger_accounts SET balance = -1 WHERE id = $1', [account]))).rejects.toThrow(/check constraint/);
+    const broken = await brokenBy(async (tx) => {
+      await tx.query('ALTER TABLE ledger_accounts DROP CONSTRAINT ledger_accounts_balance_check');
+      await tx.query('UPDATE ledger_accounts SET balance = -1 WHERE id = $1', [account]);
+    });
+    expect(broken.map((r) => r.invariant)).toEqual([INVARIANTS.walletBalances, INVARIANTS.noNegative]);
+  });
+
+  it('detects a journal that mixes the test and live ledgers', async () => {
+    const [testFee, liveFee] = [await accountId('test', 'fee'), await accountId('live', 'fee')];
+    const broken = await brokenBy((tx) =>
+      insertJournal(tx, 'live', [
+        [testFee, -3],
+        [liveFee, 3],
+      ]),
+    );
+    expect(broken.map((r) => r.invariant)).toEqual([INVARIANTS.separateLedgers]);
+  });
+
+  it('detects a Completed payment without its journal', async () => {
+    const broken = await brokenBy((tx) => tx.query(`UPDATE payments SET status = 'Completed', transaction_id = 'forged-transaction' WHERE pidx = $1`, [unpaid]));
+    expect(broken.map((r) => r.invariant)).toEqual([INVARIANTS.oneJournalPerPayment]);
+    expect(broken[0].violations).toEqual([{ pidx: unpaid, status: 'Completed', payment_journals: 0 }]);
+  });
+
+  it('detects a payment journal on a payment that is not paid', async () => {
+    const broken = await brokenBy((tx) => tx.query(`UPDATE payments SET status = 'User canceled' WHERE pidx = $1`, [paid]));
+    expect(broken.map((r) => r.invariant)).toEqual([INVARIANTS.oneJournalPerPayment]);
+  });
+
+  it('detects a payment journal that does not move the payment amount and fee', async () => {
+    const broken = await brokenBy((tx) => tx.query('UPDATE payments SET fee = fee + 1 WHERE pidx = $1', [livePaid]));
+    expect(broken.map((r) => r.invariant)).toEqual([INVARIANTS.journalAmounts]);
+    expect(broken[0].violations).toEqual([{ pidx: livePaid, amount: 5000, fee: 151, paid: 5000, to_merchant: 4850, to_fee: 150 }]);
+  });
+
+  it('detects a refunded amount without its refund journal', async () => {
+    const broken = await brokenBy((tx) => tx.query(`UPDATE payments SET refunded_amount = 10 WHERE pidx = $1`, [paid]));
+    expect(broken.map((r) => r.invariant)).toEqual([INVARIANTS.refunds]);
+  });
+
+  it('detects a transaction record that does not match its payment', async () => {
+    const broken = await brokenBy((tx) => tx.query(`UPDATE transactions SET amount = amount + 1 WHERE pidx = $1`, [paid]));
+    expect(broken.map((r) => r.invariant)).toEqual([INVARIANTS.records]);
+  });
+});
