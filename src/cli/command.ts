@@ -5,10 +5,18 @@ export interface CommandIo {
   err: (line: string) => void;
 }
 
-/** A CLI command: parses its own arguments, runs against the store, returns the exit code. */
-export interface Command {
+/**
+ * A CLI command. Its arguments are parsed before the store is opened, so a usage mistake is
+ * answered at once (exit 2) even while a server holds the data directory.
+ */
+export interface Command<Parsed = unknown> {
   usage: string;
-  run(ctx: AppContext, args: string[], io: CommandIo): Promise<number>;
+  parse(args: string[]): Parsed;
+  run(ctx: AppContext, parsed: Parsed, io: CommandIo): Promise<number>;
+}
+
+export function command<Parsed>(definition: Command<Parsed>): Command<unknown> {
+  return definition as Command<unknown>;
 }
 
 export class UsageError extends Error {}

@@ -1,11 +1,11 @@
 import { parseArgs } from 'node:util';
 import { verifyLedger } from '../ledger/verify-ledger.js';
-import type { Command } from './command.js';
+import { command } from './command.js';
 
-export const ledgerVerify: Command = {
+export const ledgerVerify = command({
   usage: 'ledger verify [--json]',
-  async run(ctx, args, io) {
-    const { values } = parseArgs({ args, options: { json: { type: 'boolean', default: false } } });
+  parse: (args) => parseArgs({ args, options: { json: { type: 'boolean', default: false } } }).values,
+  async run(ctx, values, io) {
     const results = await verifyLedger(ctx.db);
     const ok = results.every((r) => r.holds);
     if (values.json) {
@@ -19,4 +19,4 @@ export const ledgerVerify: Command = {
     }
     return ok ? 0 : 1;
   },
-};
+});

@@ -57,10 +57,11 @@ export async function runCli(argv: string[], io: CommandIo): Promise<number> {
   }
   let db;
   try {
+    const parsed = found.command.parse(found.args);
     const config = loadConfig();
     db = await openDb(config, 'command');
     const otp = logOtpSender(createLogger(config, process.stderr));
-    return await found.command.run({ db, clock: systemClock, ids: cryptoIds, config, otp, metrics: createMetrics(db), limiter: memoryRateLimiter() }, found.args, io);
+    return await found.command.run({ db, clock: systemClock, ids: cryptoIds, config, otp, metrics: createMetrics(db), limiter: memoryRateLimiter() }, parsed, io);
   } catch (error) {
     if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
       io.err(`bhuktani: ${(error as Error).message}\nusage: bhuktani ${found.command.usage}`);

@@ -1,11 +1,11 @@
 import { parseArgs } from 'node:util';
 import { createMerchant } from '../merchants/create-merchant.js';
-import type { Command } from './command.js';
+import { command } from './command.js';
 
-export const merchantCreate: Command = {
+export const merchantCreate = command({
   usage: 'merchant create --name N --email E --password P [--fee-bps B] [--mobile M] [--json]',
-  async run(ctx, args, io) {
-    const { values } = parseArgs({
+  parse: (args) =>
+    parseArgs({
       args,
       options: {
         name: { type: 'string' },
@@ -15,7 +15,8 @@ export const merchantCreate: Command = {
         mobile: { type: 'string' },
         json: { type: 'boolean', default: false },
       },
-    });
+    }).values,
+  async run(ctx, values, io) {
     const created = await createMerchant(ctx, {
       name: values.name,
       email: values.email,
@@ -43,4 +44,4 @@ export const merchantCreate: Command = {
     }
     return 0;
   },
-};
+});

@@ -1,17 +1,20 @@
 import { parseArgs } from 'node:util';
-import { resolvePayment } from '../payments/resolve-payment.js';
-import { UsageError, type Command } from './command.js';
+import { resolvePayment, type Resolution } from '../payments/resolve-payment.js';
+import { command, UsageError } from './command.js';
 
-export const paymentResolve: Command = {
+export const paymentResolve = command({
   usage: 'payment resolve PIDX --status Completed|"User canceled" [--json]',
-  async run(ctx, args, io) {
+  parse(args) {
     const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { status: { type: 'string' }, json: { type: 'boolean', default: false } } });
-    const [pidx] = positionals;
-    if (!pidx || positionals.length > 1) throw new UsageError('give exactly one PIDX');
-    if (values.status !== 'Completed' && values.status !== 'User canceled') throw new UsageError('--status must be Completed or "User canceled"');
-    const payment = await resolvePayment(ctx, pidx, values.status);
-    if (values.json) io.out(JSON.stringify({ pidx: payment.pidx, status: payment.status, transaction_id: payment.transaction_id }));
+    if (positionals.length !== 1) throw new UsageError('give exactly one PIDX');
+    const status = values.status;
+    if (status !== 'Completed' && status !== 'User canceled') throw new UsageError('--status must be Completed or "User canceled"');
+    return { pidx: positionals[0], status: status as Resolution, json: values.json };
+  },
+  async run(ctx, { pidx, status, json }, io) {
+    const payment = await resolvePayment(ctx, pidx, status);
+    if (json) io.out(JSON.stringify({ pidx: payment.pidx, status: payment.status, transaction_id: payment.transaction_id }));
     else io.out(`Payment ${payment.pidx} is now ${payment.status}.`);
     return 0;
   },
-};
+});

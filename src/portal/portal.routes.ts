@@ -83,7 +83,7 @@ export async function portalPlugin(app: FastifyInstance, { ctx, csrfSecret }: { 
     }
     if (error.code === 'wallet_locked' && error.details.lockedUntil) {
       const minutes = Math.max(1, Math.ceil((error.details.lockedUntil.getTime() - ctx.clock.now().getTime()) / 60000));
-      return `This wallet is locked after too many wrong MPINs. Try again in ${minutes} minutes.`;
+      return `This wallet is locked after too many wrong MPINs. Try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`;
     }
     return error.message;
   }

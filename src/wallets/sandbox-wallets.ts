@@ -10,12 +10,12 @@ import { insertWallet } from './wallet-store.js';
 export async function seedSandboxWallets(tx: Queryable): Promise<void> {
   const now = new Date();
   const funding = await findOrCreateAccount(tx, 'test', 'funding', 0);
-  for (const [i, mobile] of sandbox.mobiles.entries()) {
+  for (const mobile of sandbox.mobiles) {
     const wallet = await insertWallet(tx, {
       idx: randomBytes(16).toString('base64url'),
       environment: 'test',
       mobile,
-      name: mobile === sandbox.pendingMobile ? 'Sandbox Pending' : `Sandbox Payer ${i + 1}`,
+      name: mobile === sandbox.pendingMobile ? 'Sandbox Pending' : `Sandbox Payer ${mobile.slice(-1)}`,
       mpinHash: null,
       sandbox: true,
       now,
