@@ -12,7 +12,8 @@ export const listFilters = object({
   purchase_order_id: text({ description: 'Only records of this order.' }),
 });
 
-export type ListFilters = { status?: string; from?: string; to?: string; purchase_order_id?: string };
+/** `search` (a pidx or a purchase_order_id) is the dashboard's; the API does not read it. */
+export type ListFilters = { status?: string; from?: string; to?: string; purchase_order_id?: string; search?: string };
 
 /** Documented beside the filters; read leniently, as the gateway does. */
 export const pagingParameters = {

@@ -16,8 +16,11 @@ export interface TransactionPage {
   records: TransactionRecord[];
 }
 
-function whereClause(caller: ApiCaller, filters: ListFilters, timeZone: string): { sql: string; params: unknown[] } {
-  const params: unknown[] = [caller.merchant.id, caller.environment];
+/** Whose list: the API's caller, or the merchant logged in to the dashboard, in one environment. */
+export type TransactionOwner = Pick<ApiCaller, 'merchant' | 'environment'>;
+
+function whereClause(owner: TransactionOwner, filters: ListFilters, timeZone: string): { sql: string; params: unknown[] } {
+  const params: unknown[] = [owner.merchant.id, owner.environment];
   const conditions = ['t.merchant_id = $1', 't.environment = $2'];
   const param = (value: unknown) => {
     params.push(value);
@@ -25,6 +28,10 @@ function whereClause(caller: ApiCaller, filters: ListFilters, timeZone: string):
   };
   if (filters.status) conditions.push(`t.state = ${param(filters.status)}`);
   if (filters.purchase_order_id) conditions.push(`t.purchase_order_id = ${param(filters.purchase_order_id)}`);
+  if (filters.search) {
+    const search = param(filters.search);
+    conditions.push(`(t.pidx = ${search} OR t.purchase_order_id = ${search})`);
+  }
   // A bare date is a whole day in TIME_ZONE; a timestamp is that instant.
   const startOfDay = (day: string, plusDays: number) => `((${param(day)}::date + ${plusDays})::timestamp AT TIME ZONE ${param(timeZone)})`;
   if (filters.from) {
@@ -38,12 +45,12 @@ function whereClause(caller: ApiCaller, filters: ListFilters, timeZone: string):
 
 export async function listTransactions(
   ctx: AppContext,
-  caller: ApiCaller,
+  owner: TransactionOwner,
   options: { filters: ListFilters; page: number; pageSize: number; pageLink: (page: number) => string },
 ): Promise<TransactionPage> {
   const { filters, page, pageSize } = options;
   const timeZone = ctx.config.timeZone;
-  const where = whereClause(caller, filters, timeZone);
+  const where = whereClause(owner, filters, timeZone);
   const [{ count }] = await ctx.db.query<{ count: number }>(`SELECT count(*) AS count FROM transactions t WHERE ${where.sql}`, where.params);
   const totalPages = Math.max(1, Math.ceil(count / pageSize));
   if (page > totalPages) throw new AppError('invalid_page');

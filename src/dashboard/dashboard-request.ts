@@ -1,0 +1,68 @@
+// What every dashboard route shares: the logged-in session, CSRF tokens bound to it, and sending a
+// page with the security headers.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../context.js';
+import { csrfToken, csrfValid } from '../http/csrf.js';
+import type { Html } from '../http/html.js';
+import { setPageHeaders } from '../http/page-headers.js';
+import type { MerchantSession } from '../merchants/merchant-sessions.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    merchantSession?: MerchantSession;
+  }
+  interface FastifyContextConfig {
+    /** A dashboard route anyone may open (sign-up, log-in); every other one needs a session. */
+    public?: boolean;
+  }
+}
+
+export interface DashboardDeps {
+  ctx: AppContext;
+  csrfSecret: Buffer;
+}
+
+/** The session of a request that passed the guard (every non-public dashboard route). */
+export function sessionOf(request: FastifyRequest): MerchantSession {
+  if (!request.merchantSession) throw new Error('dashboard route without a session');
+  return request.merchantSession;
+}
+
+// Tokens are bound to the session, so a token taken from one merchant's page is worthless in another
+// session; before log-in they are bound to the public forms.
+const binding = (request: FastifyRequest) => (request.merchantSession ? `dashboard:${request.merchantSession.id}` : 'dashboard:public');
+
+export function formToken(deps: DashboardDeps, request: FastifyRequest, reply: FastifyReply): string {
+  return csrfToken(request, reply, deps.csrfSecret, { binding: binding(request), secure: deps.ctx.config.publicUrl.startsWith('https:') });
+}
+
+export function formVerified(deps: DashboardDeps, request: FastifyRequest): boolean {
+  return csrfValid(request, deps.csrfSecret, binding(request));
+}
+
+export function sendPage(reply: FastifyReply, page: Html, status = 200): FastifyReply {
+  return setPageHeaders(reply).code(status).send(page.value);
+}
+
+/** A form field as text ('' when absent). */
+export function field(request: FastifyRequest, name: string): string {
+  const value = (request.body as Record<string, unknown> | undefined)?.[name];
+  return typeof value === 'string' ? value : '';
+}
+
+/** A query parameter as text ('' when absent or repeated oddly). */
+export function queryText(request: FastifyRequest, name: string): string {
+  const value = (request.query as Record<string, unknown> | undefined)?.[name];
+  return typeof value === 'string' ? value : '';
+}
+
+/** Where to go after log-in: a dashboard path, never another site. */
+export function safeNext(next: string): string | undefined {
+  if (!next.startsWith('/dashboard') || next.startsWith('//') || next.includes('\\')) return undefined;
+  try {
+    const url = new URL(next, 'http://x.invalid');
+    return url.origin === 'http://x.invalid' && /^\/dashboard(\/|$)/.test(url.pathname) ? `${url.pathname}${url.search}` : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,48 @@
+// The merchant website under /dashboard: server-rendered pages that work without JavaScript, every
+// form with a CSRF token bound to the session, every page with the security headers. Every route
+// needs a session unless it says `config: { public: true }`, so a new page cannot forget the check.
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../context.js';
+import { toAppError } from '../http/error-handler.js';
+import { findSession, SESSION_COOKIE } from '../merchants/merchant-sessions.js';
+import { registerAccount } from './account.routes.js';
+import { messagePage, notFound } from './dashboard-pages.js';
+import type { DashboardDeps } from './dashboard-request.js';
+import { registerEnvironmentSwitch } from './environment.route.js';
+import { registerHome } from './home.route.js';
+import { registerKeys } from './keys.routes.js';
+import { registerPayment } from './payment.routes.js';
+import { registerTransactions } from './transactions.routes.js';
+
+async function dashboardRoutes(app: FastifyInstance, deps: DashboardDeps) {
+  const { ctx } = deps;
+
+  app.addHook('onRequest', async (request, reply) => {
+    request.merchantSession = await findSession(ctx, { token: request.cookies[SESSION_COOKIE] });
+    if (request.merchantSession || request.routeOptions.config?.public) return;
+    if (request.cookies[SESSION_COOKIE]) reply.clearCookie(SESSION_COOKIE, { path: '/dashboard' });
+    const next = request.method === 'GET' && request.url !== '/dashboard' ? `?next=${encodeURIComponent(request.url)}` : '';
+    return reply.code(303).redirect(`/dashboard/login${next}`);
+  });
+
+  app.setNotFoundHandler((request, reply) => notFound(deps, request, reply));
+
+  app.setErrorHandler((error, request, reply) => {
+    const appError = toAppError(error);
+    if (appError.status >= 500) request.log.error({ err: error }, 'dashboard request failed');
+    const message = appError.status >= 500 ? 'Something went wrong on our side. Try again in a moment.' : appError.message;
+    return messagePage(deps, request, reply, appError.status, { title: appError.status >= 500 ? 'Something went wrong' : 'Request not accepted', message, link: { href: '/dashboard', text: 'Back to the dashboard' } });
+  });
+
+  registerAccount(app, deps);
+  registerEnvironmentSwitch(app, deps);
+  registerHome(app, deps);
+  registerTransactions(app, deps);
+  registerPayment(app, deps);
+  registerKeys(app, deps);
+}
+
+export async function dashboardPlugin(app: FastifyInstance, { ctx, csrfSecret }: { ctx: AppContext; csrfSecret: Buffer }) {
+  await app.register(dashboardRoutes, { prefix: '/dashboard', ctx, csrfSecret });
+  app.get('/', (_request, reply) => reply.code(302).redirect('/dashboard'));
+}

@@ -1,0 +1,42 @@
+// Labelled form controls with their error messages, the same on every dashboard form.
+import { html, type Html } from '../http/html.js';
+
+export interface InputOptions {
+  name: string;
+  label: string;
+  type?: string;
+  value?: string;
+  error?: string;
+  hint?: string;
+  autocomplete?: string;
+  required?: boolean;
+  attributes?: Html;
+}
+
+export function textInput(o: InputOptions): Html {
+  const id = `field-${o.name}`;
+  const described = [o.hint ? `${id}-hint` : '', o.error ? `${id}-error` : ''].filter(Boolean).join(' ');
+  return html`<div class="field${o.error ? ' invalid' : ''}">
+  <label for="${id}">${o.label}</label>
+  <input id="${id}" name="${o.name}" type="${o.type ?? 'text'}" value="${o.value ?? ''}"${o.autocomplete ? html` autocomplete="${o.autocomplete}"` : ''}${o.required ? html` required` : ''}${described ? html` aria-describedby="${described}"` : ''}${o.error ? html` aria-invalid="true"` : ''}${o.attributes ?? ''}>
+  ${o.hint ? html`<p class="hint" id="${id}-hint">${o.hint}</p>` : ''}
+  ${o.error ? html`<p class="field-error" id="${id}-error">${o.error}</p>` : ''}
+</div>`;
+}
+
+export function selectInput(o: { name: string; label: string; value: string; options: [string, string][] }): Html {
+  const id = `field-${o.name}`;
+  return html`<div class="field">
+  <label for="${id}">${o.label}</label>
+  <select id="${id}" name="${o.name}">${o.options.map(([value, text]) => html`<option value="${value}"${value === o.value ? html` selected` : ''}>${text}</option>`)}</select>
+</div>`;
+}
+
+export function csrfField(token: string): Html {
+  return html`<input type="hidden" name="csrf_token" value="${token}">`;
+}
+
+export function alertBox(message: string | undefined, tone: 'error' | 'success' = 'error'): Html | '' {
+  if (!message) return '';
+  return html`<p class="alert ${tone}" role="${tone === 'error' ? 'alert' : 'status'}">${message}</p>`;
+}

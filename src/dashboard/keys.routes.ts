@@ -1,0 +1,47 @@
+// GET /dashboard/keys, and rotation: review, then confirm; the new key is in the confirm's answer
+// only (not behind a redirect), since it is never stored.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { listSecretKeys } from '../merchants/list-secret-keys.js';
+import { ROTATION_GRACE_SECONDS, rotateSecretKey, type RotationGrace } from '../merchants/rotate-secret-key.js';
+import type { Environment } from '../payments/payment-status.js';
+import { frameOf, formExpired } from './dashboard-pages.js';
+import { field, formVerified, sendPage, sessionOf, type DashboardDeps } from './dashboard-request.js';
+import { keysPage, newKeyPage, rotateConfirmPage } from './keys-page.js';
+
+function rotationOf(request: FastifyRequest): { environment: Environment; grace: RotationGrace } | undefined {
+  const environment = field(request, 'environment');
+  const grace = Number(field(request, 'grace'));
+  if ((environment !== 'test' && environment !== 'live') || !(ROTATION_GRACE_SECONDS as readonly number[]).includes(grace) || field(request, 'grace') === '') return undefined;
+  return { environment, grace: grace as RotationGrace };
+}
+
+export function registerKeys(app: FastifyInstance, deps: DashboardDeps) {
+  const { ctx } = deps;
+
+  const keysOf = (request: FastifyRequest) => listSecretKeys(ctx, { merchantId: sessionOf(request).merchant.id });
+
+  app.get('/keys', async (request, reply) => {
+    return sendPage(reply, keysPage(frameOf(deps, request, reply, 'keys'), { keys: await keysOf(request) }));
+  });
+
+  app.post('/keys/rotate', async (request, reply) => {
+    if (!formVerified(deps, request)) return formExpired(deps, request, reply);
+    const rotation = rotationOf(request);
+    const keys = await keysOf(request);
+    const frame = frameOf(deps, request, reply, 'keys');
+    if (!rotation) return sendPage(reply, keysPage(frame, { keys, message: 'Choose a key and when to revoke the old one.' }), 400);
+    const revokeAt = new Date(ctx.clock.now().getTime() + rotation.grace * 1000);
+    // Keys that would outlive the new revocation time: those the rotation cuts short.
+    const current = keys.filter((k) => k.environment === rotation.environment && (k.status.name === 'active' || (k.status.name === 'revoking' && k.status.at > revokeAt)));
+    return sendPage(reply, rotateConfirmPage(frame, { ...rotation, current, revokeAt }));
+  });
+
+  app.post('/keys/rotate/confirm', async (request, reply) => {
+    if (!formVerified(deps, request)) return formExpired(deps, request, reply);
+    const rotation = rotationOf(request);
+    const frame = frameOf(deps, request, reply, 'keys');
+    if (!rotation) return sendPage(reply, keysPage(frame, { keys: await keysOf(request), message: 'Choose a key and when to revoke the old one.' }), 400);
+    const rotated = await rotateSecretKey(ctx, { merchantId: sessionOf(request).merchant.id, environment: rotation.environment, graceSeconds: rotation.grace });
+    return sendPage(reply, newKeyPage(frame, { environment: rotation.environment, rotated, grace: rotation.grace }));
+  });
+}

@@ -1,0 +1,104 @@
+// The frame of every dashboard page. Logged in: the environment bar (always on screen, so test data
+// is never taken for live data), the navigation and log-out. Before log-in: a plain card.
+import { html, type Html } from '../http/html.js';
+import type { MerchantSession } from '../merchants/merchant-sessions.js';
+
+export type Section = 'home' | 'transactions' | 'keys';
+
+export interface PageFrame {
+  session: MerchantSession;
+  csrf: string;
+  /** The path of this page, to come back to after switching environment. */
+  path: string;
+  section?: Section;
+  timeZone: string;
+}
+
+function head(title: string): Html {
+  return html`<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<meta name="robots" content="noindex">
+<link rel="icon" href="data:,">
+<title>${title} · Bhuktani</title>
+<link rel="stylesheet" href="/assets/dashboard.css">
+<script src="/assets/dashboard.js" defer></script>
+</head>`;
+}
+
+export function environmentBar(frame: Pick<PageFrame, 'session' | 'csrf' | 'path'>): Html {
+  const live = frame.session.environment === 'live';
+  const other = live ? 'test' : 'live';
+  return html`<aside class="env-bar ${live ? 'live' : 'test'}" aria-label="Environment" data-environment="${frame.session.environment}">
+  <div class="wrap">
+    <p class="env-name"><span class="env-dot" aria-hidden="true"></span><strong>${live ? 'LIVE DATA' : 'TEST DATA'}</strong>
+    <span class="env-note">${live ? 'Real payments and real money' : 'Sandbox payments · no real money moves'}</span></p>
+    <form method="post" action="/dashboard/environment" class="env-switch">
+      <input type="hidden" name="csrf_token" value="${frame.csrf}">
+      <input type="hidden" name="environment" value="${other}">
+      <input type="hidden" name="back" value="${frame.path}">
+      <button type="submit">Switch to ${other} data</button>
+    </form>
+  </div>
+</aside>`;
+}
+
+const NAV: [Section, string, string][] = [
+  ['home', 'Home', '/dashboard'],
+  ['transactions', 'Transactions', '/dashboard/transactions'],
+  ['keys', 'API keys', '/dashboard/keys'],
+];
+
+export function dashboardLayout(frame: PageFrame & { title: string; body: Html }): Html {
+  const { session } = frame;
+  return html`<!doctype html>
+<html lang="en">
+${head(frame.title)}
+<body class="dash env-${session.environment}">
+${environmentBar(frame)}
+<header class="top">
+  <div class="wrap">
+    <a class="brand" href="/dashboard"><span class="logo" aria-hidden="true">₹</span> Bhuktani</a>
+    <nav aria-label="Dashboard">${NAV.map(
+      ([section, label, href]) => html`<a href="${href}"${section === frame.section ? html` aria-current="page"` : ''}>${label}</a>`,
+    )}</nav>
+    <div class="account">
+      <span class="merchant-name" title="${session.merchant.email}">${session.merchant.name}</span>
+      <form method="post" action="/dashboard/logout" class="logout">
+        <input type="hidden" name="csrf_token" value="${frame.csrf}">
+        <button type="submit" class="link">Log out</button>
+      </form>
+    </div>
+  </div>
+</header>
+<main class="wrap">
+${frame.body}
+</main>
+<footer class="wrap foot">Times in ${frame.timeZone} · Bhuktani merchant dashboard</footer>
+</body>
+</html>`;
+}
+
+/** Sign-up, log-in and other pages shown without a session. */
+export function publicLayout(options: { title: string; body: Html }): Html {
+  return html`<!doctype html>
+<html lang="en">
+${head(options.title)}
+<body class="public">
+<header class="public-brand"><a class="brand" href="/dashboard/login"><span class="logo" aria-hidden="true">₹</span> Bhuktani</a><span class="tag">Merchant dashboard</span></header>
+<main class="public-card">
+${options.body}
+</main>
+</body>
+</html>`;
+}
+
+/** A page that only says something: not found, form expired. */
+export function messageBody(options: { title: string; message: string; link?: { href: string; text: string } }): Html {
+  return html`<section class="message-page">
+  <h1>${options.title}</h1>
+  <p>${options.message}</p>
+  ${options.link ? html`<p><a class="button" href="${options.link.href}">${options.link.text}</a></p>` : ''}
+</section>`;
+}

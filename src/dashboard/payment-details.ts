@@ -1,0 +1,51 @@
+// Everything known about one payment of the logged-in merchant's environment, for the payment page.
+import type { AppContext } from '../context.js';
+import { callbackStatusOf, callbackUrl } from '../payments/callback.js';
+import { effectiveStatus, type Payment } from '../payments/payment.js';
+import type { Environment, PaymentStatus } from '../payments/payment-status.js';
+import { findMerchantPayment } from '../payments/payment-store.js';
+import { maskMobile } from '../transactions/transaction-record.js';
+import { paymentTimeline, type PaymentEvent, type TimelineEntry } from './timeline.js';
+
+export interface RefundLine {
+  idx: string;
+  amount: number;
+  at: Date;
+}
+
+export interface PaymentDetails {
+  payment: Payment;
+  status: PaymentStatus;
+  payer?: { name: string; mobile: string };
+  refunds: RefundLine[];
+  timeline: TimelineEntry[];
+  /** The return_url with the result, as the payer's browser was sent to it; once the attempt ended. */
+  callbackUrl?: string;
+  refundable: number;
+}
+
+export async function readPaymentDetails(
+  ctx: AppContext,
+  options: { merchantId: number; environment: Environment; pidx: string },
+): Promise<PaymentDetails | undefined> {
+  const payment = await findMerchantPayment(ctx.db, options.pidx, options.merchantId, options.environment);
+  if (!payment) return undefined;
+  const status = effectiveStatus(payment, ctx.clock.now());
+  const events = await ctx.db.query<PaymentEvent>('SELECT occurred_at, event, detail FROM payment_events WHERE pidx = $1 ORDER BY id', [payment.pidx]);
+  const records = await ctx.db.query<{ idx: string; type: string; amount: number; created_at: Date; payer_name: string }>(
+    'SELECT idx, type, amount, created_at, payer_name FROM transactions WHERE pidx = $1 ORDER BY created_at, id',
+    [payment.pidx],
+  );
+  const paid = records.find((r) => r.type === 'Wallet payment');
+  // A held payment was sent back as Pending, whatever the operator decided later.
+  const finished = events.some((e) => e.event === 'hold') ? 'Pending' : callbackStatusOf(payment);
+  return {
+    payment,
+    status,
+    payer: payment.payer_mobile ? { name: paid?.payer_name ?? '', mobile: maskMobile(payment.payer_mobile) } : undefined,
+    refunds: records.filter((r) => r.type === 'Refund').map((r) => ({ idx: r.idx, amount: r.amount, at: r.created_at })),
+    timeline: paymentTimeline(events, status === 'Expired' ? payment.expires_at : undefined),
+    callbackUrl: finished ? await callbackUrl(ctx.db, payment, finished) : undefined,
+    refundable: status === 'Completed' || status === 'Partially refunded' ? payment.amount - payment.refunded_amount : 0,
+  };
+}

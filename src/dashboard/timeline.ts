@@ -1,0 +1,58 @@
+// The events of a payment (payment_events) in words, for the payment page. Pure.
+import { formatRupees } from '../http/money.js';
+import { maskMobile } from '../transactions/transaction-record.js';
+
+export interface PaymentEvent {
+  occurred_at: Date;
+  event: string;
+  detail: Record<string, unknown>;
+}
+
+export interface TimelineEntry {
+  at: Date;
+  title: string;
+  note?: string;
+  tone: 'info' | 'ok' | 'warn' | 'bad';
+}
+
+const payerOf = (detail: Record<string, unknown>) => (typeof detail.mobile === 'string' ? ` from ${maskMobile(detail.mobile)}` : '');
+
+export function timelineEntry(e: PaymentEvent): TimelineEntry {
+  const at = e.occurred_at;
+  const detail = e.detail ?? {};
+  switch (e.event) {
+    case 'initiate':
+      return { at, title: 'Payment initiated', note: 'Your server asked for a payment link.', tone: 'info' };
+    case 'otp_sent':
+      return { at, title: 'Payer started paying', note: 'Wallet and MPIN accepted; OTP sent.', tone: 'info' };
+    case 'wrong_mpin':
+      return { at, title: 'Wrong MPIN', note: `A wrong MPIN was entered${payerOf(detail)}.`, tone: 'warn' };
+    case 'wrong_otp':
+      return { at, title: 'Wrong OTP', note: `A wrong OTP was entered${payerOf(detail)}.`, tone: 'warn' };
+    case 'insufficient_balance':
+      return { at, title: 'Attempt failed', note: `The wallet${payerOf(detail)} did not have enough balance.`, tone: 'bad' };
+    case 'pay':
+      return { at, title: 'Paid', note: 'The payment completed.', tone: 'ok' };
+    case 'hold':
+      return { at, title: 'Held as Pending', note: 'Waiting for the operator to resolve it. Do not deliver yet.', tone: 'warn' };
+    case 'cancel':
+      return { at, title: 'Canceled by the payer', tone: 'bad' };
+    case 'expire':
+      return { at, title: 'Link expired', note: 'The payment link expired unpaid.', tone: 'bad' };
+    case 'resolve_completed':
+      return { at, title: 'Resolved as Completed', note: 'The operator completed the pending payment.', tone: 'ok' };
+    case 'resolve_canceled':
+      return { at, title: 'Resolved as canceled', note: 'The operator canceled the pending payment.', tone: 'bad' };
+    case 'refund':
+      return { at, title: `Refunded ${typeof detail.amount === 'number' ? formatRupees(detail.amount) : ''}`.trim(), note: 'Sent back to the payer’s wallet.', tone: 'warn' };
+    default:
+      return { at, title: e.event.replace(/_/g, ' '), tone: 'info' };
+  }
+}
+
+/** Every event in order; an expiry that no job has written down yet is shown at its time. */
+export function paymentTimeline(events: PaymentEvent[], expiry?: Date): TimelineEntry[] {
+  const entries = events.map(timelineEntry);
+  if (expiry && !events.some((e) => e.event === 'expire')) entries.push({ at: expiry, title: 'Link expired', note: 'The payment link expired unpaid.', tone: 'bad' });
+  return entries;
+}

@@ -1,0 +1,47 @@
+// The table of transaction records, on the home page and the transactions page: the API's records,
+// in the API's order, each linked to its payment.
+import { html, type Html } from '../http/html.js';
+import { formatRupees } from '../http/money.js';
+import type { PaymentStatus } from '../payments/payment-status.js';
+import type { TransactionRecord } from '../transactions/transaction-record.js';
+import { formatDateAndTime } from './format.js';
+
+const statusTone: Record<string, string> = {
+  Completed: 'ok',
+  'Partially refunded': 'warn',
+  Refunded: 'muted',
+  Pending: 'warn',
+  Confirmed: 'warn',
+  Initiated: 'info',
+  Expired: 'muted',
+  'User canceled': 'muted',
+  Canceled: 'muted',
+};
+
+export function statusBadge(status: string): Html {
+  return html`<span class="badge ${statusTone[status] ?? 'info'}">${status}</span>`;
+}
+
+export function transactionTable(records: TransactionRecord[], options: { timeZone: string; statuses: Map<string, PaymentStatus>; caption: string }): Html {
+  if (records.length === 0) return html`<p class="empty-list">No transactions found.</p>`;
+  return html`<div class="table-wrap"><table class="records">
+<caption class="visually-hidden">${options.caption}</caption>
+<thead><tr><th scope="col">Date</th><th scope="col">Order</th><th scope="col">Type</th><th scope="col">Payer</th><th scope="col" class="num">Amount</th><th scope="col" class="num">Fee</th><th scope="col">State</th><th scope="col">Payment status</th></tr></thead>
+<tbody>
+${records.map((r) => {
+  const refund = r.type.name === 'Refund';
+  const status = options.statuses.get(r.pidx);
+  const when = formatDateAndTime(new Date(r.created_on), options.timeZone);
+  return html`<tr data-idx="${r.idx}" data-pidx="${r.pidx}">
+  <td data-label="Date"><span>${when.date}<span class="time">${when.time}</span></span></td>
+  <td data-label="Order" class="order"><a href="/dashboard/payments/${encodeURIComponent(r.pidx)}">${r.purchase_order_id}</a><span class="pidx">${r.pidx}</span></td>
+  <td data-label="Type">${r.type.name}</td>
+  <td data-label="Payer">${r.user.name} <span class="mobile">${r.user.mobile}</span></td>
+  <td data-label="Amount" class="num${refund ? ' refund' : ''}">${refund ? formatRupees(-r.amount) : formatRupees(r.amount)}</td>
+  <td data-label="Fee" class="num">${formatRupees(r.fee_amount)}</td>
+  <td data-label="State">${statusBadge(r.state.name)}</td>
+  <td data-label="Payment status">${status ? statusBadge(status) : ''}</td>
+</tr>`;
+})}
+</tbody></table></div>`;
+}

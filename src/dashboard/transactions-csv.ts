@@ -1,0 +1,42 @@
+// The transaction list as CSV: one line per record, in the list's order, amounts in paisa (as the
+// API gives them) and in rupees (for a spreadsheet).
+import type { TransactionRecord } from '../transactions/transaction-record.js';
+import { toCsv } from './csv.js';
+import { rupeesDecimal } from './format.js';
+
+export const CSV_HEADER = [
+  'created_on',
+  'transaction_id',
+  'type',
+  'state',
+  'pidx',
+  'purchase_order_id',
+  'amount_paisa',
+  'fee_paisa',
+  'amount_rupees',
+  'fee_rupees',
+  'refunded',
+  'payer_name',
+  'payer_mobile',
+];
+
+export function transactionCsv(records: TransactionRecord[]): string {
+  return toCsv(
+    CSV_HEADER,
+    records.map((r) => [
+      r.created_on,
+      r.idx,
+      r.type.name,
+      r.state.name,
+      r.pidx,
+      r.purchase_order_id,
+      r.amount,
+      r.fee_amount,
+      rupeesDecimal(r.amount),
+      rupeesDecimal(r.fee_amount),
+      r.refunded,
+      r.user.name,
+      r.user.mobile,
+    ]),
+  );
+}

@@ -1,0 +1,70 @@
+// The log-in use case: password check, and the slow-down counted in the database, so it holds on
+// every instance of the service at once.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, newMerchant, type TestApp } from '../../test/test-app.js';
+import { EMAIL_FAILURES_BEFORE_LOCK, FORGET_FAILURES_AFTER_SECONDS, lockSeconds, logIn, LogInError } from './log-in.js';
+
+describe('lockSeconds', () => {
+  it('locks from the threshold on, doubling from 30 seconds up to an hour', () => {
+    expect([1, 4].map((n) => lockSeconds(n, 5))).toEqual([0, 0]);
+    expect([5, 6, 7, 8].map((n) => lockSeconds(n, 5))).toEqual([30, 60, 120, 240]);
+    expect(lockSeconds(12, 5)).toBe(3600);
+    expect(lockSeconds(1000, 5)).toBe(3600);
+  });
+});
+
+describe('logIn', () => {
+  let a: TestApp;
+  let b: TestApp;
+
+  beforeAll(async () => {
+    a = await startTestApp();
+    // A second instance of the service on the same database.
+    b = await startTestApp({ db: a.db });
+  });
+  afterAll(async () => {
+    await b.close();
+    await a.close();
+  });
+
+  const failure = async (app: TestApp, email: string, ip: string) => {
+    try {
+      await logIn(app.ctx, { email, password: 'wrong password', ip });
+    } catch (error) {
+      return error as LogInError;
+    }
+    throw new Error('logged in with a wrong password');
+  };
+
+  it('returns the merchant for the right password, without its password hash', async () => {
+    const created = await newMerchant(a.ctx);
+    const merchant = await logIn(a.ctx, { email: ` ${created.merchant.email.toUpperCase()} `, password: 'correct horse battery', ip: '10.9.0.1' });
+    expect(merchant).toEqual(created.merchant);
+    expect(merchant).not.toHaveProperty('password_hash');
+  });
+
+  it('counts failures on every instance: four on one and the fifth on another lock both', async () => {
+    const { merchant } = await newMerchant(a.ctx);
+    for (let i = 1; i < EMAIL_FAILURES_BEFORE_LOCK; i++) expect((await failure(a, merchant.email, `10.9.1.${i}`)).code).toBe('wrong_credentials');
+    const fifth = await failure(b, merchant.email, '10.9.1.9');
+    expect(fifth.code).toBe('locked');
+    expect(fifth.message).toBe('Too many failed log-ins. Try again in 30 seconds.');
+    await expect(logIn(a.ctx, { email: merchant.email, password: 'correct horse battery', ip: '10.9.1.10' })).rejects.toMatchObject({ code: 'locked' });
+  });
+
+  it('forgets old failures after a day without one', async () => {
+    const { merchant } = await newMerchant(a.ctx);
+    for (let i = 1; i < EMAIL_FAILURES_BEFORE_LOCK; i++) await failure(a, merchant.email, `10.9.2.${i}`);
+    a.clock.advance(FORGET_FAILURES_AFTER_SECONDS + 1);
+    b.clock.advance(FORGET_FAILURES_AFTER_SECONDS + 1);
+    expect((await failure(a, merchant.email, '10.9.2.9')).code).toBe('wrong_credentials');
+  });
+
+  it('counts concurrent failures, none lost', async () => {
+    const { merchant } = await newMerchant(a.ctx);
+    const results = await Promise.all(Array.from({ length: 8 }, (_, i) => failure(i % 2 ? a : b, merchant.email, `10.9.3.${i}`)));
+    expect(results.filter((r) => r.code === 'locked').length).toBeGreaterThanOrEqual(4);
+    const [row] = await a.db.query<{ failures: number }>('SELECT failures FROM login_failures WHERE scope = $1', [`email:${merchant.email.toLowerCase()}`]);
+    expect(row.failures).toBe(8);
+  });
+});
