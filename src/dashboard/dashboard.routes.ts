@@ -13,6 +13,7 @@ import { registerHome } from './home.route.js';
 import { registerKeys } from './keys.routes.js';
 import { registerPayment } from './payment.routes.js';
 import { registerTransactions } from './transactions.routes.js';
+import { registerWebhooks } from './webhooks.routes.js';
 
 async function dashboardRoutes(app: FastifyInstance, deps: DashboardDeps) {
   const { ctx } = deps;
@@ -40,6 +41,7 @@ async function dashboardRoutes(app: FastifyInstance, deps: DashboardDeps) {
   registerTransactions(app, deps);
   registerPayment(app, deps);
   registerKeys(app, deps);
+  registerWebhooks(app, deps);
 }
 
 export async function dashboardPlugin(app: FastifyInstance, { ctx, csrfSecret }: { ctx: AppContext; csrfSecret: Buffer }) {

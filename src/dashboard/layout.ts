@@ -3,7 +3,7 @@
 import { html, type Html } from '../http/html.js';
 import type { MerchantSession } from '../merchants/merchant-sessions.js';
 
-export type Section = 'home' | 'transactions' | 'keys';
+export type Section = 'home' | 'transactions' | 'keys' | 'webhooks';
 
 export interface PageFrame {
   session: MerchantSession;
@@ -48,6 +48,7 @@ const NAV: [Section, string, string][] = [
   ['home', 'Home', '/dashboard'],
   ['transactions', 'Transactions', '/dashboard/transactions'],
   ['keys', 'API keys', '/dashboard/keys'],
+  ['webhooks', 'Webhooks', '/dashboard/webhooks'],
 ];
 
 export function dashboardLayout(frame: PageFrame & { title: string; body: Html }): Html {
@@ -59,7 +60,7 @@ ${head(frame.title)}
 ${environmentBar(frame)}
 <header class="top">
   <div class="wrap">
-    <a class="brand" href="/dashboard"><span class="logo" aria-hidden="true">₹</span> Bhuktani</a>
+    <a class="brand" href="/dashboard"><span class="logo" aria-hidden="true">B</span> Bhuktani</a>
     <nav aria-label="Dashboard">${NAV.map(
       ([section, label, href]) => html`<a href="${href}"${section === frame.section ? html` aria-current="page"` : ''}>${label}</a>`,
     )}</nav>
@@ -86,7 +87,7 @@ export function publicLayout(options: { title: string; body: Html }): Html {
 <html lang="en">
 ${head(options.title)}
 <body class="public">
-<header class="public-brand"><a class="brand" href="/dashboard/login"><span class="logo" aria-hidden="true">₹</span> Bhuktani</a><span class="tag">Merchant dashboard</span></header>
+<header class="public-brand"><a class="brand" href="/dashboard/login"><span class="logo" aria-hidden="true">B</span> Bhuktani</a><span class="tag">Merchant dashboard</span></header>
 <main class="public-card">
 ${options.body}
 </main>
