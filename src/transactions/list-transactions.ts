@@ -3,6 +3,7 @@
 import type { AppContext } from '../context.js';
 import { AppError } from '../http/errors.js';
 import type { ApiCaller } from '../merchants/merchant.js';
+import { ALL_STATES, countClosedHours, countedRecords, hourOfPosition } from './hour-counts.js';
 import type { ListFilters } from './list-query.js';
 import { transactionRecord, type TransactionRecord, type TransactionRow } from './transaction-record.js';
 
@@ -43,6 +44,53 @@ function whereClause(owner: TransactionOwner, filters: ListFilters, timeZone: st
   return { sql: conditions.join(' AND '), params };
 }
 
+const RECORD_COLUMNS = `t.idx, t.type, t.state, t.pidx, t.purchase_order_id, t.amount, t.fee_amount, t.refunded,
+            t.payer_idx, t.payer_mobile, t.payer_name, t.created_at,
+            m.idx AS merchant_idx, m.name AS merchant_name, m.mobile AS merchant_mobile`;
+
+/** One page of records matching `where`, newest first, skipping `offset` of them. */
+async function pageRows(ctx: AppContext, where: { sql: string; params: unknown[] }, pageSize: number, offset: number): Promise<TransactionRow[]> {
+  return ctx.db.query<TransactionRow>(
+    `SELECT ${RECORD_COLUMNS}
+       FROM transactions t JOIN merchants m ON m.id = t.merchant_id
+      WHERE ${where.sql}
+      ORDER BY t.created_at DESC, t.id DESC
+      LIMIT ${pageSize} OFFSET ${offset}`,
+    where.params,
+  );
+}
+
+const withCondition = (where: { sql: string; params: unknown[] }, condition: (p: string) => string, value: unknown) => ({
+  sql: `${where.sql} AND ${condition(`$${where.params.length + 1}`)}`,
+  params: [...where.params, value],
+});
+
+/**
+ * The whole list, or one state of it: the total from counted hours plus a live count of the open
+ * ones, and a page found by hour, so the work is the same on page 1 and page 25,000.
+ */
+async function countedPage(ctx: AppContext, owner: TransactionOwner, where: { sql: string; params: unknown[] }, state: string, page: number, pageSize: number) {
+  const ownerKey = { merchantId: owner.merchant.id, environment: owner.environment };
+  const until = await countClosedHours(ctx.db, ownerKey, ctx.clock.now());
+  const open = withCondition(where, (p) => `t.created_at >= ${p}`, until);
+  const [{ count: openCount }] = await ctx.db.query<{ count: number }>(`SELECT count(*) AS count FROM transactions t WHERE ${open.sql}`, open.params);
+  const total = openCount + (await countedRecords(ctx.db, ownerKey, state, until));
+  const offset = (page - 1) * pageSize;
+  if (offset >= total) return { total, offset, rows: [] };
+  if (offset < openCount) return { total, offset, rows: await pageRows(ctx, where, pageSize, offset) };
+  const start = await hourOfPosition(ctx.db, ownerKey, state, until, offset - openCount);
+  if (!start) return { total, offset, rows: [] };
+  const older = withCondition(where, (p) => `t.created_at < ${p}`, start.hourEnd);
+  return { total, offset, rows: await pageRows(ctx, older, pageSize, offset - openCount - start.before) };
+}
+
+/** Any other filter (an order, a search, dates) narrows the list enough to count and skip directly. */
+async function filteredPage(ctx: AppContext, where: { sql: string; params: unknown[] }, page: number, pageSize: number) {
+  const [{ count }] = await ctx.db.query<{ count: number }>(`SELECT count(*) AS count FROM transactions t WHERE ${where.sql}`, where.params);
+  const offset = (page - 1) * pageSize;
+  return { total: count, offset, rows: offset < count ? await pageRows(ctx, where, pageSize, offset) : [] };
+}
+
 export async function listTransactions(
   ctx: AppContext,
   owner: TransactionOwner,
@@ -51,23 +99,13 @@ export async function listTransactions(
   const { filters, page, pageSize } = options;
   const timeZone = ctx.config.timeZone;
   const where = whereClause(owner, filters, timeZone);
-  const [{ count }] = await ctx.db.query<{ count: number }>(`SELECT count(*) AS count FROM transactions t WHERE ${where.sql}`, where.params);
-  const totalPages = Math.max(1, Math.ceil(count / pageSize));
+  const byHour = !filters.purchase_order_id && !filters.search && !filters.from && !filters.to;
+  const { total, offset, rows } = byHour ? await countedPage(ctx, owner, where, filters.status ?? ALL_STATES, page, pageSize) : await filteredPage(ctx, where, page, pageSize);
+  const totalPages = Math.max(1, Math.ceil(total / pageSize));
   if (page > totalPages) throw new AppError('invalid_page');
-  const offset = (page - 1) * pageSize;
-  const rows = await ctx.db.query<TransactionRow>(
-    `SELECT t.idx, t.type, t.state, t.pidx, t.purchase_order_id, t.amount, t.fee_amount, t.refunded,
-            t.payer_idx, t.payer_mobile, t.payer_name, t.created_at,
-            m.idx AS merchant_idx, m.name AS merchant_name, m.mobile AS merchant_mobile
-       FROM transactions t JOIN merchants m ON m.id = t.merchant_id
-      WHERE ${where.sql}
-      ORDER BY t.created_at DESC, t.id DESC
-      LIMIT ${pageSize} OFFSET ${offset}`,
-    where.params,
-  );
   return {
     total_pages: totalPages,
-    total_records: count,
+    total_records: total,
     next: page < totalPages ? options.pageLink(page + 1) : null,
     previous: page > 1 ? options.pageLink(page - 1) : null,
     record_range: rows.length ? [offset + 1, offset + rows.length] : [0, 0],

@@ -2,6 +2,8 @@
 import type { Queryable } from '../db/db.js';
 import type { Payment } from '../payments/payment.js';
 import type { Wallet } from '../wallets/wallet.js';
+import type { Environment } from '../payments/payment-status.js';
+import { moveCountedState } from './hour-counts.js';
 import type { RecordState } from './transaction-record.js';
 
 export async function insertPaymentRecord(db: Queryable, payment: Payment, wallet: Wallet, state: RecordState, at: Date): Promise<void> {
@@ -14,7 +16,15 @@ export async function insertPaymentRecord(db: Queryable, payment: Payment, walle
 }
 
 export async function setPaymentRecordState(db: Queryable, transactionId: string, state: RecordState): Promise<void> {
-  await db.query(`UPDATE transactions SET state = $2 WHERE idx = $1 AND type = 'Wallet payment'`, [transactionId, state]);
+  const [moved] = await db.query<{ merchant_id: number; environment: Environment; created_at: Date; old_state: RecordState }>(
+    `UPDATE transactions t SET state = $2 FROM transactions old
+      WHERE t.idx = $1 AND t.type = 'Wallet payment' AND old.id = t.id
+      RETURNING t.merchant_id, t.environment, t.created_at, old.state AS old_state`,
+    [transactionId, state],
+  );
+  if (moved && moved.old_state !== state) {
+    await moveCountedState(db, { merchantId: moved.merchant_id, environment: moved.environment }, { createdAt: moved.created_at, from: moved.old_state, to: state });
+  }
 }
 
 /** A `Refund` record, and the payment's record marked refunded. */

@@ -5,6 +5,7 @@ import m002 from './002_wallets_ledger.js';
 import m004 from './004_server_secrets.js';
 import m005 from './005_dashboard.js';
 import m006 from './006_integrations.js';
+import m007 from './007_transaction_counts.js';
 
 export interface Migration {
   name: string;
@@ -21,4 +22,5 @@ export const migrations: Migration[] = [
   sql('004_server_secrets', m004),
   sql('005_dashboard', m005),
   sql('006_integrations', m006),
+  sql('007_transaction_counts', m007),
 ];
