@@ -1,7 +1,7 @@
 // Delivers the webhook outbox: at least once, retried with back-off for up to 3 days, signed with
 // the merchant's signing secret. Several instances can run it: each delivery is leased by one.
 import type { AppContext } from '../context.js';
-import type { Job } from '../jobs/expiry-sweep.js';
+import { periodicJob, type Job } from '../jobs/periodic-job.js';
 import { signWebhook } from '../client/signatures.js';
 import { signingSecret } from '../merchants/signing-secret.js';
 import { formatTimestamp } from '../http/timestamp.js';
@@ -29,9 +29,6 @@ export function webhookBody(delivery: WebhookDelivery, timeZone: string): string
 }
 
 export function webhookSender(ctx: AppContext, options: WebhookSenderOptions): Job {
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<number> | undefined;
-
   async function deliver(delivery: WebhookDelivery): Promise<void> {
     const body = webhookBody(delivery, ctx.config.timeZone);
     const secret = await signingSecret(ctx.db, delivery.merchant_id, delivery.environment);
@@ -66,27 +63,5 @@ export function webhookSender(ctx: AppContext, options: WebhookSenderOptions): J
     }
   };
 
-  const tick = () => {
-    if (running) return;
-    running = runOnce()
-      .catch((error) => {
-        options.onError(error);
-        return 0;
-      })
-      .finally(() => {
-        running = undefined;
-      });
-  };
-
-  return {
-    runOnce,
-    start() {
-      timer = setInterval(tick, ctx.config.webhookIntervalMs);
-      timer.unref();
-    },
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
+  return periodicJob({ runOnce, intervalMs: ctx.config.webhookIntervalMs, onError: options.onError });
 }
