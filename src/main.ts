@@ -28,11 +28,18 @@ async function main() {
     if (stopping) return;
     stopping = true;
     app.log.info({ signal }, 'stopping');
-    await sweep.stop();
-    await webhooks.stop();
+    // The jobs first (each finishes its run, so no delivery is left leased), then the requests in
+    // flight (Fastify's close waits for them), and the store last, when nothing can use it.
+    await Promise.all([sweep.stop(), webhooks.stop()]);
+    app.log.info('background jobs stopped');
+    // A connection whose request finishes during the close stays open for keep-alive, and close
+    // would wait for the client to drop it (up to keepAliveTimeout): close such connections as they go idle.
+    const reapIdle = setInterval(() => app.server.closeIdleConnections(), 100);
     await app.close();
+    clearInterval(reapIdle);
     await ctx.limiter.close();
     await db.close();
+    app.log.info('stopped');
     process.exit(0);
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));

@@ -28,9 +28,11 @@ export function pgCode(error: unknown): string | undefined {
 /** Connection-level failures: the database is unreachable, not the query wrong. */
 export function isUnavailable(error: unknown): boolean {
   const code = pgCode(error);
-  if (code && (code.startsWith('08') || code === '57P01' || code === '57P03' || code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'ETIMEDOUT')) return true;
+  if (code && (code.startsWith('08') || ['57P01', '57P02', '57P03', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH'].includes(code))) return true;
   const message = error instanceof Error ? error.message : '';
-  return /Connection terminated|timeout exceeded when trying to connect|connect ECONNREFUSED/.test(message);
+  // node-postgres reports a lost connection in words: terminated, a client left unusable by it, or a
+  // statement given up on (query_timeout).
+  return /Connection terminated|timeout exceeded when trying to connect|connect ECONNREFUSED|encountered a connection error and is not queryable|Query read timeout/.test(message);
 }
 
 export async function withRetry<T>(attempt: () => Promise<T>, tries = 5): Promise<T> {

@@ -6,12 +6,26 @@ import { migrate } from './migrate.js';
 import { openPglite } from './pglite.js';
 import { openPostgres } from './postgres.js';
 
+/** The server's longest statement: its requests are short, and a hung database must not hang them. */
+const SERVER_QUERY_TIMEOUT_MS = 5000;
+
 /** Opens the configured store, locks an embedded data directory, and brings the schema up to date. */
 export async function openDb(config: Config, holder: 'server' | 'command'): Promise<Db> {
   if (config.databaseUrl?.startsWith('postgres')) {
-    const db = openPostgres(config.databaseUrl);
-    await migrate(db);
-    return db;
+    if (holder === 'command') {
+      const db = openPostgres(config.databaseUrl);
+      await migrate(db);
+      return db;
+    }
+    // Migrations may take long (an index on a big table, another instance migrating first): they
+    // run without the server's statement timeout, on a connection of their own.
+    const migrator = openPostgres(config.databaseUrl, { max: 1 });
+    try {
+      await migrate(migrator);
+    } finally {
+      await migrator.close();
+    }
+    return openPostgres(config.databaseUrl, { queryTimeoutMs: SERVER_QUERY_TIMEOUT_MS });
   }
   if (config.databaseUrl === 'memory:') {
     const db = await openPglite();

@@ -1,19 +1,24 @@
 import pg from 'pg';
 import type { Db, Queryable } from './db.js';
-import { withRetry } from './db.js';
+import { isUnavailable, withRetry } from './db.js';
 import { parsers } from './parsers.js';
 
 const types = {
   getTypeParser: ((oid: number, format?: string) => parsers[oid] ?? pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
 };
 
-export function openPostgres(url: string, options: { max?: number } = {}): Db & { pool: pg.Pool } {
+/**
+ * `queryTimeoutMs`: a statement not answered by then fails (and its connection is dropped), so a
+ * database that hangs turns into 503s instead of requests that never end. Unset: no limit.
+ */
+export function openPostgres(url: string, options: { max?: number; queryTimeoutMs?: number } = {}): Db & { pool: pg.Pool } {
   const pool = new pg.Pool({
     connectionString: url,
     max: options.max ?? 10,
     types,
     connectionTimeoutMillis: 3000,
     idleTimeoutMillis: 30_000,
+    query_timeout: options.queryTimeoutMs,
   });
   // An idle client losing its connection (the server restarting) must not crash the process.
   pool.on('error', () => {});
@@ -29,6 +34,12 @@ export function openPostgres(url: string, options: { max?: number } = {}): Db & 
       withRetry(async () => {
         const client = await pool.connect();
         let broken: Error | undefined;
+        // A connection lost between two statements is reported as an 'error' event, not to a query;
+        // with no listener on a checked-out client it would crash the process.
+        const onLost = (error: Error) => {
+          broken = error;
+        };
+        client.on('error', onLost);
         try {
           await client.query('BEGIN');
           const result = await work({
@@ -40,12 +51,17 @@ export function openPostgres(url: string, options: { max?: number } = {}): Db & 
           await client.query('COMMIT');
           return result;
         } catch (error) {
-          await client.query('ROLLBACK').catch((rollbackError: Error) => {
-            broken = rollbackError;
-          });
+          // On a lost or hung connection a ROLLBACK would only wait too; dropping it rolls back.
+          if (isUnavailable(error)) broken ??= error as Error;
+          if (!broken) {
+            await client.query('ROLLBACK').catch((rollbackError: Error) => {
+              broken = rollbackError;
+            });
+          }
           throw error;
         } finally {
           // A client whose rollback failed has lost its connection: destroy it rather than reuse it.
+          client.off('error', onLost);
           client.release(broken);
         }
       }),

@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { isUnavailable } from '../db/db.js';
+import { isUnavailable, pgCode } from '../db/db.js';
 import { AppError } from './errors.js';
 
 /** Maps Fastify's own errors (parsing, limits) into the catalogue, so clients see one shape. */
@@ -14,6 +14,9 @@ function fromFastify(error: FastifyError, request?: FastifyRequest): AppError | 
       return new AppError('unsupported_media_type', { detail: `Unsupported media type "${String(request?.headers['content-type'] ?? '').slice(0, 100)}" in request.` });
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return new AppError('bad_request', { detail: 'Request body size did not match Content-Length.' });
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      // No pidx or transaction id is that long.
+      return new AppError('route_not_found');
   }
   if (error instanceof SyntaxError && error.statusCode === 400) {
     return new AppError('json_parse_error', { detail: `JSON parse error - ${error.message}` });
@@ -26,6 +29,9 @@ export function toAppError(error: unknown, request?: FastifyRequest): AppError {
   const known = fromFastify(error as FastifyError, request);
   if (known) return known;
   if (isUnavailable(error)) return new AppError('unavailable', { headers: { 'retry-after': '1' } });
+  // Text PostgreSQL cannot hold (a NUL character) reached a query from a form, a path or a query
+  // string that no field check covers: the client's mistake, not a server error.
+  if (pgCode(error) === '22021' || pgCode(error) === '22P05') return new AppError('bad_request', { detail: 'Null characters are not allowed.' });
   const status = (error as FastifyError).statusCode;
   if (status && status >= 400 && status < 500) {
     return new AppError('bad_request', { detail: (error as Error).message });

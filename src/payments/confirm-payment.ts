@@ -8,7 +8,7 @@ import { MAX_OTP_FAILURES } from '../wallets/attempt-rules.js';
 import { keepSandboxFunded } from '../wallets/keep-sandbox-funded.js';
 import { sandbox, type Wallet } from '../wallets/wallet.js';
 import { findWalletById } from '../wallets/wallet-store.js';
-import { claimAttempt, endAttempt, findAttempt, recordOtpFailure, recordPayerEvent } from './attempt-store.js';
+import { claimAttempt, endAttempt, findAttempt, recordOtpFailure, recordPayerEvent, type PaymentAttempt } from './attempt-store.js';
 import { callbackStatusOf, callbackUrl } from './callback.js';
 import { assertPayable } from './payable.js';
 import { effectiveStatus, type Payment } from './payment.js';
@@ -35,24 +35,41 @@ async function pay(ctx: AppContext, payment: Payment, wallet: Wallet, token: str
   });
 }
 
+/** The redirect for a payment this payer already paid or had held, if it is one. */
+async function finishedBy(ctx: AppContext, payment: Payment, wallet: Wallet): Promise<string | undefined> {
+  const status = callbackStatusOf(payment);
+  if (status && status !== 'User canceled' && payment.payer_mobile === wallet.mobile) return callbackUrl(ctx.db, payment, status);
+  return undefined;
+}
+
 /** Confirms with the OTP; returns the URL to redirect the payer to. */
 export async function confirmPayment(ctx: AppContext, payment: Payment, input: { token: string; otp: string }): Promise<string> {
-  const now = ctx.clock.now();
   const attempt = await findAttempt(ctx.db, input.token, payment.pidx);
   if (!attempt) throw new PayerError('attempt_ended');
   const wallet = (await findWalletById(ctx.db, attempt.wallet_id))!;
+  // The same payer submitting twice (a double click, a retry) gets the same result, not an error,
+  // even when the duplicate finished the payment (and ended the attempt) a moment ago.
+  const already = await finishedBy(ctx, payment, wallet);
+  if (already) return already;
+  try {
+    return await confirmAttempt(ctx, payment, attempt, wallet, input.otp);
+  } catch (error) {
+    if (!(error instanceof PayerError) || error.code !== 'attempt_ended') throw error;
+    const finished = await finishedBy(ctx, (await findPayment(ctx.db, payment.pidx))!, wallet);
+    if (finished) return finished;
+    throw error;
+  }
+}
 
-  // The same payer submitting twice (a double click, a retry) gets the same result, not an error.
-  const finished = callbackStatusOf(payment);
-  if (finished && finished !== 'User canceled' && payment.payer_mobile === wallet.mobile) return callbackUrl(ctx.db, payment, finished);
-
+async function confirmAttempt(ctx: AppContext, payment: Payment, attempt: PaymentAttempt, wallet: Wallet, otp: string): Promise<string> {
+  const now = ctx.clock.now();
   await assertPayable(ctx.db, payment, now);
   if (attempt.ended) throw new PayerError('attempt_ended');
   if (attempt.otp_expires_at.getTime() <= now.getTime()) {
     await endAttempt(ctx.db, attempt.token);
     throw new PayerError('otp_expired');
   }
-  if (otpHash(attempt.token, input.otp.trim()) !== attempt.otp_hash) {
+  if (otpHash(attempt.token, otp.trim()) !== attempt.otp_hash) {
     const counted = await recordOtpFailure(ctx.db, attempt.token, MAX_OTP_FAILURES);
     await recordPayerEvent(ctx.db, payment.pidx, now, 'wrong_otp', { mobile: wallet.mobile });
     if (!counted || counted.ended) throw new PayerError('attempt_ended');
@@ -75,7 +92,7 @@ export async function confirmPayment(ctx: AppContext, payment: Payment, input: {
 
   // Another request moved the payment first: answer with what it became.
   const current = (await findPayment(ctx.db, payment.pidx))!;
-  const status = callbackStatusOf(current);
-  if (status && status !== 'User canceled' && current.payer_mobile === wallet.mobile) return callbackUrl(ctx.db, current, status);
+  const finished = await finishedBy(ctx, current, wallet);
+  if (finished) return finished;
   throw new PayerError(effectiveStatus(current, now) === 'Expired' ? 'payment_expired' : 'not_payable');
 }

@@ -7,8 +7,12 @@ import { setPaymentRecordState } from './transaction-store.js';
 let t: TestApp;
 let merchantId: number;
 let api: ReturnType<typeof merchantApi>;
+const run = `${process.pid}${Date.now()}`;
 
-/** `count` records, one every `spacingSeconds` going back from `newest`, states cycling. */
+/**
+ * `count` records, one every `spacingSeconds` going back from `newest`, record states cycling. The
+ * payments are held (Pending), so the seeded store still passes `ledger verify`: no money moved.
+ */
 async function seed(prefix: string, count: number, newest: Date, spacingSeconds: number) {
   await t.db.query(
     `WITH n AS (SELECT g, $3::timestamptz - make_interval(secs => g * $4) AS at,
@@ -18,11 +22,11 @@ async function seed(prefix: string, count: number, newest: Date, spacingSeconds:
        INSERT INTO payments (pidx, merchant_id, environment, purchase_order_id, purchase_order_name, amount, fee, return_url, website_url,
                              status, transaction_id, payer_mobile, created_at, expires_at, updated_at)
        SELECT $5 || g, $1, 'test', 'o' || $5 || g, 'Seeded', 1000, 30, 'https://x.example/r', 'https://x.example',
-              CASE state WHEN 'Completed' THEN 'Completed' WHEN 'Confirmed' THEN 'Pending' ELSE 'User canceled' END, 'tx' || $5 || g, '9800000001', at, at, at
+              'Pending', 'tx' || $5 || g, '9800000001', at, at, at
          FROM n RETURNING pidx)
      INSERT INTO transactions (idx, merchant_id, environment, type, state, pidx, purchase_order_id, amount, fee_amount, payer_idx, payer_mobile, payer_name, created_at)
      SELECT 'tx' || $5 || g, $1, 'test', 'Wallet payment', state, $5 || g, 'o' || $5 || g, 1000, 30, 'payer', '9800000001', 'Payer', at FROM n`,
-    [merchantId, count, newest, spacingSeconds, prefix],
+    [merchantId, count, newest, spacingSeconds, `${run}-${prefix}`],
   );
 }
 
@@ -78,8 +82,8 @@ describe('the list by counted hours', () => {
 
   it('stays exact when a counted record changes state, and as hours close', async () => {
     const [held] = await t.db.query<{ idx: string }>(
-      `SELECT idx FROM transactions WHERE merchant_id = $1 AND state = 'Confirmed' AND idx LIKE 'txold%' ORDER BY created_at LIMIT 1`,
-      [merchantId],
+      `SELECT idx FROM transactions WHERE merchant_id = $1 AND state = 'Confirmed' AND idx LIKE 'tx' || $2 || '%' ORDER BY created_at LIMIT 1`,
+      [merchantId, `${run}-old`],
     );
     await t.db.transaction((tx) => setPaymentRecordState(tx, held.idx, 'Completed'));
     await expectSameAsNaive('Completed');
