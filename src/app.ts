@@ -32,6 +32,9 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Fa
     bodyLimit: ctx.config.bodyLimitBytes,
     trustProxy: ctx.config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true },
+    // A malformed percent-encoding or an over-long path parameter is refused before routing; answer
+    // it in the contract's shape too, not Fastify's.
+    frameworkErrors: (error, request, reply) => errorHandler(error, request, reply),
     // A caller's request id is kept (to follow a request across systems) if it is harmless.
     genReqId: (req) => {
       const given = req.headers['x-request-id'];

@@ -18,6 +18,8 @@ export const messages = {
   url: 'Enter a valid URL.',
   email: 'Enter a valid email address.',
   integer: 'A valid integer is required.',
+  nullCharacters: 'Null characters are not allowed.',
+  nesting: (n: number) => `Ensure this value has no more than ${n} levels of nesting.`,
   maxLength: (n: number) => `Ensure this field has no more than ${n} characters.`,
   minValue: (n: number) => `Ensure this value is greater than or equal to ${n}.`,
   maxValue: (n: number) => `Ensure this value is less than or equal to ${n}.`,
@@ -34,6 +36,29 @@ function typeName(value: unknown): string {
   if (typeof value === 'number') return Number.isInteger(value) ? 'int' : 'float';
   if (typeof value === 'boolean') return 'bool';
   return typeof value;
+}
+
+// PostgreSQL stores neither NUL characters nor unpaired UTF-16 surrogates (in text or in JSON).
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+function textProblem(value: string): string | undefined {
+  if (value.includes('\u0000')) return messages.nullCharacters;
+  if (LONE_SURROGATE.test(value)) return messages.string;
+  return undefined;
+}
+
+const MAX_JSON_DEPTH = 32;
+
+/** Why a JSON value kept as it is could not be stored (or echoed), or undefined. */
+function jsonProblem(value: unknown, depth = 0): string | undefined {
+  if (typeof value === 'string') return textProblem(value);
+  if (value === null || typeof value !== 'object') return undefined;
+  if (depth >= MAX_JSON_DEPTH) return messages.nesting(MAX_JSON_DEPTH);
+  for (const [key, item] of Object.entries(value)) {
+    const problem = (Array.isArray(value) ? undefined : textProblem(key)) ?? jsonProblem(item, depth + 1);
+    if (problem) return problem;
+  }
+  return undefined;
 }
 
 const ok = <T>(value: T): Parsed<T> => ({ ok: true, value });
@@ -63,6 +88,8 @@ export function text(options: TextOptions = {}): Field<string> {
       if (value === null) return fail(messages.null);
       if (typeof value === 'number' && Number.isFinite(value)) value = String(value);
       if (typeof value !== 'string') return fail(messages.string);
+      const unstorable = textProblem(value);
+      if (unstorable) return fail(unstorable);
       const trimmed = value.trim();
       if (trimmed === '') return fail(messages.blank);
       if (trimmed.length > maxLength) return fail(messages.maxLength(maxLength));
@@ -160,7 +187,7 @@ interface ObjectOptions<S extends Shape> {
   description?: string;
   /** Checks across fields, run only when every field is valid. */
   refine?: (value: Output<S>) => FieldErrors | undefined;
-  /** Keeps extra keys matching this test (e.g. `merchant_*`) as they are. */
+  /** Keeps extra keys matching this test (e.g. `merchant_*`) as they are, if they can be stored. */
   passthrough?: (key: string) => boolean;
 }
 
@@ -192,7 +219,12 @@ export function object<S extends Shape>(shape: S, options: ObjectOptions<S> = {}
         else errors[key] = result.error;
       }
       if (options.passthrough) {
-        for (const [key, item] of Object.entries(input)) if (options.passthrough(key)) output[key] = item;
+        for (const [key, item] of Object.entries(input)) {
+          if (!options.passthrough(key)) continue;
+          const problem = textProblem(key) ?? jsonProblem(item);
+          if (problem) errors[key] = [problem];
+          else output[key] = item;
+        }
       }
       if (Object.keys(errors).length > 0) return { ok: false, error: errors };
       const crossErrors = options.refine?.(output as Output<S>);

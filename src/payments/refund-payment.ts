@@ -16,6 +16,8 @@ export interface RefundResult {
 }
 
 async function findByTransactionId(ctx: AppContext, transactionId: string, merchantId: number, environment: Environment): Promise<Payment | undefined> {
+  // A path can carry a NUL character, which no transaction id (nor PostgreSQL text) holds.
+  if (transactionId.includes('\u0000')) return undefined;
   const rows = await ctx.db.query<Payment>('SELECT * FROM payments WHERE transaction_id = $1 AND merchant_id = $2 AND environment = $3', [
     transactionId,
     merchantId,

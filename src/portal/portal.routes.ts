@@ -22,6 +22,8 @@ import { checkoutPage, type Step } from './checkout-page.js';
 import { noticePage } from './notice-page.js';
 
 const PIDX = /^[\w-]{1,64}$/;
+/** An attempt token as issued (base64url); anything else names no attempt, and never reaches the store. */
+const ATTEMPT = /^[\w-]{1,64}$/;
 
 interface Loaded {
   payment: Payment;
@@ -128,7 +130,7 @@ export async function portalPlugin(app: FastifyInstance, { ctx, csrfSecret }: { 
     const unpayable = await unpayablePage(reply, loaded);
     if (unpayable) return unpayable;
     const { token } = request.params as { token: string };
-    const attempt = await findAttempt(ctx.db, token, loaded.payment.pidx);
+    const attempt = ATTEMPT.test(token) ? await findAttempt(ctx.db, token, loaded.payment.pidx) : undefined;
     if (!attempt || attempt.ended) return reply.code(303).redirect(`/pay/${loaded.payment.pidx}`);
     const wallet = (await findWalletById(ctx.db, attempt.wallet_id))!;
     return page(request, reply, loaded, { name: 'otp', token, mobile: wallet.mobile });
@@ -139,7 +141,8 @@ export async function portalPlugin(app: FastifyInstance, { ctx, csrfSecret }: { 
     if (!loaded) return reply;
     if (!csrfValid(request, csrfSecret, loaded.payment.pidx)) return csrfRejected(reply);
     if (await throttled(request, reply)) return reply;
-    const token = text(request.body, 'attempt');
+    const given = text(request.body, 'attempt');
+    const token = ATTEMPT.test(given) ? given : '';
     try {
       return reply.code(303).redirect(await confirmPayment(ctx, loaded.payment, { token, otp: text(request.body, 'otp') }));
     } catch (error) {

@@ -1,0 +1,356 @@
+// The isolation helper (issue 6): records every route the app registers (through Fastify's
+// initialization channel, as test/api-security.test.ts does for /api), builds a world of two
+// merchants — A with data in both environments, B the intruder — and runs, for each route, the
+// attempts its classification lists to reach A's data as B or as A in the other environment.
+// A route nobody classified fails the suite, so a new route cannot skip the attempts; a HEAD route
+// repeats its GET route's attempts.
+import { randomBytes } from 'node:crypto';
+import diagnostics from 'node:diagnostics_channel';
+import type { FastifyInstance, FastifyReply, FastifyRequest, LightMyRequestResponse } from 'fastify';
+import { expect } from 'vitest';
+import { CSRF_COOKIE, csrfToken } from '../../src/http/csrf.js';
+import { serverSecret } from '../../src/http/server-secret.js';
+import { signingSecret } from '../../src/merchants/signing-secret.js';
+import { merchantApi, validInitiate } from '../api-client.js';
+import { merchantBrowser, type MerchantBrowser, uniqueSignUp } from '../dashboard-client.js';
+import { callbackParams, operatorWallet, payerBrowser, payWithLiveWallet } from '../portal-client.js';
+import { startTestApp, type TestApp } from '../test-app.js';
+
+export interface AppRoute {
+  method: string;
+  /** As registered, e.g. `/dashboard/payments/:pidx`. */
+  url: string;
+}
+
+export const routeKey = (route: AppRoute) => `${route.method} ${route.url}`;
+
+/** Starts a test app and records every route it registers, one entry per method. */
+export async function startRecordingRoutes(): Promise<{ t: TestApp; routes: AppRoute[] }> {
+  const routes = new Map<string, AppRoute>();
+  const record = (message: unknown) => {
+    (message as { fastify: FastifyInstance }).fastify.addHook('onRoute', (route) => {
+      for (const method of [route.method].flat()) routes.set(`${method} ${route.url}`, { method, url: route.url });
+    });
+  };
+  diagnostics.subscribe('fastify.initialization', record);
+  try {
+    const t = await startTestApp();
+    return { t, routes: [...routes.values()] };
+  } finally {
+    diagnostics.unsubscribe('fastify.initialization', record);
+  }
+}
+
+// ---- the world --------------------------------------------------------------------------------
+
+type Environment = 'test' | 'live';
+
+interface PaymentRef {
+  pidx: string;
+  transactionId?: string;
+  orderId: string;
+}
+
+export interface World {
+  t: TestApp;
+  a: {
+    id: number;
+    email: string;
+    password: string;
+    keys: Record<Environment, string>;
+    test: { completed: PaymentRef; partial: PaymentRef; pending: PaymentRef; initiated: PaymentRef; canceled: PaymentRef };
+    live: { completed: PaymentRef; initiated: PaymentRef };
+    /** The body and Idempotency-Key of an initiate A sent, and its pidx. */
+    idempotentInitiate: { body: Record<string, unknown>; key: string; pidx: string };
+    /** The Idempotency-Key and body of a refund A made. */
+    idempotentRefund: { key: string; body: { amount: number } };
+    webhookUrl: Record<Environment, string>;
+    deliveryId: Record<Environment, number>;
+  };
+  b: { keys: Record<Environment, string>; email: string; password: string; test: { initiated: PaymentRef; attempt: { token: string; otp: string } } };
+  /** Logged-in dashboard browsers: A on test, A switched to live, B on test, B on live. */
+  browsers: Record<'aTest' | 'aLive' | 'bTest' | 'bLive', MerchantBrowser>;
+  /** What of A's must never show to an intruder: merchant-wide, and per environment. */
+  secrets: { merchant: string[]; test: string[]; live: string[] };
+  /** A payer's browser on the hosted page: its CSRF cookie and its token for a payment's forms. */
+  payer: { nonce: string; tokenFor(pidx: string): string };
+  /** Payments A's own attempts made (in its other environment): not a change an intruder made. */
+  ownNew: Set<string>;
+}
+
+async function signedUp(t: TestApp) {
+  const browser = merchantBrowser(t.app);
+  const { fields, keys } = await browser.signUp(uniqueSignUp());
+  return { browser, fields, keys };
+}
+
+async function loggedIn(t: TestApp, email: string, password: string, environment: Environment): Promise<MerchantBrowser> {
+  const browser = merchantBrowser(t.app);
+  const done = await browser.logIn(email, password);
+  expect(done.status, done.body.slice(0, 200)).toBe(303);
+  if (environment === 'live') expect((await browser.useEnvironment('live')).status).toBe(303);
+  return browser;
+}
+
+/** A: payments in every status in test, paid ones in live, webhook endpoints and deliveries; B: an open payment with an attempt. */
+export async function buildWorld(t: TestApp): Promise<World> {
+  const tag = randomBytes(4).toString('hex');
+  const a = await signedUp(t);
+  const b = await signedUp(t);
+  const [{ id: aId }] = await t.db.query<{ id: number }>('SELECT id FROM merchants WHERE email = $1', [a.fields.email]);
+
+  // Webhook endpoints first, so A's payments leave deliveries in the outbox.
+  const webhookUrl = { test: `https://hooks-${tag}.example.com/a-test`, live: `https://hooks-${tag}.example.com/a-live` };
+  await a.browser.get('/dashboard/webhooks');
+  expect((await a.browser.post('/dashboard/webhooks/endpoint', { url: webhookUrl.test })).status).toBe(200);
+
+  const testApi = merchantApi(t.app, a.keys.test);
+  const liveApi = merchantApi(t.app, a.keys.live);
+  const order = (name: string) => `iso-${tag}-${name}`;
+  const initiate = async (api: typeof testApi, name: string, amount = 5000) => {
+    const orderId = order(name);
+    const { status, body } = await api.initiate(validInitiate({ purchase_order_id: orderId, amount }));
+    expect(status).toBe(200);
+    return { pidx: body.pidx as string, orderId };
+  };
+  const paid = async (api: typeof testApi, name: string, mobile = '9800000001'): Promise<PaymentRef> => {
+    const ref = await initiate(api, name);
+    const done = await payerBrowser(t.app).pay(ref.pidx, mobile);
+    expect(done.status).toBe(303);
+    return { ...ref, transactionId: callbackParams(done.location!).transaction_id };
+  };
+
+  const completed = await paid(testApi, 'test-completed');
+  const partial = await paid(testApi, 'test-partial');
+  const idempotentRefund = { key: `iso-refund-${tag}`, body: { amount: 1000 } };
+  const refunded = await t.app.inject({
+    method: 'POST',
+    url: `/api/merchant-transaction/${partial.transactionId}/refund/`,
+    headers: { authorization: `Key ${a.keys.test}`, 'idempotency-key': idempotentRefund.key },
+    payload: idempotentRefund.body,
+  });
+  expect(refunded.statusCode).toBe(200);
+  const pending = await paid(testApi, 'test-pending', '9800000007');
+  const initiated = await initiate(testApi, 'test-initiated');
+  const canceled = await initiate(testApi, 'test-canceled');
+  const canceling = payerBrowser(t.app);
+  await canceling.open(canceled.pidx);
+  expect((await canceling.cancel(canceled.pidx)).status).toBe(303);
+
+  const idempotentBody = validInitiate({ purchase_order_id: order('idempotent') });
+  const idempotentKey = `iso-initiate-${tag}`;
+  const first = await t.app.inject({ method: 'POST', url: '/api/v2/epayment/initiate/', headers: { authorization: `Key ${a.keys.test}`, 'idempotency-key': idempotentKey }, payload: idempotentBody });
+  expect(first.statusCode).toBe(200);
+
+  // Live: an endpoint, and a payment with an operator's wallet.
+  await a.browser.useEnvironment('live');
+  await a.browser.get('/dashboard/webhooks');
+  expect((await a.browser.post('/dashboard/webhooks/endpoint', { url: webhookUrl.live })).status).toBe(200);
+  await a.browser.useEnvironment('test');
+  const wallet = await operatorWallet(t.ctx, { balance: 1_000_000 });
+  const liveRef = await initiate(liveApi, 'live-completed');
+  const liveDone = await payWithLiveWallet(payerBrowser(t.app), t.sentOtps, liveRef.pidx, wallet);
+  expect(liveDone.status).toBe(303);
+  const liveCompleted = { ...liveRef, transactionId: callbackParams(liveDone.location!).transaction_id };
+  const liveInitiated = await initiate(liveApi, 'live-initiated');
+
+  const deliveries = await t.db.query<{ environment: Environment; id: number }>('SELECT environment, max(id) AS id FROM webhook_deliveries WHERE merchant_id = $1 GROUP BY environment', [aId]);
+  const deliveryId = Object.fromEntries(deliveries.map((d) => [d.environment, Number(d.id)])) as Record<Environment, number>;
+  expect(deliveryId.test && deliveryId.live, 'A has webhook deliveries in both environments').toBeTruthy();
+
+  // B: an open payment, with an attempt started by the payer.
+  const bOrder = `iso-${tag}-b`;
+  const bInitiated = (await merchantApi(t.app, b.keys.test).initiate(validInitiate({ purchase_order_id: bOrder }))).body.pidx as string;
+  const bPayer = payerBrowser(t.app);
+  await bPayer.open(bInitiated);
+  const step = await bPayer.wallet(bInitiated, '9800000001', '1111');
+  const token = /name="attempt" value="([^"]+)"/.exec(step.body)![1];
+
+  const csrfSecret = await serverSecret(t.db, 'csrf');
+  const nonce = randomBytes(16).toString('base64url');
+  const tokenFor = (pidx: string) =>
+    csrfToken({ cookies: { [CSRF_COOKIE]: nonce } } as unknown as FastifyRequest, { setCookie: () => undefined } as unknown as FastifyReply, csrfSecret, { binding: pidx, secure: false });
+
+  const test = { completed, partial, pending, initiated, canceled };
+  const envSecrets = (refs: PaymentRef[], environment: Environment) => [
+    ...refs.flatMap((r) => [r.pidx, r.orderId, ...(r.transactionId ? [r.transactionId] : [])]),
+    webhookUrl[environment],
+  ];
+  const world: World = {
+    t,
+    a: {
+      id: aId,
+      email: a.fields.email,
+      password: a.fields.password,
+      keys: a.keys,
+      test,
+      live: { completed: liveCompleted, initiated: liveInitiated },
+      idempotentInitiate: { body: idempotentBody, key: idempotentKey, pidx: JSON.parse(first.body).pidx },
+      idempotentRefund,
+      webhookUrl,
+      deliveryId,
+    },
+    b: { keys: b.keys, email: b.fields.email, password: b.fields.password, test: { initiated: { pidx: bInitiated, orderId: bOrder }, attempt: { token, otp: '987654' } } },
+    browsers: {
+      aTest: await loggedIn(t, a.fields.email, a.fields.password, 'test'),
+      aLive: await loggedIn(t, a.fields.email, a.fields.password, 'live'),
+      bTest: await loggedIn(t, b.fields.email, b.fields.password, 'test'),
+      bLive: await loggedIn(t, b.fields.email, b.fields.password, 'live'),
+    },
+    secrets: {
+      merchant: [a.fields.name, a.fields.email, a.keys.test.slice(0, 22), a.keys.live.slice(0, 22)],
+      test: [...envSecrets([...Object.values(test), { pidx: JSON.parse(first.body).pidx, orderId: order('idempotent') }], 'test'), await signingSecret(t.db, aId, 'test')],
+      live: [...envSecrets([liveCompleted, liveInitiated], 'live'), await signingSecret(t.db, aId, 'live')],
+    },
+    payer: { nonce, tokenFor },
+    ownNew: new Set(),
+  };
+  return world;
+}
+
+/** Everything of A's an intruder could change: payments, keys, sessions, webhook endpoints and deliveries. */
+export async function snapshotOfA(w: World): Promise<unknown> {
+  const db = w.t.db;
+  const id = w.a.id;
+  const payments = await db.query<{ pidx: string }>('SELECT pidx, environment, status, refunded_amount, transaction_id, payer_mobile FROM payments WHERE merchant_id = $1 ORDER BY pidx', [id]);
+  return {
+    payments: payments.filter((p) => !w.ownNew.has(p.pidx)),
+    attempts: await db.query('SELECT a.token, a.ended, a.otp_failures FROM payment_attempts a JOIN payments p ON p.pidx = a.pidx WHERE p.merchant_id = $1 ORDER BY a.token', [id]),
+    records: await db.query('SELECT idx, state, refunded, amount FROM transactions WHERE merchant_id = $1 ORDER BY idx', [id]),
+    keys: await db.query('SELECT id, environment, revoked_at FROM secret_keys WHERE merchant_id = $1 ORDER BY id', [id]),
+    sessions: await db.query('SELECT token_hash, environment, expires_at FROM merchant_sessions WHERE merchant_id = $1 ORDER BY token_hash', [id]),
+    endpoints: await db.query('SELECT environment, url FROM webhook_endpoints WHERE merchant_id = $1 ORDER BY environment', [id]),
+    deliveries: await db.query('SELECT id, status, attempts, next_attempt_at, locked_until FROM webhook_deliveries WHERE merchant_id = $1 ORDER BY id', [id]),
+    signingSecrets: await db.query('SELECT environment, secret FROM signing_secrets WHERE merchant_id = $1 ORDER BY environment', [id]),
+  };
+}
+
+// ---- attempts ---------------------------------------------------------------------------------
+
+/** Who sends an attempt. */
+export type Actor =
+  | { key: string }
+  | { browser: 'aTest' | 'aLive' | 'bTest' | 'bLive' | MerchantBrowser }
+  /** The payer's browser on the hosted page (its CSRF cookie set). */
+  | { payer: true }
+  | { anonymous: true };
+
+export interface Attempt {
+  what: string;
+  by: Actor;
+  method: 'GET' | 'POST';
+  url: string;
+  /** A JSON body (API) or form fields (pages; a dashboard post gets its session's CSRF token unless given). */
+  body?: Record<string, unknown>;
+  headers?: Record<string, string>;
+  /** For a dashboard post: the page whose form it comes from (default: the dashboard's home). */
+  refresh?: string;
+  /**
+   * - `api not found`: the API's 404 `{"detail":"Not found.","error_key":"validation_error"}`;
+   * - `page not found`: a 404 page;
+   * - `forbidden`: a 403 page (a CSRF token not bound to this payment or session);
+   * - `shown`: answered (below 500), showing none of the secrets;
+   * - a function, for anything else (it gets the answer).
+   */
+  expect: 'api not found' | 'page not found' | 'forbidden' | 'shown' | ((answer: Answered) => void | Promise<void>);
+  /** Which of A's secrets must not show (none for A's own sanity checks). */
+  hidden: ('merchant' | 'test' | 'live')[];
+}
+
+export interface Answered {
+  status: number;
+  body: string;
+  location?: string;
+  contentType: string;
+}
+
+async function send(w: World, attempt: Attempt, method: 'GET' | 'POST' | 'HEAD'): Promise<Answered> {
+  const by = attempt.by;
+  let response: LightMyRequestResponse | { statusCode: number; body: string; headers: Record<string, unknown> };
+  if ('browser' in by) {
+    const browser = typeof by.browser === 'string' ? w.browsers[by.browser] : by.browser;
+    if (method === 'POST') {
+      // A fresh token of this session, as a page of its own would carry.
+      await browser.get(attempt.refresh ?? '/dashboard');
+      const page = await browser.post(attempt.url, Object.fromEntries(Object.entries(attempt.body ?? {}).map(([k, v]) => [k, String(v)])));
+      return { status: page.status, body: page.body, location: page.location, contentType: String(page.headers['content-type'] ?? '') };
+    }
+    const cookie = [...browser.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    response = await w.t.app.inject({ method, url: attempt.url, headers: cookie ? { cookie } : {} });
+  } else {
+    const headers: Record<string, string> = { ...attempt.headers };
+    let payload: string | undefined;
+    if ('key' in by) headers.authorization = `Key ${by.key}`;
+    if ('payer' in by) headers.cookie = `${CSRF_COOKIE}=${w.payer.nonce}`;
+    if (attempt.body && method === 'POST') {
+      if ('key' in by) {
+        payload = JSON.stringify(attempt.body);
+        headers['content-type'] = 'application/json';
+      } else {
+        payload = new URLSearchParams(Object.entries(attempt.body).map(([k, v]) => [k, String(v)])).toString();
+        headers['content-type'] = 'application/x-www-form-urlencoded';
+      }
+    }
+    response = await w.t.app.inject({ method, url: attempt.url, headers, ...(payload !== undefined ? { payload } : {}) });
+  }
+  return { status: response.statusCode, body: response.body, location: response.headers.location as string | undefined, contentType: String(response.headers['content-type'] ?? '') };
+}
+
+/** The answer with what the attempt itself sent taken out (a search box shows its query; a page its own address). */
+function withoutEcho(attempt: Attempt, body: string): string {
+  const sent = [attempt.url, ...attempt.url.split(/[/?&=]/), ...Object.values(attempt.body ?? {}).map(String)]
+    .flatMap((s) => {
+      let decoded = s;
+      try {
+        decoded = decodeURIComponent(s);
+      } catch {
+        /* as sent */
+      }
+      return [s, decoded, decoded.replace(/&/g, '&amp;')];
+    })
+    .filter((s) => s.length >= 6)
+    .sort((x, y) => y.length - x.length);
+  let rest = body;
+  for (const s of sent) rest = rest.split(s).join('');
+  return rest;
+}
+
+/** Runs one attempt (as `method`, for a HEAD route its GET attempt as HEAD) and checks its answer. */
+export async function runAttempt(w: World, attempt: Attempt, method: 'GET' | 'POST' | 'HEAD' = attempt.method): Promise<Answered> {
+  const answer = await send(w, attempt, method);
+  const shown = `${attempt.what}: ${method} ${attempt.url} → ${answer.status} ${answer.body.slice(0, 300)}`;
+  expect(answer.status, shown).toBeLessThan(500);
+  if (method === 'HEAD') {
+    expect(answer.body, shown).toBe('');
+    return answer;
+  }
+  switch (attempt.expect) {
+    case 'api not found':
+      expect({ status: answer.status, body: JSON.parse(answer.body) }, shown).toStrictEqual({ status: 404, body: { detail: 'Not found.', error_key: 'validation_error' } });
+      break;
+    case 'page not found':
+      expect(answer.status, shown).toBe(404);
+      break;
+    case 'forbidden':
+      expect(answer.status, shown).toBe(403);
+      break;
+    case 'shown':
+      break;
+    default:
+      await attempt.expect(answer);
+  }
+  const visible = withoutEcho(attempt, answer.body);
+  for (const scope of attempt.hidden) {
+    for (const secret of w.secrets[scope]) expect(visible.includes(secret), `${shown}\n… shows A's ${scope} secret ${secret}`).toBe(false);
+  }
+  return answer;
+}
+
+/** The intruders of a dashboard read: B in either environment sees nothing of A; A in live nothing of A's test data, and the reverse. */
+export const intruders = {
+  dashboard: [
+    { by: { browser: 'bTest' as const }, hidden: ['merchant', 'test', 'live'] as ('merchant' | 'test' | 'live')[] },
+    { by: { browser: 'bLive' as const }, hidden: ['merchant', 'test', 'live'] as ('merchant' | 'test' | 'live')[] },
+    { by: { browser: 'aLive' as const }, hidden: ['test'] as ('merchant' | 'test' | 'live')[] },
+  ],
+};

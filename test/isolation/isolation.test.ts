@@ -1,0 +1,493 @@
+// Isolation (issue 6): for every route the app registers — API, hosted page, dashboard and the rest —
+// the attempts to reach another merchant's data or the other environment's data, run by the helper
+// in isolation-helper.ts. Every route must be classified in the table below: a route added later
+// fails "every route is classified" until someone writes down how it is isolated. HEAD routes
+// repeat their GET route's attempts. After each route's attempts, nothing of A's has changed.
+import { afterAll, describe, expect, it } from 'vitest';
+import { merchantBrowser, type MerchantBrowser, uniqueSignUp } from '../dashboard-client.js';
+import { type Answered, type Attempt, buildWorld, intruders, routeKey, runAttempt, snapshotOfA, startRecordingRoutes, type World } from './isolation-helper.js';
+
+interface Classification {
+  /**
+   * - `api`: merchant-scoped by the secret key (its merchant and environment);
+   * - `portal`: the pidx is the capability; what must hold is that one payment's page never shows
+   *   or moves another (its CSRF token and attempt tokens are bound to it);
+   * - `dashboard`: merchant-scoped by the session (its merchant and the environment it looks at);
+   * - `public`: takes no merchant-scoped id and shows no merchant's data.
+   */
+  scope: 'api' | 'portal' | 'dashboard' | 'public';
+  reason: string;
+  attempts: (w: World) => Attempt[] | Promise<Attempt[]>;
+}
+
+const ALL: Attempt['hidden'] = ['merchant', 'test', 'live'];
+
+/** A public route: asked without any credentials, it shows nothing of A's. */
+const publicRoute = (reason: string, url: string, method: 'GET' | 'POST' = 'GET', body?: Record<string, unknown>): Classification => ({
+  scope: 'public',
+  reason,
+  attempts: () => [{ what: 'anyone', by: { anonymous: true }, method, url, body, expect: 'shown', hidden: ALL }],
+});
+
+const apiNotFound = (w: World, what: string, method: 'POST' | 'GET', url: (env: 'test' | 'live') => string, body: Record<string, unknown> | undefined, targetEnvironment: 'test' | 'live'): Attempt[] => [
+  { what: `B's test key: ${what}`, by: { key: w.b.keys.test }, method, url: url(targetEnvironment), body, expect: 'api not found', hidden: ALL },
+  { what: `B's live key: ${what}`, by: { key: w.b.keys.live }, method, url: url(targetEnvironment), body, expect: 'api not found', hidden: ALL },
+  {
+    what: `A's ${targetEnvironment === 'test' ? 'live' : 'test'} key: ${what}`,
+    by: { key: targetEnvironment === 'test' ? w.a.keys.live : w.a.keys.test },
+    method,
+    url: url(targetEnvironment),
+    body,
+    expect: 'api not found',
+    hidden: [targetEnvironment],
+  },
+];
+
+/** A fresh browser logged in as B (for posts that change B's own session or keys). */
+async function freshB(w: World): Promise<MerchantBrowser> {
+  const browser = merchantBrowser(w.t.app);
+  expect((await browser.logIn(w.b.email, w.b.password)).status).toBe(303);
+  return browser;
+}
+
+const json = (answer: Answered) => JSON.parse(answer.body);
+
+const table: Record<string, Classification> = {
+  // ---- the API: merchant and environment come from the key -----------------------------------
+  'POST /api/v2/epayment/initiate/': {
+    scope: 'api',
+    reason: 'takes no id; what could cross is the one-paid-payment-per-order rule and the Idempotency-Key, both per merchant and environment',
+    attempts: (w) => {
+      const payable = (check: (pidx: string) => Promise<void>) => async (answer: Answered) => {
+        expect(answer.status, answer.body).toBe(200);
+        await check(json(answer).pidx);
+      };
+      const payablePage = async (pidx: string) => {
+        const page = await w.t.app.inject({ method: 'GET', url: `/pay/${pidx}` });
+        expect(page.statusCode, 'an order paid by another merchant (or in the other environment) is not paid here').toBe(200);
+        expect(page.body).toContain('name="mpin"');
+      };
+      const paidOrder = { purchase_order_id: w.a.test.completed.orderId, return_url: 'https://shop.example.com/r', website_url: 'https://shop.example.com', amount: 1000, purchase_order_name: 'x' };
+      return [
+        { what: "B orders A's paid order id", by: { key: w.b.keys.test }, method: 'POST', url: '/api/v2/epayment/initiate/', body: paidOrder, expect: payable(payablePage), hidden: ALL },
+        {
+          what: "A's live key orders A's test-paid order id",
+          by: { key: w.a.keys.live },
+          method: 'POST',
+          url: '/api/v2/epayment/initiate/',
+          body: paidOrder,
+          expect: payable(async (pidx) => {
+            w.ownNew.add(pidx);
+            await payablePage(pidx);
+          }),
+          hidden: ['test'],
+        },
+        {
+          what: "B replays A's Idempotency-Key with A's body",
+          by: { key: w.b.keys.test },
+          method: 'POST',
+          url: '/api/v2/epayment/initiate/',
+          body: w.a.idempotentInitiate.body,
+          headers: { 'idempotency-key': w.a.idempotentInitiate.key },
+          expect: payable(async (pidx) => {
+            expect(pidx, "B got A's payment back").not.toBe(w.a.idempotentInitiate.pidx);
+            const lookup = await w.t.app.inject({ method: 'POST', url: '/api/v2/epayment/lookup/', headers: { authorization: `Key ${w.a.keys.test}` }, payload: { pidx } });
+            expect(lookup.statusCode).toBe(404);
+          }),
+          hidden: ALL,
+        },
+      ];
+    },
+  },
+  'POST /api/v2/epayment/lookup/': {
+    scope: 'api',
+    reason: "a pidx of another merchant or environment is 'Not found.'",
+    attempts: (w) => [
+      ...Object.entries(w.a.test).flatMap(([status, p]) => apiNotFound(w, `lookup of A's ${status} test pidx`, 'POST', () => '/api/v2/epayment/lookup/', { pidx: p.pidx }, 'test')),
+      ...Object.entries(w.a.live).flatMap(([status, p]) => apiNotFound(w, `lookup of A's ${status} live pidx`, 'POST', () => '/api/v2/epayment/lookup/', { pidx: p.pidx }, 'live')),
+      { what: 'A itself (the attempt is aimed right)', by: { key: w.a.keys.test }, method: 'POST', url: '/api/v2/epayment/lookup/', body: { pidx: w.a.test.completed.pidx }, expect: (a) => expect(a.status).toBe(200), hidden: [] },
+    ],
+  },
+  'GET /api/v2/merchant-transaction/': {
+    scope: 'api',
+    reason: "lists only the key's merchant and environment",
+    attempts: (w) => {
+      const none = (answer: Answered) => expect(json(answer)).toMatchObject({ total_records: 0, records: [] });
+      const order = (o: string) => `/api/v2/merchant-transaction/?purchase_order_id=${encodeURIComponent(o)}`;
+      return [
+        { what: "B's test key lists", by: { key: w.b.keys.test }, method: 'GET', url: '/api/v2/merchant-transaction/?page_size=100', expect: 'shown', hidden: ALL },
+        { what: "B's live key lists", by: { key: w.b.keys.live }, method: 'GET', url: '/api/v2/merchant-transaction/?page_size=100', expect: 'shown', hidden: ALL },
+        { what: "B's test key filters on A's order", by: { key: w.b.keys.test }, method: 'GET', url: order(w.a.test.completed.orderId), expect: none, hidden: ALL },
+        { what: "A's live key lists", by: { key: w.a.keys.live }, method: 'GET', url: '/api/v2/merchant-transaction/?page_size=100', expect: 'shown', hidden: ['test'] },
+        { what: "A's live key filters on A's test order", by: { key: w.a.keys.live }, method: 'GET', url: order(w.a.test.completed.orderId), expect: none, hidden: ['test'] },
+        { what: "A's test key lists", by: { key: w.a.keys.test }, method: 'GET', url: '/api/v2/merchant-transaction/?page_size=100', expect: 'shown', hidden: ['live'] },
+        {
+          what: 'A itself (the attempt is aimed right)',
+          by: { key: w.a.keys.test },
+          method: 'GET',
+          url: order(w.a.test.completed.orderId),
+          expect: (a) => expect(json(a).total_records).toBe(1),
+          hidden: [],
+        },
+      ];
+    },
+  },
+  'POST /api/merchant-transaction/:transaction_id/refund/': {
+    scope: 'api',
+    reason: "a transaction of another merchant or environment is 'Not found.', and refunds nothing",
+    attempts: (w) => {
+      const url = (p: { transactionId?: string }) => () => `/api/merchant-transaction/${p.transactionId}/refund/`;
+      return [
+        ...apiNotFound(w, "whole refund of A's completed test transaction", 'POST', url(w.a.test.completed), undefined, 'test'),
+        ...apiNotFound(w, "partial refund of A's partly refunded test transaction", 'POST', url(w.a.test.partial), { amount: 10 }, 'test'),
+        ...apiNotFound(w, "refund of A's live transaction", 'POST', url(w.a.live.completed), { amount: 10 }, 'live'),
+        {
+          what: "B replays A's refund Idempotency-Key and body on A's transaction",
+          by: { key: w.b.keys.test },
+          method: 'POST',
+          url: url(w.a.test.partial)(),
+          body: w.a.idempotentRefund.body,
+          headers: { 'idempotency-key': w.a.idempotentRefund.key },
+          expect: 'api not found',
+          hidden: ALL,
+        },
+      ];
+    },
+  },
+  'GET /api/v2/openapi.json': publicRoute('the API description: the same document for everyone, no merchant data', '/api/v2/openapi.json'),
+
+  // ---- the hosted page: the pidx is the capability -------------------------------------------
+  'GET /pay/:pidx': {
+    scope: 'portal',
+    reason: "the pidx is the capability to pay it; the page shows that payment and no other, whatever the browser's cookies hold",
+    attempts: (w) => [
+      {
+        what: "A's payment page in a browser that holds B's payment's form",
+        by: { payer: true },
+        method: 'GET',
+        url: `/pay/${w.a.test.initiated.pidx}`,
+        expect: (a) => {
+          expect(a.status).toBe(200);
+          expect(a.body).not.toContain(w.b.test.initiated.pidx);
+          expect(a.body).not.toContain(w.b.test.initiated.orderId);
+        },
+        // The page is A's payment's: A's name and this payment show; nothing of A's live data.
+        hidden: ['live'],
+      },
+    ],
+  },
+  'POST /pay/:pidx/wallet': {
+    scope: 'portal',
+    reason: "step one needs this payment's CSRF token: a token of another payment is refused, and no attempt starts",
+    attempts: (w) => [
+      {
+        what: "B's payment's token posted to A's payment",
+        by: { payer: true },
+        method: 'POST',
+        url: `/pay/${w.a.test.initiated.pidx}/wallet`,
+        body: { csrf_token: w.payer.tokenFor(w.b.test.initiated.pidx), mobile: '9800000001', mpin: '1111' },
+        expect: 'forbidden',
+        hidden: ALL,
+      },
+    ],
+  },
+  'GET /pay/:pidx/otp/:token': {
+    scope: 'portal',
+    reason: "the attempt token is looked up with its pidx: another payment's attempt shows nothing, the browser goes back to the payment's own page",
+    attempts: (w) => [
+      {
+        what: "B's payment's attempt token under A's payment",
+        by: { payer: true },
+        method: 'GET',
+        url: `/pay/${w.a.test.initiated.pidx}/otp/${w.b.test.attempt.token}`,
+        expect: (a) => {
+          expect(a.status).toBe(303);
+          expect(a.location).toBe(`/pay/${w.a.test.initiated.pidx}`);
+        },
+        hidden: ALL,
+      },
+    ],
+  },
+  'POST /pay/:pidx/confirm': {
+    scope: 'portal',
+    reason: "the attempt must be this payment's and the CSRF token bound to it: another payment's attempt (even with its right OTP) moves neither payment",
+    attempts: async (w) => {
+      const stillOpen = async () => {
+        const rows = await w.t.db.query<{ pidx: string; status: string }>('SELECT pidx, status FROM payments WHERE pidx = ANY($1) ORDER BY pidx', [[w.a.test.initiated.pidx, w.b.test.initiated.pidx]]);
+        expect(rows.map((r) => r.status)).toEqual(['Initiated', 'Initiated']);
+      };
+      return [
+        {
+          what: "B's payment's attempt and right OTP posted to A's payment (with A's payment's token)",
+          by: { payer: true },
+          method: 'POST',
+          url: `/pay/${w.a.test.initiated.pidx}/confirm`,
+          body: { csrf_token: w.payer.tokenFor(w.a.test.initiated.pidx), attempt: w.b.test.attempt.token, otp: w.b.test.attempt.otp },
+          expect: async (a) => {
+            expect(a.status).toBe(400);
+            await stillOpen();
+          },
+          hidden: ['live'],
+        },
+        {
+          what: "B's payment's token posted to A's payment",
+          by: { payer: true },
+          method: 'POST',
+          url: `/pay/${w.a.test.initiated.pidx}/confirm`,
+          body: { csrf_token: w.payer.tokenFor(w.b.test.initiated.pidx), attempt: w.b.test.attempt.token, otp: w.b.test.attempt.otp },
+          expect: 'forbidden',
+          hidden: ALL,
+        },
+      ];
+    },
+  },
+  'POST /pay/:pidx/cancel': {
+    scope: 'portal',
+    reason: "cancelling needs this payment's CSRF token: another payment's token is refused",
+    attempts: (w) => [
+      {
+        what: "B's payment's token posted to cancel A's payment",
+        by: { payer: true },
+        method: 'POST',
+        url: `/pay/${w.a.test.initiated.pidx}/cancel`,
+        body: { csrf_token: w.payer.tokenFor(w.b.test.initiated.pidx) },
+        expect: 'forbidden',
+        hidden: ALL,
+      },
+      {
+        what: "A's payment's token posted to cancel A's live payment",
+        by: { payer: true },
+        method: 'POST',
+        url: `/pay/${w.a.live.initiated.pidx}/cancel`,
+        body: { csrf_token: w.payer.tokenFor(w.a.test.initiated.pidx) },
+        expect: 'forbidden',
+        hidden: ['merchant', 'test'],
+      },
+    ],
+  },
+
+  // ---- the dashboard: merchant and environment come from the session -------------------------
+  'GET /dashboard/payments/:pidx': {
+    scope: 'dashboard',
+    reason: "a payment of another merchant or of the other environment is 'not found'",
+    attempts: (w) => [
+      ...Object.entries(w.a.test).flatMap(([status, p]) =>
+        intruders.dashboard.map((i) => ({ what: `${JSON.stringify(i.by)} opens A's ${status} test payment`, ...i, method: 'GET' as const, url: `/dashboard/payments/${p.pidx}`, expect: 'page not found' as const })),
+      ),
+      { what: "A on test opens A's live payment", by: { browser: 'aTest' }, method: 'GET', url: `/dashboard/payments/${w.a.live.completed.pidx}`, expect: 'page not found', hidden: ['live'] },
+      { what: 'A itself (the attempt is aimed right)', by: { browser: 'aTest' }, method: 'GET', url: `/dashboard/payments/${w.a.test.completed.pidx}`, expect: (a) => expect(a.status).toBe(200), hidden: [] },
+    ],
+  },
+  'POST /dashboard/payments/:pidx/refund': {
+    scope: 'dashboard',
+    reason: "the refund form of another merchant's or environment's payment is 'not found'",
+    attempts: (w) => [
+      ...intruders.dashboard.map((i) => ({ what: `${JSON.stringify(i.by)} reviews a refund of A's test payment`, ...i, method: 'POST' as const, url: `/dashboard/payments/${w.a.test.completed.pidx}/refund`, body: { amount: '10' }, expect: 'page not found' as const })),
+      { what: "A on test reviews a refund of A's live payment", by: { browser: 'aTest' }, method: 'POST', url: `/dashboard/payments/${w.a.live.completed.pidx}/refund`, body: { amount: '10' }, expect: 'page not found', hidden: ['live'] },
+    ],
+  },
+  'POST /dashboard/payments/:pidx/refund/confirm': {
+    scope: 'dashboard',
+    reason: "confirming a refund of another merchant's or environment's payment is 'not found' and refunds nothing",
+    attempts: (w) => [
+      ...intruders.dashboard.flatMap((i) => [
+        { what: `${JSON.stringify(i.by)} refunds A's completed test payment`, ...i, method: 'POST' as const, url: `/dashboard/payments/${w.a.test.completed.pidx}/refund/confirm`, body: { amount_paisa: '10', refunded_before: '0' }, expect: 'page not found' as const },
+        { what: `${JSON.stringify(i.by)} refunds A's partly refunded test payment`, ...i, method: 'POST' as const, url: `/dashboard/payments/${w.a.test.partial.pidx}/refund/confirm`, body: { amount_paisa: '10', refunded_before: '1000' }, expect: 'page not found' as const },
+      ]),
+      { what: "A on test refunds A's live payment", by: { browser: 'aTest' }, method: 'POST', url: `/dashboard/payments/${w.a.live.completed.pidx}/refund/confirm`, body: { amount_paisa: '10', refunded_before: '0' }, expect: 'page not found', hidden: ['live'] },
+    ],
+  },
+  'GET /dashboard/transactions': {
+    scope: 'dashboard',
+    reason: "lists (and searches) only the session's merchant and environment",
+    attempts: (w) => transactionListAttempts(w, '/dashboard/transactions'),
+  },
+  'GET /dashboard/transactions.csv': {
+    scope: 'dashboard',
+    reason: "exports only the session's merchant and environment",
+    attempts: (w) => transactionListAttempts(w, '/dashboard/transactions.csv'),
+  },
+  'GET /dashboard': {
+    scope: 'dashboard',
+    reason: "balance, volumes and recent payments of the session's merchant and environment",
+    attempts: (w) => [
+      ...intruders.dashboard.map((i) => ({ what: `${JSON.stringify(i.by)} home`, ...i, method: 'GET' as const, url: '/dashboard', expect: 'shown' as const })),
+      { what: 'A on test: home', by: { browser: 'aTest' }, method: 'GET', url: '/dashboard', expect: 'shown', hidden: ['live'] },
+    ],
+  },
+  'GET /dashboard/keys': {
+    scope: 'dashboard',
+    reason: "the session's merchant's keys (both environments are the merchant's own)",
+    attempts: () => [
+      { what: "B's keys page", by: { browser: 'bTest' }, method: 'GET', url: '/dashboard/keys', expect: 'shown', hidden: ALL },
+      { what: "B's keys page, on live", by: { browser: 'bLive' }, method: 'GET', url: '/dashboard/keys', expect: 'shown', hidden: ALL },
+    ],
+  },
+  'POST /dashboard/keys/rotate': {
+    scope: 'dashboard',
+    reason: "takes an environment, never a merchant: it reviews the rotation of the session's merchant's key",
+    attempts: async (w) => [
+      { what: "another merchant's rotation review, naming A", by: { browser: await freshB(w) }, method: 'POST', url: '/dashboard/keys/rotate', body: { environment: 'test', grace: '0', merchant_id: w.a.id, merchant: w.a.id }, expect: 'shown', hidden: ALL },
+    ],
+  },
+  'POST /dashboard/keys/rotate/confirm': {
+    scope: 'dashboard',
+    reason: "takes an environment, never a merchant: it rotates the session's merchant's key only (A's keys stay as they were)",
+    attempts: async (w) => {
+      // A throwaway merchant: rotating B's own key would end B's other attempts.
+      const c = merchantBrowser(w.t.app);
+      await c.signUp(uniqueSignUp());
+      return [
+        { what: "another merchant rotates with grace 0, naming A", by: { browser: c }, method: 'POST', url: '/dashboard/keys/rotate/confirm', body: { environment: 'test', grace: '0', merchant_id: w.a.id, merchant: w.a.id }, expect: (a) => expect(a.status).toBe(200), hidden: ALL },
+        { what: "another merchant rotates live with grace 0, naming A", by: { browser: c }, method: 'POST', url: '/dashboard/keys/rotate/confirm', body: { environment: 'live', grace: '0', merchant_id: w.a.id }, expect: (a) => expect(a.status).toBe(200), hidden: ALL },
+      ];
+    },
+  },
+  'GET /dashboard/webhooks': {
+    scope: 'dashboard',
+    reason: "the session's merchant's signing secret, endpoint and deliveries in its environment",
+    attempts: () => [
+      ...intruders.dashboard.map((i) => ({ what: `${JSON.stringify(i.by)} webhooks page`, ...i, method: 'GET' as const, url: '/dashboard/webhooks', expect: 'shown' as const })),
+      { what: 'A on test: webhooks page', by: { browser: 'aTest' }, method: 'GET', url: '/dashboard/webhooks', expect: 'shown', hidden: ['live'] },
+    ],
+  },
+  'POST /dashboard/webhooks/endpoint': {
+    scope: 'dashboard',
+    reason: "sets the endpoint of the session's merchant and environment only",
+    attempts: (w) => [
+      { what: 'B sets its endpoint, naming A', by: { browser: 'bTest' }, method: 'POST', url: '/dashboard/webhooks/endpoint', body: { url: 'https://b.example.com/hook', merchant_id: w.a.id, environment: 'live' }, expect: 'shown', hidden: ALL },
+      { what: 'B on live removes its endpoint, naming A', by: { browser: 'bLive' }, method: 'POST', url: '/dashboard/webhooks/endpoint', body: { url: '', merchant_id: w.a.id }, expect: 'shown', hidden: ALL },
+    ],
+  },
+  'POST /dashboard/webhooks/:id/resend': {
+    scope: 'dashboard',
+    reason: "a delivery of another merchant or environment is not found and is not queued again",
+    attempts: (w) => [
+      ...intruders.dashboard.map((i) => ({ what: `${JSON.stringify(i.by)} resends A's test delivery`, ...i, method: 'POST' as const, url: `/dashboard/webhooks/${w.a.deliveryId.test}/resend`, expect: 'page not found' as const })),
+      { what: "A on test resends A's live delivery", by: { browser: 'aTest' }, method: 'POST', url: `/dashboard/webhooks/${w.a.deliveryId.live}/resend`, expect: 'page not found', hidden: ['live'] },
+    ],
+  },
+  'POST /dashboard/environment': {
+    scope: 'dashboard',
+    reason: "switches the session's own environment; no other session's",
+    attempts: async (w) => [
+      { what: 'B switches its session to live', by: { browser: await freshB(w) }, method: 'POST', url: '/dashboard/environment', body: { environment: 'live', back: '/dashboard' }, expect: (a) => expect(a.status).toBe(303), hidden: ALL },
+    ],
+  },
+  'POST /dashboard/logout': {
+    scope: 'dashboard',
+    reason: "ends the session's own session; A's sessions stay",
+    attempts: async (w) => [{ what: 'B logs out', by: { browser: await freshB(w) }, method: 'POST', url: '/dashboard/logout', expect: (a) => expect(a.status).toBe(303), hidden: ALL }],
+  },
+  'GET /dashboard/signup': publicRoute('the sign-up form: no merchant yet', '/dashboard/signup'),
+  'POST /dashboard/signup': {
+    scope: 'public',
+    reason: 'creates a new merchant; A’s email taken again is refused without showing anything of A',
+    attempts: (w) => [
+      { what: "sign-up with A's email", by: { browser: merchantBrowser(w.t.app) }, method: 'POST', url: '/dashboard/signup', body: { ...uniqueSignUp(), email: w.a.email }, expect: (a) => expect(a.status).toBe(400), hidden: ALL, refresh: '/dashboard/signup' },
+    ],
+  },
+  'GET /dashboard/login': publicRoute('the log-in form: no merchant yet', '/dashboard/login'),
+  'POST /dashboard/login': {
+    scope: 'public',
+    reason: "logs a merchant in by email and password; a wrong password for A's email shows nothing of A",
+    attempts: (w) => [
+      { what: 'log-in as A with a wrong password', by: { browser: merchantBrowser(w.t.app) }, method: 'POST', url: '/dashboard/login', body: { email: w.a.email, password: 'not the password' }, expect: (a) => expect(a.status).toBe(401), hidden: ALL, refresh: '/dashboard/login' },
+    ],
+  },
+
+  // ---- the rest: no merchant-scoped id -------------------------------------------------------
+  'GET /': publicRoute('redirects to the dashboard', '/'),
+  'GET /health': publicRoute('liveness of the service; no merchant data', '/health'),
+  'GET /metrics': publicRoute('service-wide counters, labelled by route and status, never by merchant', '/metrics'),
+  'GET /assets/:name': publicRoute('static stylesheets and scripts shipped with the service', '/assets/portal.css'),
+  'GET /docs': publicRoute('the API documentation page', '/docs'),
+  'GET /demo': publicRoute("the demo shop of the demo merchant (its own sandbox key)", '/demo'),
+  'POST /demo/buy': publicRoute('buys from the demo shop with the demo merchant’s key; takes a product, never a merchant or payment', '/demo/buy', 'POST', { product: 'x' }),
+  'GET /demo/return': {
+    scope: 'public',
+    reason: "the demo shop's return page: a callback not signed for the demo merchant is ignored, and its lookup uses the demo merchant's key",
+    attempts: (w) => [
+      {
+        what: "A's callback parameters replayed on the demo shop",
+        by: { anonymous: true },
+        method: 'GET',
+        url: `/demo/return?pidx=${w.a.test.completed.pidx}&status=Completed&transaction_id=${w.a.test.completed.transactionId}&purchase_order_id=${w.a.test.completed.orderId}`,
+        expect: (a) => expect([400, 404]).toContain(a.status),
+        hidden: ALL,
+      },
+    ],
+  },
+};
+
+function transactionListAttempts(w: World, path: string): Attempt[] {
+  const q = (value: string) => `${path}?q=${encodeURIComponent(value)}`;
+  return [
+    ...intruders.dashboard.flatMap((i) => [
+      { what: `${JSON.stringify(i.by)} lists`, ...i, method: 'GET' as const, url: path, expect: 'shown' as const },
+      { what: `${JSON.stringify(i.by)} searches A's pidx`, ...i, method: 'GET' as const, url: q(w.a.test.completed.pidx), expect: 'shown' as const },
+      { what: `${JSON.stringify(i.by)} searches A's order`, ...i, method: 'GET' as const, url: q(w.a.test.partial.orderId), expect: 'shown' as const },
+    ]),
+    { what: "A on test searches A's live pidx", by: { browser: 'aTest' }, method: 'GET', url: q(w.a.live.completed.pidx), expect: 'shown', hidden: ['live'] },
+    {
+      what: 'A itself (the attempt is aimed right)',
+      by: { browser: 'aTest' },
+      method: 'GET',
+      url: q(w.a.test.completed.pidx),
+      expect: (a) => {
+        expect(a.status).toBe(200);
+        expect(a.body).toContain(w.a.test.completed.transactionId);
+      },
+      hidden: [],
+    },
+  ];
+}
+
+// ---- the suite --------------------------------------------------------------------------------
+
+const { t, routes } = await startRecordingRoutes();
+afterAll(() => t.close());
+// On PostgreSQL every test file shares one store, and other files run the expiry sweep and the
+// webhook sender at their own clocks (about now): twenty years ahead, nothing of this file's is
+// ever due for them.
+t.clock.advance(20 * 365 * 24 * 3600);
+const world = await buildWorld(t);
+
+describe('isolation', () => {
+  it('every route the app registers is classified (a new route must say how it is isolated)', () => {
+    const unclassified = routes.filter((r) => r.method !== 'HEAD' && !table[routeKey(r)]).map(routeKey);
+    expect(unclassified, 'add these routes to the table in test/isolation/isolation.test.ts').toEqual([]);
+    const headless = routes.filter((r) => r.method === 'HEAD' && !table[`GET ${r.url}`]).map(routeKey);
+    expect(headless, 'a HEAD route repeats its GET route’s attempts').toEqual([]);
+    const stale = Object.keys(table).filter((key) => !routes.some((r) => routeKey(r) === key));
+    expect(stale, 'routes in the table that the app no longer registers').toEqual([]);
+  });
+
+  it('covers the API, the hosted page and the dashboard', () => {
+    const scopes = new Set(Object.values(table).map((c) => c.scope));
+    expect([...scopes].sort()).toEqual(['api', 'dashboard', 'portal', 'public']);
+    for (const prefix of ['/api/', '/pay/', '/dashboard']) expect(routes.some((r) => r.url.startsWith(prefix))).toBe(true);
+  });
+
+  const classified = routes.filter((r) => table[routeKey(r)] || (r.method === 'HEAD' && table[`GET ${r.url}`]));
+  describe.each(classified.map((r) => [routeKey(r), r] as const))('%s', (_key, route) => {
+    const head = route.method === 'HEAD';
+    const classification = table[head ? `GET ${route.url}` : routeKey(route)];
+    it(`${classification.scope}: ${classification.reason}`, async () => {
+      const before = await snapshotOfA(world);
+      const attempts = await classification.attempts(world);
+      expect(attempts.length).toBeGreaterThan(0);
+      for (const attempt of attempts) {
+        if (!head) {
+          await runAttempt(world, attempt);
+          continue;
+        }
+        // HEAD: the same answer as GET, without a body.
+        const got = await runAttempt(world, attempt);
+        const headed = await runAttempt(world, attempt, 'HEAD');
+        expect(headed.status, `${attempt.what} as HEAD`).toBe(got.status);
+      }
+      expect(await snapshotOfA(world), "A's data changed").toEqual(before);
+    }, 120_000);
+  });
+});

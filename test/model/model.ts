@@ -1,0 +1,386 @@
+// A small, pure model of the contract's payment lifecycle (sections 4 to 6), written from the
+// contract and not from the code: what every operation should do to a payment, its records and
+// the money, and what the payer, the merchant's server and the operator should be answered.
+// The model-based test runs random operations against the real service and this model side by side.
+
+export type Environment = 'test' | 'live';
+export type Status = 'Initiated' | 'Pending' | 'Completed' | 'Partially refunded' | 'Refunded' | 'Expired' | 'User canceled';
+export type RecordState = 'Completed' | 'Confirmed' | 'Canceled';
+
+// Contract section 5.
+export const SANDBOX = { mpin: '1111', otp: '987654', pendingMobile: '9800000007', mobiles: ['9800000000', '9800000001', '9800000002', '9800000003', '9800000004', '9800000005', '9800000007'] };
+export const MAX_MPIN_FAILURES = 5;
+export const MPIN_LOCK_MS = 15 * 60_000;
+export const MAX_OTP_FAILURES = 3;
+export const OTP_TTL_MS = 5 * 60_000;
+
+/** Statuses in which a payment holds or took the money of its order: at most one per order. */
+const HOLDS_ORDER: readonly Status[] = ['Pending', 'Completed', 'Partially refunded', 'Refunded'];
+/** Statuses whose lookup shows the transaction id (specification 2.4). */
+const SHOWS_TRANSACTION: readonly Status[] = ['Completed', 'Partially refunded', 'Refunded'];
+
+export interface ModelPayment {
+  pidx: string;
+  merchant: number;
+  environment: Environment;
+  orderId: string;
+  amount: number;
+  fee: number;
+  expiresAt: number;
+  /** As stored: never `Expired`, which is derived from the time (and only persisted by the sweep). */
+  status: Exclude<Status, 'Expired'>;
+  transactionId?: string;
+  payer?: string;
+  refunded: number;
+}
+
+export interface ModelRecord {
+  seq: number;
+  type: 'Wallet payment' | 'Refund';
+  pidx: string;
+  merchant: number;
+  environment: Environment;
+  orderId: string;
+  amount: number;
+  feeAmount: number;
+  state: RecordState;
+  refunded: boolean;
+  at: number;
+  /** The payment record's idx is its transaction id; a refund's idx is not known in advance. */
+  idx?: string;
+  payer: string;
+}
+
+export interface ModelWallet {
+  mobile: string;
+  environment: Environment;
+  sandbox: boolean;
+  mpin: string;
+  /** Live wallets: the whole balance. Sandbox wallets never run dry, so only `net` is followed. */
+  balance: number;
+  /** Money moved by this model's payments and refunds (payments negative). */
+  net: number;
+}
+
+export interface ModelAttempt {
+  token: string;
+  pidx: string;
+  mobile: string;
+  otp: string;
+  otpExpiresAt: number;
+  otpFailures: number;
+  ended: boolean;
+}
+
+interface MpinState {
+  failures: number;
+  lockedUntil: number | null;
+}
+
+export interface Model {
+  now: number;
+  ttlMs: number;
+  merchants: { feeBps: number }[];
+  payments: ModelPayment[];
+  records: ModelRecord[];
+  wallets: Map<string, ModelWallet>;
+  attempts: ModelAttempt[];
+  mpin: Map<string, MpinState>;
+  nextSeq: number;
+}
+
+export function newModel(options: { now: number; ttlSeconds: number; feeBps: number[] }): Model {
+  const model: Model = {
+    now: options.now,
+    ttlMs: options.ttlSeconds * 1000,
+    merchants: options.feeBps.map((feeBps) => ({ feeBps })),
+    payments: [],
+    records: [],
+    wallets: new Map(),
+    attempts: [],
+    mpin: new Map(),
+    nextSeq: 0,
+  };
+  for (const mobile of SANDBOX.mobiles) addWallet(model, { mobile, environment: 'test', sandbox: true, mpin: SANDBOX.mpin, balance: 0 });
+  return model;
+}
+
+const walletKey = (environment: Environment, mobile: string) => `${environment}:${mobile}`;
+
+export function addWallet(model: Model, wallet: Omit<ModelWallet, 'net'>): void {
+  model.wallets.set(walletKey(wallet.environment, wallet.mobile), { ...wallet, net: 0 });
+}
+
+export function findWallet(model: Model, environment: Environment, mobile: string): ModelWallet | undefined {
+  return model.wallets.get(walletKey(environment, mobile));
+}
+
+export function topup(model: Model, environment: Environment, mobile: string, amount: number): void {
+  findWallet(model, environment, mobile)!.balance += amount;
+}
+
+export function payment(model: Model, pidx: string): ModelPayment {
+  const found = model.payments.find((p) => p.pidx === pidx);
+  if (!found) throw new Error(`model: no payment ${pidx}`);
+  return found;
+}
+
+/** round-half-up(amount × fee_bps / 10000), in whole paisa (contract section 4). */
+export function feeFor(amount: number, feeBps: number): number {
+  return Number((BigInt(amount) * BigInt(feeBps) + 5000n) / 10000n);
+}
+
+export function effectiveStatus(p: ModelPayment, now: number): Status {
+  return p.status === 'Initiated' && p.expiresAt <= now ? 'Expired' : p.status;
+}
+
+function orderTakenElsewhere(model: Model, p: ModelPayment): boolean {
+  return model.payments.some(
+    (q) => q.pidx !== p.pidx && q.merchant === p.merchant && q.environment === p.environment && q.orderId === p.orderId && HOLDS_ORDER.includes(q.status),
+  );
+}
+
+/** The callback status of a payment whose attempt has ended (from its stored status). */
+function finishedAs(p: ModelPayment): 'Completed' | 'Pending' | 'User canceled' | undefined {
+  if (p.status === 'Completed' || p.status === 'Partially refunded' || p.status === 'Refunded') return 'Completed';
+  if (p.status === 'Pending' || p.status === 'User canceled') return p.status;
+  return undefined;
+}
+
+// ---- operations -------------------------------------------------------------------------------
+
+export function initiate(model: Model, input: { pidx: string; merchant: number; environment: Environment; orderId: string; amount: number }): ModelPayment {
+  const p: ModelPayment = {
+    pidx: input.pidx,
+    merchant: input.merchant,
+    environment: input.environment,
+    orderId: input.orderId,
+    amount: input.amount,
+    fee: feeFor(input.amount, model.merchants[input.merchant].feeBps),
+    expiresAt: model.now + model.ttlMs,
+    status: 'Initiated',
+    refunded: 0,
+  };
+  model.payments.push(p);
+  return p;
+}
+
+export function advance(model: Model, seconds: number): void {
+  model.now += seconds * 1000;
+}
+
+/** What the hosted page shows when opened (GET /pay/{pidx}). */
+export type PageOutcome = 'checkout' | 'expired' | 'finished' | 'order_paid';
+
+export function openPage(model: Model, p: ModelPayment): PageOutcome {
+  if (effectiveStatus(p, model.now) === 'Expired') return 'expired';
+  if (finishedAs(p)) return 'finished';
+  if (orderTakenElsewhere(model, p)) return 'order_paid';
+  return 'checkout';
+}
+
+/** Why a payment cannot be paid now, or undefined when it can. */
+function unpayable(model: Model, p: ModelPayment): Exclude<PageOutcome, 'checkout'> | undefined {
+  const status = effectiveStatus(p, model.now);
+  if (status === 'Expired') return 'expired';
+  if (status !== 'Initiated') return 'finished';
+  if (orderTakenElsewhere(model, p)) return 'order_paid';
+  return undefined;
+}
+
+export type WalletOutcome =
+  | { kind: 'otp_sent' }
+  | { kind: Exclude<PageOutcome, 'checkout'> }
+  | { kind: 'invalid_input' | 'unknown_wallet' | 'wrong_mpin' | 'wallet_locked' | 'insufficient_balance' };
+
+/** Step one on the hosted page: mobile and MPIN. Counts wrong MPINs (a sandbox lock holds only for this payment). */
+export function walletStep(model: Model, p: ModelPayment, mobile: string, mpin: string): WalletOutcome {
+  const reason = unpayable(model, p);
+  if (reason) return { kind: reason };
+  if (!/^9\d{9}$/.test(mobile) || !/^\d{4}$/.test(mpin)) return { kind: 'invalid_input' };
+  const wallet = findWallet(model, p.environment, mobile);
+  if (!wallet) return { kind: 'unknown_wallet' };
+  const scope = `${walletKey(wallet.environment, wallet.mobile)}:${wallet.sandbox ? p.pidx : ''}`;
+  const state = model.mpin.get(scope) ?? { failures: 0, lockedUntil: null };
+  const locked = (s: MpinState) => s.lockedUntil !== null && s.lockedUntil > model.now;
+  if (locked(state)) return { kind: 'wallet_locked' };
+  if (mpin !== wallet.mpin) {
+    const lockOver = state.lockedUntil !== null && state.lockedUntil <= model.now;
+    const failures = lockOver ? 1 : state.failures + 1;
+    const next: MpinState = { failures, lockedUntil: lockOver ? null : failures >= MAX_MPIN_FAILURES ? model.now + MPIN_LOCK_MS : state.lockedUntil };
+    model.mpin.set(scope, next);
+    return { kind: locked(next) ? 'wallet_locked' : 'wrong_mpin' };
+  }
+  model.mpin.delete(scope);
+  if (!wallet.sandbox && wallet.balance < p.amount) return { kind: 'insufficient_balance' };
+  return { kind: 'otp_sent' };
+}
+
+export function startAttempt(model: Model, attempt: Omit<ModelAttempt, 'otpExpiresAt' | 'otpFailures' | 'ended'>): ModelAttempt {
+  const started = { ...attempt, otpExpiresAt: model.now + OTP_TTL_MS, otpFailures: 0, ended: false };
+  model.attempts.push(started);
+  return started;
+}
+
+export type ConfirmOutcome =
+  | { kind: 'paid'; status: 'Completed' | 'Pending' }
+  /** The same payer's attempt of a payment it already paid: the same result again, nothing moves. */
+  | { kind: 'again'; status: 'Completed' | 'Pending' }
+  | { kind: Exclude<PageOutcome, 'checkout'> }
+  | { kind: 'attempt_ended' | 'otp_expired' | 'wrong_otp' | 'insufficient_balance' };
+
+/** Step two: the OTP. A right one pays (or, for the sandbox's pending wallet, holds) the payment. */
+/** A payment it pays gets its transaction id from the callback afterwards (see `setTransactionId`). */
+export function confirmStep(model: Model, attempt: ModelAttempt, otp: string): ConfirmOutcome {
+  const p = payment(model, attempt.pidx);
+  const wallet = findWallet(model, p.environment, attempt.mobile)!;
+  const finished = finishedAs(p);
+  if (finished && finished !== 'User canceled' && p.payer === wallet.mobile) return { kind: 'again', status: finished };
+  const reason = unpayable(model, p);
+  if (reason) return { kind: reason };
+  if (attempt.ended) return { kind: 'attempt_ended' };
+  if (attempt.otpExpiresAt <= model.now) {
+    attempt.ended = true;
+    return { kind: 'otp_expired' };
+  }
+  if (otp.trim() !== attempt.otp) {
+    attempt.otpFailures += 1;
+    if (attempt.otpFailures >= MAX_OTP_FAILURES) attempt.ended = true;
+    return { kind: attempt.ended ? 'attempt_ended' : 'wrong_otp' };
+  }
+  const hold = wallet.sandbox && wallet.mobile === SANDBOX.pendingMobile;
+  if (!hold && !wallet.sandbox && wallet.balance < p.amount) {
+    attempt.ended = true;
+    return { kind: 'insufficient_balance' };
+  }
+  attempt.ended = true;
+  p.status = hold ? 'Pending' : 'Completed';
+  p.payer = wallet.mobile;
+  addRecord(model, { type: 'Wallet payment', p, amount: p.amount, feeAmount: p.fee, state: hold ? 'Confirmed' : 'Completed' });
+  if (!hold) movePayment(model, p);
+  return { kind: 'paid', status: p.status as 'Completed' | 'Pending' };
+}
+
+/** Sets the transaction id the service gave (read from the callback) on a payment just paid. */
+export function setTransactionId(model: Model, p: ModelPayment, transactionId: string): void {
+  const record = model.records.find((r) => r.type === 'Wallet payment' && r.pidx === p.pidx)!;
+  p.transactionId = transactionId;
+  record.idx = transactionId;
+}
+
+function addRecord(model: Model, r: { type: ModelRecord['type']; p: ModelPayment; amount: number; feeAmount: number; state: RecordState; idx?: string }) {
+  model.records.push({
+    seq: model.nextSeq++,
+    type: r.type,
+    pidx: r.p.pidx,
+    merchant: r.p.merchant,
+    environment: r.p.environment,
+    orderId: r.p.orderId,
+    amount: r.amount,
+    feeAmount: r.feeAmount,
+    state: r.state,
+    refunded: false,
+    at: model.now,
+    idx: r.idx,
+    payer: r.p.payer!,
+  });
+}
+
+/** The payment journal: the payer pays the amount. The merchant's and fee shares are derived. */
+function movePayment(model: Model, p: ModelPayment) {
+  const wallet = findWallet(model, p.environment, p.payer!)!;
+  wallet.net -= p.amount;
+  if (!wallet.sandbox) wallet.balance -= p.amount;
+}
+
+export type CancelOutcome = 'canceled' | Exclude<PageOutcome, 'checkout' | 'order_paid'>;
+
+/** The payer cancels on the hosted page: only an Initiated, unexpired payment; a second cancel answers the same. */
+export function cancel(model: Model, p: ModelPayment): CancelOutcome {
+  if (p.status === 'User canceled') return 'canceled';
+  const status = effectiveStatus(p, model.now);
+  if (status === 'Expired') return 'expired';
+  if (status !== 'Initiated') return 'finished';
+  p.status = 'User canceled';
+  return 'canceled';
+}
+
+export type RefundOutcome = { kind: 'refunded'; amount: number } | { kind: 'refused' } | { kind: 'not_found' };
+
+/** A refund through the API with the key of `merchant`'s `environment`; no amount: the whole rest (else at least 1). */
+export function refund(model: Model, caller: { merchant: number; environment: Environment }, transactionId: string, requested: number | undefined): RefundOutcome {
+  const p = model.payments.find((q) => q.transactionId === transactionId && q.merchant === caller.merchant && q.environment === caller.environment);
+  if (!p) return { kind: 'not_found' };
+  if (p.status !== 'Completed' && p.status !== 'Partially refunded') return { kind: 'refused' };
+  const remaining = p.amount - p.refunded;
+  const amount = requested ?? remaining;
+  if (amount > remaining) return { kind: 'refused' };
+  p.refunded += amount;
+  p.status = p.refunded === p.amount ? 'Refunded' : 'Partially refunded';
+  const wallet = findWallet(model, p.environment, p.payer!)!;
+  wallet.net += amount;
+  if (!wallet.sandbox) wallet.balance += amount;
+  model.records.find((r) => r.type === 'Wallet payment' && r.pidx === p.pidx)!.refunded = true;
+  addRecord(model, { type: 'Refund', p, amount, feeAmount: 0, state: 'Completed' });
+  return { kind: 'refunded', amount };
+}
+
+/** The operator decides a Pending payment; anything else is refused. */
+export function resolve(model: Model, p: ModelPayment, resolution: 'Completed' | 'User canceled'): 'resolved' | 'refused' {
+  if (p.status !== 'Pending') return 'refused';
+  p.status = resolution;
+  const record = model.records.find((r) => r.type === 'Wallet payment' && r.pidx === p.pidx)!;
+  record.state = resolution === 'Completed' ? 'Completed' : 'Canceled';
+  if (resolution === 'Completed') movePayment(model, p);
+  return 'resolved';
+}
+
+// ---- what the service should report -----------------------------------------------------------
+
+export interface ExpectedLookup {
+  httpStatus: 200 | 400;
+  body: { pidx: string; total_amount: number; status: Status; transaction_id: string | null; fee: number; refunded: boolean; refunded_amount: number; purchase_order_id: string };
+}
+
+export function expectedLookup(model: Model, p: ModelPayment): ExpectedLookup {
+  const status = effectiveStatus(p, model.now);
+  return {
+    httpStatus: status === 'Expired' || status === 'User canceled' ? 400 : 200,
+    body: {
+      pidx: p.pidx,
+      total_amount: p.amount,
+      status,
+      transaction_id: SHOWS_TRANSACTION.includes(status) ? p.transactionId! : null,
+      fee: p.fee,
+      refunded: p.refunded > 0,
+      refunded_amount: p.refunded,
+      purchase_order_id: p.orderId,
+    },
+  };
+}
+
+/** The merchant's records in one environment (optionally one order's), newest first. */
+export function expectedRecords(model: Model, merchant: number, environment: Environment, orderId?: string): ModelRecord[] {
+  return model.records
+    .filter((r) => r.merchant === merchant && r.environment === environment && (orderId === undefined || r.orderId === orderId))
+    .sort((a, b) => b.at - a.at || b.seq - a.seq);
+}
+
+/** What the merchant's ledger account holds: completed payments less fees, less refunds. */
+export function merchantBalance(model: Model, merchant: number, environment: Environment): number {
+  let balance = 0;
+  for (const p of model.payments) {
+    if (p.merchant !== merchant || p.environment !== environment) continue;
+    if (p.status === 'Completed' || p.status === 'Partially refunded' || p.status === 'Refunded') balance += p.amount - p.fee - p.refunded;
+  }
+  return balance;
+}
+
+/** Payments of one order that hold or took its money: never more than one (contract section 3). */
+export function holdersOfOrder(model: Model, p: Pick<ModelPayment, 'merchant' | 'environment' | 'orderId'>): ModelPayment[] {
+  return model.payments.filter((q) => q.merchant === p.merchant && q.environment === p.environment && q.orderId === p.orderId && HOLDS_ORDER.includes(q.status));
+}
+
+export function maskMobile(mobile: string): string {
+  return `${mobile.slice(0, 2)}${'X'.repeat(mobile.length - 3)}${mobile.slice(-1)}`;
+}

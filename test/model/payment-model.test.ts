@@ -1,0 +1,830 @@
+// Model-based test of the payment lifecycle (issue 6): random sequences of operations — initiate,
+// open and pay on the hosted page, hold with the pending wallet, cancel, expire by the clock (and
+// the sweep), refund whole, in parts and over the rest, resolve, look up, list — run against ONE
+// real service through its HTTP surface (the operator's resolve through its service function), and
+// after every step compared with the pure model of model.ts: lookup status and HTTP code, fee,
+// refunded amount, transaction id, the list's records, wallet and merchant balances, the order
+// rule, and every ledger invariant (verifyLedger) every few steps and at the end of each run.
+//
+// Size: at least MODEL_STEPS (default 2000) steps, in runs of up to MODEL_MAX_COMMANDS (200)
+// commands; each run starts with new merchants and a new live wallet. On failure fast-check prints
+// the run's seed and its commands: MODEL_SEED=<seed> replays that run alone, MODEL_SHRINK=1 also
+// shrinks it (slow: every shrink replays against the service).
+import { randomBytes } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Db } from '../../src/db/db.js';
+import { migrate } from '../../src/db/migrate.js';
+import { openPostgres } from '../../src/db/postgres.js';
+import { csrfToken, CSRF_COOKIE } from '../../src/http/csrf.js';
+import { AppError } from '../../src/http/errors.js';
+import { serverSecret } from '../../src/http/server-secret.js';
+import { expirySweep } from '../../src/jobs/expiry-sweep.js';
+import { merchantBalance } from '../../src/ledger/merchant-balance.js';
+import { verifyLedger } from '../../src/ledger/verify-ledger.js';
+import type { CreatedMerchant } from '../../src/merchants/create-merchant.js';
+import { resolvePayment } from '../../src/payments/resolve-payment.js';
+import { topupWallet } from '../../src/wallets/topup-wallet.js';
+import { operatorWallet, otpSentFor, walletBalanceOf, type TestWallet } from '../portal-client.js';
+import { newMerchant, startTestApp } from '../test-app.js';
+import * as M from './model.js';
+import type { Environment, Model, ModelPayment } from './model.js';
+
+const STEPS = Number(process.env.MODEL_STEPS ?? 2000);
+const MAX_COMMANDS = Number(process.env.MODEL_MAX_COMMANDS ?? 200);
+const SEED = process.env.MODEL_SEED ? Number(process.env.MODEL_SEED) : undefined;
+const SHRINK = process.env.MODEL_SHRINK === '1';
+/** Every this many steps: every payment looked up, every list read whole, the ledger verified. */
+const FULL_CHECK_EVERY = 40;
+
+const FEE_BPS = [300, 250, 150];
+const ORDER_SLOTS = 4;
+const LIVE_FUNDING = 60_000;
+const PUBLIC_URL = 'http://bhuktani.test';
+const RETURN_URL = 'https://shop.example.com/return?cart=7';
+
+/**
+ * The service's store for this file. On PGlite every test file has its own database already. On
+ * PostgreSQL the test files share one, and this file moves its clock hours ahead and runs the
+ * expiry sweep, which would expire (and forget the Idempotency-Keys of) every other file's
+ * payments: it gets a schema of its own, migrated like the shared one and dropped at the end.
+ */
+async function ownStore(): Promise<{ db?: Db; drop(): Promise<void> }> {
+  const url = process.env.DATABASE_URL;
+  if (!url?.startsWith('postgres')) return { drop: async () => {} };
+  const schema = `model_test_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const admin = openPostgres(url, { max: 1 });
+  await admin.exec(`CREATE SCHEMA ${schema}`);
+  const db = openPostgres(`${url}${url.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`, { max: 20 });
+  await migrate(db);
+  return {
+    db,
+    async drop() {
+      await db.close();
+      await admin.exec(`DROP SCHEMA ${schema} CASCADE`);
+      await admin.close();
+    },
+  };
+}
+
+const store = await ownStore();
+const t = await startTestApp({ db: store.db });
+afterAll(async () => {
+  await t.close();
+  await store.drop();
+});
+const csrfSecret = await serverSecret(t.db, 'csrf');
+const ttlSeconds = t.ctx.config.paymentTtlSeconds;
+
+/** What each run has on the real side. */
+interface Real {
+  id: string;
+  merchants: CreatedMerchant[];
+  live: TestWallet;
+  /** The payer's browser: one CSRF cookie for every payment page it opens. */
+  nonce: string;
+  steps: number;
+}
+
+const stats = new Map<string, number>();
+const count = (what: string) => stats.set(what, (stats.get(what) ?? 0) + 1);
+let totalSteps = 0;
+
+// ---- the real side ----------------------------------------------------------------------------
+
+const keyOf = (r: Real, merchant: number, environment: Environment) => (environment === 'test' ? r.merchants[merchant].test_secret_key : r.merchants[merchant].live_secret_key);
+
+async function api(key: string, method: 'GET' | 'POST', url: string, payload?: object) {
+  const response = await t.app.inject({ method, url, headers: { authorization: `Key ${key}` }, ...(payload ? { payload } : {}) });
+  return { status: response.statusCode, body: response.json() };
+}
+
+interface Page {
+  status: number;
+  body: string;
+  location?: string;
+}
+
+async function portal(r: Real, method: 'GET' | 'POST', url: string, fields?: Record<string, string>): Promise<Page> {
+  const response = await t.app.inject({
+    method,
+    url,
+    headers: { cookie: `${CSRF_COOKIE}=${r.nonce}`, ...(fields ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
+    ...(fields ? { payload: new URLSearchParams(fields).toString() } : {}),
+  });
+  expect(response.statusCode, `${method} ${url}: ${response.body.slice(0, 300)}`).toBeLessThan(500);
+  return { status: response.statusCode, body: response.body, location: response.headers.location as string | undefined };
+}
+
+/** The CSRF token the payer's browser holds for a payment's forms (the page shows the same one). */
+function csrfFor(r: Real, pidx: string): string {
+  const request = { cookies: { [CSRF_COOKIE]: r.nonce } } as unknown as FastifyRequest;
+  const reply = { setCookie: () => reply } as unknown as FastifyReply;
+  return csrfToken(request, reply, csrfSecret, { binding: pidx, secure: false });
+}
+
+const PAGE_TEXT: Record<string, string> = {
+  expired: 'Payment link expired',
+  finished: 'Payment finished',
+  order_paid: 'Order already paid',
+  invalid_input: 'Enter your 10-digit mobile number and your 4-digit MPIN.',
+  unknown_wallet: 'No wallet is registered with this mobile number.',
+  wrong_mpin: 'Wrong MPIN.',
+  wallet_locked: 'This wallet is locked after too many wrong MPINs.',
+  insufficient_balance: 'This wallet does not have enough balance.',
+  wrong_otp: 'Wrong OTP.',
+  attempt_ended: 'Too many wrong OTPs.',
+  otp_expired: 'The OTP has expired.',
+};
+const PAGE_STATUS: Record<string, number> = { expired: 410, finished: 200, order_paid: 409 };
+
+/** The hosted page's answer to an outcome that is not a redirect. */
+function expectPage(page: Page, kind: string) {
+  expect({ kind, status: page.status }).toEqual({ kind, status: PAGE_STATUS[kind] ?? 400 });
+  expect(page.body).toContain(PAGE_TEXT[kind]);
+}
+
+/** The redirect back to the merchant, with the result in the query. */
+function expectCallback(page: Page, p: ModelPayment, status: 'Completed' | 'Pending' | 'User canceled'): Record<string, string> {
+  expect(page.status).toBe(303);
+  const url = new URL(page.location!);
+  expect(`${url.origin}${url.pathname}`).toBe('https://shop.example.com/return');
+  const params = Object.fromEntries(url.searchParams);
+  expect(params).toMatchObject({ cart: '7', pidx: p.pidx, status, amount: String(p.amount), total_amount: String(p.amount), purchase_order_id: p.orderId });
+  if (status === 'User canceled') expect(params).toMatchObject({ transaction_id: '', tidx: '', mobile: '' });
+  else {
+    expect(params.transaction_id).toMatch(/^[\w-]+$/);
+    expect(params.tidx).toBe(params.transaction_id);
+    expect(params.mobile).toBe(M.maskMobile(p.payer!));
+  }
+  return params;
+}
+
+// ---- checks against the model -----------------------------------------------------------------
+
+async function checkLookup(m: Model, r: Real, p: ModelPayment) {
+  const expected = M.expectedLookup(m, p);
+  const { status, body } = await api(keyOf(r, p.merchant, p.environment), 'POST', '/api/v2/epayment/lookup/', { pidx: p.pidx });
+  expect({ status, body }).toStrictEqual({ status: expected.httpStatus, body: { ...expected.body, expires_at: expect.any(String) } });
+  expect(new Date(body.expires_at).getTime()).toBe(p.expiresAt);
+  return body.status as M.Status;
+}
+
+interface ApiRecord {
+  idx: string;
+  type: { name: string };
+  state: { name: string };
+  pidx: string;
+  purchase_order_id: string;
+  amount: number;
+  fee_amount: number;
+  refunded: boolean;
+  user: { mobile: string };
+}
+
+const shapeOf = (record: ApiRecord) => ({
+  type: record.type.name,
+  state: record.state.name,
+  pidx: record.pidx,
+  purchase_order_id: record.purchase_order_id,
+  amount: record.amount,
+  fee_amount: record.fee_amount,
+  refunded: record.refunded,
+  mobile: record.user.mobile,
+});
+
+const expectedShape = (record: M.ModelRecord) => ({
+  type: record.type,
+  state: record.state,
+  pidx: record.pidx,
+  purchase_order_id: record.orderId,
+  amount: record.amount,
+  fee_amount: record.feeAmount,
+  refunded: record.refunded,
+  mobile: M.maskMobile(record.payer),
+});
+
+function expectRecords(records: ApiRecord[], expected: M.ModelRecord[]) {
+  expect(records.map(shapeOf)).toStrictEqual(expected.map(expectedShape));
+  expected.forEach((record, i) => {
+    if (record.idx) expect(records[i].idx).toBe(record.idx);
+  });
+}
+
+/** One order: its records in the list, every pidx of it looked up, and at most one holding the money. */
+async function checkOrder(m: Model, r: Real, p: ModelPayment) {
+  const query = new URLSearchParams({ purchase_order_id: p.orderId, page_size: '100' });
+  const list = await api(keyOf(r, p.merchant, p.environment), 'GET', `/api/v2/merchant-transaction/?${query}`);
+  expect(list.status).toBe(200);
+  expectRecords(list.body.records, M.expectedRecords(m, p.merchant, p.environment, p.orderId));
+  const siblings = m.payments.filter((q) => q.merchant === p.merchant && q.environment === p.environment && q.orderId === p.orderId);
+  const statuses = [];
+  for (const q of siblings) statuses.push(await checkLookup(m, r, q));
+  expect(statuses.filter((s) => ['Pending', 'Completed', 'Partially refunded', 'Refunded'].includes(s)).length).toBeLessThanOrEqual(1);
+  expect(M.holdersOfOrder(m, p).length).toBeLessThanOrEqual(1);
+}
+
+/** A merchant's whole list in one environment, page by page, against the model. */
+async function checkList(m: Model, r: Real, merchant: number, environment: Environment, pageSize: number) {
+  const expected = M.expectedRecords(m, merchant, environment);
+  const totalPages = Math.max(1, Math.ceil(expected.length / pageSize));
+  const records: ApiRecord[] = [];
+  for (let page = 1; page <= totalPages; page++) {
+    const { status, body } = await api(keyOf(r, merchant, environment), 'GET', `/api/v2/merchant-transaction/?page=${page}&page_size=${pageSize}`);
+    expect(status).toBe(200);
+    const first = expected.length ? (page - 1) * pageSize + 1 : 0;
+    const link = (n: number) => `${PUBLIC_URL}/api/v2/merchant-transaction/?page=${n}&page_size=${pageSize}`;
+    expect(body).toMatchObject({
+      total_pages: totalPages,
+      total_records: expected.length,
+      current_page: page,
+      record_range: expected.length ? [first, Math.min(page * pageSize, expected.length)] : [0, 0],
+      next: page < totalPages ? link(page + 1) : null,
+      previous: page > 1 ? link(page - 1) : null,
+    });
+    records.push(...body.records);
+  }
+  expectRecords(records, expected);
+  const past = await api(keyOf(r, merchant, environment), 'GET', `/api/v2/merchant-transaction/?page=${totalPages + 1}&page_size=${pageSize}`);
+  expect(past).toStrictEqual({ status: 404, body: { detail: 'Invalid page.' } });
+}
+
+/** Money: merchant balances, the live wallet's balance, what this run's payments moved on each wallet, and nothing stored that the model does not know. */
+async function checkMoney(m: Model, r: Real, touched?: ModelPayment[]) {
+  // The merchants' balances as the ledger derives them (what the dashboard shows): those touched, or all.
+  const owners = touched ? touched.map((p) => [p.merchant, p.environment] as const) : r.merchants.flatMap((_, i) => [[i, 'test'] as const, [i, 'live'] as const]);
+  for (const [i, environment] of new Map(owners.map((o) => [o.join(':'), o])).values()) {
+    const balance = await merchantBalance(t.db, { merchantId: r.merchants[i].merchant.id, environment });
+    expect({ merchant: i, environment, balance }).toEqual({ merchant: i, environment, balance: M.merchantBalance(m, i, environment) });
+  }
+  expect(await walletBalanceOf(t.ctx, r.live.wallet)).toBe(M.findWallet(m, 'live', r.live.mobile)!.balance);
+  const ids = r.merchants.map((x) => x.merchant.id);
+  const nets = await t.db.query<{ environment: Environment; mobile: string; net: number }>(
+    `SELECT w.environment, w.mobile, sum(po.amount) AS net
+       FROM payments pay JOIN journals j ON j.pidx = pay.pidx JOIN postings po ON po.journal_id = j.id
+       JOIN ledger_accounts a ON a.id = po.account_id AND a.kind = 'wallet' JOIN wallets w ON w.id = a.owner_id
+      WHERE pay.merchant_id = ANY($1) GROUP BY w.environment, w.mobile`,
+    [ids],
+  );
+  const actual = Object.fromEntries(nets.map((n) => [`${n.environment}:${n.mobile}`, Number(n.net)]).filter(([, net]) => net !== 0));
+  const modelled = Object.fromEntries([...m.wallets.values()].filter((w) => w.net !== 0).map((w) => [`${w.environment}:${w.mobile}`, w.net]));
+  expect(actual).toEqual(modelled);
+  const [{ payments }] = await t.db.query<{ payments: number }>('SELECT count(*)::int AS payments FROM payments WHERE merchant_id = ANY($1)', [ids]);
+  expect(payments).toBe(m.payments.length);
+}
+
+async function checkLedger() {
+  expect((await verifyLedger(t.db)).filter((result) => !result.holds)).toEqual([]);
+}
+
+/** Everything: every payment, every list, the money and the ledger. */
+async function fullCheck(m: Model, r: Real) {
+  for (const p of m.payments) await checkLookup(m, r, p);
+  for (let merchant = 0; merchant < r.merchants.length; merchant++) {
+    for (const environment of ['test', 'live'] as const) await checkList(m, r, merchant, environment, 100);
+  }
+  await checkMoney(m, r);
+  await checkLedger();
+}
+
+// ---- commands ---------------------------------------------------------------------------------
+
+interface Pick {
+  n: number;
+  prefer: boolean;
+}
+const pickArb: fc.Arbitrary<Pick> = fc.record({ n: fc.nat(), prefer: fc.constantFrom(true, true, true, false) });
+
+/** A payment of this run; with `prefer`, one for which the command is interesting, when there is one. */
+function pickPayment(m: Model, pick: Pick, interesting: (p: ModelPayment) => boolean): ModelPayment {
+  const preferred = pick.prefer ? m.payments.filter(interesting) : [];
+  const pool = preferred.length ? preferred : m.payments;
+  return pool[pick.n % pool.length];
+}
+
+const unpaid = (m: Model) => (p: ModelPayment) => M.effectiveStatus(p, m.now) === 'Initiated';
+
+/** The payer's wallets for a payment's environment: some unknown there on purpose. */
+function walletFor(r: Real, environment: Environment, slot: number): { mobile: string; mpin: string } {
+  const test = [{ mobile: '9800000001', mpin: '1111' }, { mobile: '9800000002', mpin: '1111' }, { mobile: '9800000007', mpin: '1111' }, { mobile: '9800000007', mpin: '1111' }, r.live];
+  const live = [r.live, r.live, r.live, { mobile: '9800000001', mpin: '1111' }];
+  const wallets = environment === 'test' ? test : live;
+  return wallets[slot % wallets.length];
+}
+
+abstract class Step implements fc.AsyncCommand<Model, Real> {
+  protected detail = '';
+  abstract readonly name: string;
+  /** What must exist for the command to apply: a payment to act on, an attempt to confirm. */
+  protected needs: 'nothing' | 'payment' | 'attempt' = 'payment';
+  check(m: Readonly<Model>): boolean {
+    return this.needs === 'nothing' || (this.needs === 'payment' ? m.payments.length > 0 : m.attempts.length > 0);
+  }
+  protected abstract act(m: Model, r: Real): Promise<ModelPayment[]>;
+  async run(m: Model, r: Real): Promise<void> {
+    const touched = await this.act(m, r);
+    r.steps += 1;
+    totalSteps += 1;
+    count(this.name);
+    for (const p of touched) await checkOrder(m, r, p);
+    await checkMoney(m, r, touched);
+    if (r.steps % FULL_CHECK_EVERY === 0) await fullCheck(m, r);
+  }
+  toString(): string {
+    return `${this.name}(${this.params()})${this.detail ? ` [${this.detail}]` : ''}`;
+  }
+  protected abstract params(): string;
+}
+
+type Invalid = 'amount_low' | 'amount_text' | 'breakdown' | 'blank_name' | 'bad_url';
+
+class Initiate extends Step {
+  name = 'initiate';
+  protected needs = 'nothing' as const;
+  constructor(
+    readonly merchant: number,
+    readonly environment: Environment,
+    readonly amount: number,
+    readonly asString: boolean,
+    readonly slot: number,
+    readonly invalid: Invalid | null,
+  ) {
+    super();
+  }
+  params() {
+    return `${this.merchant}, ${this.environment}, ${this.amount}${this.asString ? ' as text' : ''}, order ${this.slot}${this.invalid ? `, ${this.invalid}` : ''}`;
+  }
+  async act(m: Model, r: Real) {
+    const orderId = `${r.id}-m${this.merchant}-${this.environment}-${this.slot}`;
+    const body: Record<string, unknown> = {
+      return_url: RETURN_URL,
+      website_url: 'https://shop.example.com',
+      amount: this.asString ? String(this.amount) : this.amount,
+      purchase_order_id: orderId,
+      purchase_order_name: 'Model order',
+      merchant_extra: this.slot,
+    };
+    const expectedErrors: Record<string, unknown> = {};
+    switch (this.invalid) {
+      case 'amount_low':
+        body.amount = this.amount % 10;
+        expectedErrors.amount = ['Amount should be at least 10 paisa.'];
+        break;
+      case 'amount_text':
+        body.amount = `${this.amount}x`;
+        expectedErrors.amount = ['A valid integer is required.'];
+        break;
+      case 'breakdown':
+        body.amount_breakdown = [{ label: 'Price', amount: this.amount }, { label: 'VAT', amount: 1 }];
+        expectedErrors.amount = ['Amount Breakdown mismatch.'];
+        break;
+      case 'blank_name':
+        body.purchase_order_name = '  ';
+        expectedErrors.purchase_order_name = ['This field may not be blank.'];
+        break;
+      case 'bad_url':
+        body.return_url = 'ftp://shop.example.com/return';
+        expectedErrors.return_url = ['Enter a valid URL.'];
+        break;
+    }
+    const { status, body: answer } = await api(keyOf(r, this.merchant, this.environment), 'POST', '/api/v2/epayment/initiate/', body);
+    if (this.invalid) {
+      count(`initiate rejected`);
+      // Nothing stored: checkMoney compares the count of this run's payments with the model's.
+      expect({ status, body: answer }).toStrictEqual({ status: 400, body: { ...expectedErrors, error_key: 'validation_error' } });
+      return [];
+    }
+    expect(status).toBe(200);
+    expect(answer).toStrictEqual({ pidx: expect.stringMatching(/^[\w-]+$/), payment_url: `${PUBLIC_URL}/pay/${answer.pidx}`, expires_at: expect.any(String), expires_in: ttlSeconds, merchant_extra: this.slot });
+    const p = M.initiate(m, { pidx: answer.pidx, merchant: this.merchant, environment: this.environment, orderId, amount: this.amount });
+    expect(new Date(answer.expires_at).getTime()).toBe(p.expiresAt);
+    this.detail = p.pidx;
+    return [p];
+  }
+}
+
+class Open extends Step {
+  name = 'open';
+  constructor(readonly pick: Pick) {
+    super();
+  }
+  params() {
+    return `#${this.pick.n}`;
+  }
+  async act(m: Model, r: Real) {
+    const p = pickPayment(m, this.pick, unpaid(m));
+    const outcome = M.openPage(m, p);
+    this.detail = `${p.pidx} → ${outcome}`;
+    count(`open → ${outcome}`);
+    const page = await portal(r, 'GET', `/pay/${p.pidx}`);
+    if (outcome === 'checkout') {
+      expect(page.status).toBe(200);
+      expect(page.body).toContain(`name="csrf_token" value="${csrfFor(r, p.pidx)}"`);
+      expect(page.body).toContain('name="mpin"');
+    } else expectPage(page, outcome);
+    return [];
+  }
+}
+
+/** Step one on the hosted page; on success the attempt (its token and OTP) is returned. */
+async function walletStep(m: Model, r: Real, p: ModelPayment, wallet: { mobile: string; mpin: string }): Promise<M.ModelAttempt | undefined> {
+  const outcome = M.walletStep(m, p, wallet.mobile, wallet.mpin);
+  count(`wallet → ${outcome.kind}`);
+  const page = await portal(r, 'POST', `/pay/${p.pidx}/wallet`, { csrf_token: csrfFor(r, p.pidx), mobile: wallet.mobile, mpin: wallet.mpin });
+  if (outcome.kind !== 'otp_sent') {
+    expectPage(page, outcome.kind);
+    return undefined;
+  }
+  expect(page.status).toBe(303);
+  const token = new RegExp(`^/pay/${p.pidx}/otp/([\\w-]+)$`).exec(page.location ?? '')?.[1];
+  expect(token, page.location).toBeDefined();
+  const otpPage = await portal(r, 'GET', page.location!);
+  expect(otpPage.status).toBe(200);
+  expect(otpPage.body).toContain(`name="attempt" value="${token}"`);
+  const sandbox = M.findWallet(m, p.environment, wallet.mobile)!.sandbox;
+  return M.startAttempt(m, { token: token!, pidx: p.pidx, mobile: wallet.mobile, otp: sandbox ? M.SANDBOX.otp : otpSentFor(t.sentOtps, p.pidx) });
+}
+
+/** Step two: the OTP (right or wrong). */
+async function confirmStep(m: Model, r: Real, attempt: M.ModelAttempt, otp: string): Promise<string> {
+  const p = M.payment(m, attempt.pidx);
+  const outcome = M.confirmStep(m, attempt, otp);
+  count(`confirm → ${outcome.kind}${'status' in outcome ? ` ${outcome.status}` : ''}`);
+  const page = await portal(r, 'POST', `/pay/${p.pidx}/confirm`, { csrf_token: csrfFor(r, p.pidx), attempt: attempt.token, otp });
+  if (outcome.kind === 'paid' || outcome.kind === 'again') {
+    const params = expectCallback(page, p, outcome.status);
+    if (outcome.kind === 'paid') M.setTransactionId(m, p, params.transaction_id);
+    else expect(params.transaction_id).toBe(p.transactionId);
+  } else if (outcome.kind === 'wrong_otp') {
+    expectPage(page, outcome.kind);
+    expect(page.body).toContain('name="otp"');
+  } else expectPage(page, outcome.kind);
+  return outcome.kind;
+}
+
+class Pay extends Step {
+  name = 'pay';
+  constructor(
+    readonly pick: Pick,
+    readonly walletSlot: number,
+  ) {
+    super();
+  }
+  params() {
+    return `#${this.pick.n}, wallet ${this.walletSlot}`;
+  }
+  async act(m: Model, r: Real) {
+    const p = pickPayment(m, this.pick, unpaid(m));
+    const wallet = walletFor(r, p.environment, this.walletSlot);
+    this.detail = `${p.pidx} ${p.environment} with ${wallet.mobile}`;
+    // Opened first, as the payer does; the form is posted whatever the page shows, as a stale tab would.
+    const outcome = M.openPage(m, p);
+    const page = await portal(r, 'GET', `/pay/${p.pidx}`);
+    if (outcome === 'checkout') expect(page.status).toBe(200);
+    else expectPage(page, outcome);
+    const attempt = await walletStep(m, r, p, wallet);
+    if (attempt) this.detail += ` → ${await confirmStep(m, r, attempt, attempt.otp)}`;
+    return [p];
+  }
+}
+
+class StartAttempt extends Step {
+  name = 'start attempt';
+  constructor(
+    readonly pick: Pick,
+    readonly walletSlot: number,
+  ) {
+    super();
+  }
+  params() {
+    return `#${this.pick.n}, wallet ${this.walletSlot}`;
+  }
+  async act(m: Model, r: Real) {
+    const p = pickPayment(m, this.pick, unpaid(m));
+    const wallet = walletFor(r, p.environment, this.walletSlot);
+    const attempt = await walletStep(m, r, p, wallet);
+    this.detail = `${p.pidx} with ${wallet.mobile}${attempt ? ` → attempt ${m.attempts.length - 1}` : ''}`;
+    return [p];
+  }
+}
+
+class Confirm extends Step {
+  name = 'confirm';
+  protected needs = 'attempt' as const;
+  constructor(
+    readonly pick: Pick,
+    readonly otp: 'right' | 'wrong' | 'spaced',
+    readonly times: number,
+  ) {
+    super();
+  }
+  params() {
+    return `attempt #${this.pick.n}, ${this.otp} OTP${this.times > 1 ? ` × ${this.times}` : ''}`;
+  }
+  async act(m: Model, r: Real) {
+    // Mostly attempts still open, as a payer has them; sometimes any, as a stale tab has them.
+    const open = this.pick.prefer ? m.attempts.filter((a) => !a.ended) : [];
+    const pool = open.length ? open : m.attempts;
+    const attempt = pool[this.pick.n % pool.length];
+    const otp = this.otp === 'right' ? attempt.otp : this.otp === 'spaced' ? ` ${attempt.otp} ` : attempt.otp === '000000' ? '000001' : '000000';
+    const outcomes = [];
+    for (let i = 0; i < this.times; i++) outcomes.push(await confirmStep(m, r, attempt, otp));
+    this.detail = `${attempt.pidx} attempt ${m.attempts.indexOf(attempt)} → ${outcomes.join(', ')}`;
+    return [M.payment(m, attempt.pidx)];
+  }
+}
+
+class WrongMpin extends Step {
+  name = 'wrong MPIN';
+  constructor(
+    readonly pick: Pick,
+    readonly walletSlot: number,
+    readonly mpin: string,
+    readonly times: number,
+  ) {
+    super();
+  }
+  params() {
+    return `#${this.pick.n}, wallet ${this.walletSlot}, MPIN ${JSON.stringify(this.mpin)} × ${this.times}`;
+  }
+  async act(m: Model, r: Real) {
+    const p = pickPayment(m, this.pick, unpaid(m));
+    const wallet = walletFor(r, p.environment, this.walletSlot);
+    const mpin = this.mpin === wallet.mpin ? '9999' : this.mpin;
+    this.detail = `${p.pidx} with ${wallet.mobile}`;
+    for (let i = 0; i < this.times; i++) expect(await walletStep(m, r, p, { mobile: wallet.mobile, mpin })).toBeUndefined();
+    return [p];
+  }
+}
+
+class Cancel extends Step {
+  name = 'cancel';
+  constructor(readonly pick: Pick) {
+    super();
+  }
+  params() {
+    return `#${this.pick.n}`;
+  }
+  async act(m: Model, r: Real) {
+    const p = pickPayment(m, this.pick, unpaid(m));
+    const outcome = M.cancel(m, p);
+    this.detail = `${p.pidx} → ${outcome}`;
+    count(`cancel → ${outcome}`);
+    const page = await portal(r, 'POST', `/pay/${p.pidx}/cancel`, { csrf_token: csrfFor(r, p.pidx) });
+    if (outcome === 'canceled') expectCallback(page, p, 'User canceled');
+    else expectPage(page, outcome);
+    return [p];
+  }
+}
+
+class Advance extends Step {
+  name = 'advance clock';
+  protected needs = 'nothing' as const;
+  constructor(
+    readonly seconds: number,
+    readonly sweep: boolean,
+  ) {
+    super();
+  }
+  params() {
+    return `${this.seconds} s${this.sweep ? ', sweep' : ''}`;
+  }
+  async act(m: Model, _r: Real) {
+    t.clock.advance(this.seconds);
+    M.advance(m, this.seconds);
+    if (this.sweep) {
+      await expirySweep(t.ctx, (error) => {
+        throw error;
+      }).runOnce();
+      count('sweep');
+    }
+    // Whatever the clock expired is checked by the next full check; the payments still open now:
+    return m.payments.filter((p) => p.status === 'Initiated' && p.expiresAt > m.now - this.seconds * 1000).slice(-6);
+  }
+}
+
+type RefundKind = 'whole rest' | 'part' | 'exact rest' | 'over the rest' | 'invalid';
+type Caller = 'own' | 'other environment' | 'other merchant';
+
+class Refund extends Step {
+  name = 'refund';
+  constructor(
+    readonly pick: Pick,
+    readonly kind: RefundKind,
+    readonly fraction: number,
+    readonly caller: Caller,
+    readonly invalidAmount: unknown,
+  ) {
+    super();
+  }
+  params() {
+    return `#${this.pick.n}, ${this.kind}${this.kind === 'part' ? ` ${this.fraction.toFixed(2)}` : ''}, ${this.caller} key`;
+  }
+  async act(m: Model, r: Real) {
+    const p = pickPayment(m, this.pick, (q) => q.status === 'Completed' || q.status === 'Partially refunded');
+    const remaining = p.amount - p.refunded;
+    const amount = { 'whole rest': undefined, part: Math.max(1, Math.floor(remaining * this.fraction)), 'exact rest': Math.max(1, remaining), 'over the rest': remaining + 1 + Math.floor(this.fraction * 1000), invalid: undefined }[this.kind];
+    const caller = {
+      own: { merchant: p.merchant, environment: p.environment },
+      'other environment': { merchant: p.merchant, environment: p.environment === 'test' ? 'live' : 'test' },
+      'other merchant': { merchant: (p.merchant + 1) % r.merchants.length, environment: p.environment },
+    }[this.caller] as { merchant: number; environment: Environment };
+    const transactionId = p.transactionId ?? `no-such-transaction-${p.pidx}`;
+    const body = this.kind === 'invalid' ? { amount: this.invalidAmount } : amount === undefined ? undefined : { amount };
+    const answer = await api(keyOf(r, caller.merchant, caller.environment), 'POST', `/api/merchant-transaction/${encodeURIComponent(transactionId)}/refund/`, body);
+    if (this.kind === 'invalid') {
+      this.detail = `${p.pidx} → invalid`;
+      count('refund → invalid amount');
+      expect(answer.status).toBe(400);
+      expect(answer.body).toStrictEqual({ amount: [expect.any(String)], error_key: 'validation_error' });
+      return [p];
+    }
+    const outcome = M.refund(m, caller, transactionId, amount);
+    this.detail = `${p.pidx} ${amount ?? 'rest'} → ${outcome.kind}`;
+    count(`refund → ${outcome.kind}${outcome.kind === 'refunded' ? ` (${p.status})` : ''}`);
+    if (outcome.kind === 'refunded') expect(answer).toStrictEqual({ status: 200, body: { detail: 'Transaction refund successful.' } });
+    else if (outcome.kind === 'refused') expect(answer).toStrictEqual({ status: 400, body: { detail: expect.any(String), error_key: 'validation_error' } });
+    else expect(answer).toStrictEqual({ status: 404, body: { detail: 'Not found.', error_key: 'validation_error' } });
+    return [p];
+  }
+}
+
+class Resolve extends Step {
+  name = 'resolve';
+  constructor(
+    readonly pick: Pick,
+    readonly resolution: 'Completed' | 'User canceled',
+  ) {
+    super();
+  }
+  params() {
+    return `#${this.pick.n}, ${this.resolution}`;
+  }
+  async act(m: Model, _r: Real) {
+    const p = pickPayment(m, this.pick, (q) => q.status === 'Pending');
+    const outcome = M.resolve(m, p, this.resolution);
+    this.detail = `${p.pidx} → ${outcome}`;
+    count(`resolve → ${outcome}${outcome === 'resolved' ? ` ${this.resolution}` : ''}`);
+    // The operator's CLI calls this function.
+    const result = await resolvePayment(t.ctx, p.pidx, this.resolution).then(
+      (moved) => ({ moved: moved.status }),
+      (error: unknown) => ({ refused: error instanceof AppError ? error.code : String(error) }),
+    );
+    expect(result).toEqual(outcome === 'resolved' ? { moved: this.resolution } : { refused: 'bad_request' });
+    return [p];
+  }
+}
+
+class Lookup extends Step {
+  name = 'lookup';
+  constructor(
+    readonly pick: Pick,
+    readonly caller: Caller,
+  ) {
+    super();
+  }
+  params() {
+    return `#${this.pick.n}, ${this.caller} key`;
+  }
+  async act(m: Model, r: Real) {
+    const p = pickPayment(m, this.pick, () => true);
+    this.detail = p.pidx;
+    if (this.caller === 'own') {
+      await checkLookup(m, r, p);
+      return [];
+    }
+    const key = this.caller === 'other environment' ? keyOf(r, p.merchant, p.environment === 'test' ? 'live' : 'test') : keyOf(r, (p.merchant + 1) % r.merchants.length, p.environment);
+    expect(await api(key, 'POST', '/api/v2/epayment/lookup/', { pidx: p.pidx })).toStrictEqual({ status: 404, body: { detail: 'Not found.', error_key: 'validation_error' } });
+    return [];
+  }
+}
+
+class List extends Step {
+  name = 'list';
+  protected needs = 'nothing' as const;
+  constructor(
+    readonly merchant: number,
+    readonly environment: Environment,
+    readonly pageSize: number,
+  ) {
+    super();
+  }
+  params() {
+    return `${this.merchant}, ${this.environment}, page_size ${this.pageSize}`;
+  }
+  async act(m: Model, r: Real) {
+    await checkList(m, r, this.merchant, this.environment, this.pageSize);
+    return [];
+  }
+}
+
+class Topup extends Step {
+  name = 'top up';
+  protected needs = 'nothing' as const;
+  constructor(readonly amount: number) {
+    super();
+  }
+  params() {
+    return `${this.amount}`;
+  }
+  async act(m: Model, r: Real) {
+    await topupWallet(t.ctx, { mobile: r.live.mobile, amount: this.amount, environment: 'live' });
+    M.topup(m, 'live', r.live.mobile, this.amount);
+    return [];
+  }
+}
+
+// Amounts: any, and some whose fee is exactly half a paisa at one of the merchants' rates.
+const amountArb = fc.oneof(
+  { weight: 3, arbitrary: fc.integer({ min: 10, max: 40_000 }) },
+  { weight: 1, arbitrary: fc.constantFrom(10, 20, 100, 200, 333, 1000, 1001, 9999, 100_000) },
+);
+const merchantArb = fc.integer({ min: 0, max: FEE_BPS.length - 1 });
+const environmentArb = fc.constantFrom<Environment>('test', 'test', 'live');
+const callerArb = fc.constantFrom<Caller>('own', 'own', 'own', 'own', 'other environment', 'other merchant');
+
+const initiateArb = fc
+  .tuple(merchantArb, environmentArb, amountArb, fc.boolean(), fc.nat(ORDER_SLOTS - 1), fc.oneof({ weight: 6, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.constantFrom<Invalid>('amount_low', 'amount_text', 'breakdown', 'blank_name', 'bad_url') }))
+  .map(([merchant, env, amount, asString, slot, invalid]) => new Initiate(merchant, env, amount, asString, slot, invalid));
+const payArb = fc.tuple(pickArb, fc.nat()).map(([pick, slot]) => new Pay(pick, slot));
+const startArb = fc.tuple(pickArb, fc.nat()).map(([pick, slot]) => new StartAttempt(pick, slot));
+const confirmArb = fc
+  .tuple(pickArb, fc.constantFrom<'right' | 'wrong' | 'spaced'>('right', 'right', 'wrong', 'spaced'), fc.integer({ min: 1, max: 3 }))
+  .map(([pick, otp, times]) => new Confirm(pick, otp, otp === 'wrong' ? times : 1));
+const wrongMpinArb = fc
+  .tuple(pickArb, fc.nat(), fc.constantFrom('0000', '1234', '0000', '11', 'abcd', '11111'), fc.integer({ min: 1, max: 6 }))
+  .map(([pick, slot, mpin, times]) => new WrongMpin(pick, slot, mpin, times));
+const cancelArb = pickArb.map((pick) => new Cancel(pick));
+const advanceArb = fc.tuple(fc.constantFrom(30, 240, 301, 900, 1800, ttlSeconds + 1), fc.boolean()).map(([seconds, sweep]) => new Advance(seconds, sweep));
+const refundArb = fc
+  .tuple(
+    pickArb,
+    fc.constantFrom<RefundKind>('whole rest', 'part', 'part', 'exact rest', 'over the rest', 'invalid'),
+    fc.double({ min: 0, max: 1, noNaN: true }),
+    callerArb,
+    fc.constantFrom(0, -5, 1.5, 'abc', null, '1e3', true),
+  )
+  .map(([pick, kind, fraction, caller, invalid]) => new Refund(pick, kind, fraction, caller, invalid));
+const resolveArb = fc.tuple(pickArb, fc.constantFrom<'Completed' | 'User canceled'>('Completed', 'User canceled')).map(([pick, resolution]) => new Resolve(pick, resolution));
+const readArb = fc.oneof(
+  { weight: 2, arbitrary: pickArb.map((pick) => new Open(pick)) },
+  { weight: 2, arbitrary: fc.tuple(pickArb, callerArb).map(([pick, caller]) => new Lookup(pick, caller)) },
+  { weight: 2, arbitrary: fc.tuple(merchantArb, environmentArb, fc.constantFrom(1, 2, 3, 7, 20, 100)).map(([merchant, env, size]) => new List(merchant, env, size)) },
+  { weight: 1, arbitrary: fc.integer({ min: 1000, max: 30_000 }).map((amount) => new Topup(amount)) },
+);
+
+/** fc.commands picks uniformly among its arbitraries: an arbitrary listed n times weighs n. */
+const weighted = (entries: [fc.Arbitrary<Step>, number][]) => entries.flatMap(([arb, weight]) => Array.from({ length: weight }, () => arb));
+
+const commandArbs = weighted([
+  [initiateArb, 4],
+  [payArb, 4],
+  [startArb, 2],
+  [confirmArb, 3],
+  [wrongMpinArb, 1],
+  [cancelArb, 1],
+  [advanceArb, 2],
+  [refundArb, 4],
+  [resolveArb, 2],
+  [readArb, 2],
+]);
+
+let runs = 0;
+
+async function setup(): Promise<{ model: Model; real: Real }> {
+  runs += 1;
+  const merchants = [];
+  for (const fee_bps of FEE_BPS) merchants.push(await newMerchant(t.ctx, { fee_bps }));
+  const live = await operatorWallet(t.ctx, { balance: LIVE_FUNDING, mpin: '2468' });
+  const model = M.newModel({ now: t.clock.now().getTime(), ttlSeconds, feeBps: FEE_BPS });
+  M.addWallet(model, { mobile: live.mobile, environment: 'live', sandbox: false, mpin: live.mpin, balance: LIVE_FUNDING });
+  const real: Real = { id: `run${runs}-${randomBytes(4).toString('hex')}`, merchants, live, nonce: randomBytes(16).toString('base64url'), steps: 0 };
+  return { model, real };
+}
+
+describe('the payment lifecycle against its model', () => {
+  it(
+    `holds over ${STEPS} random steps, in runs of up to ${MAX_COMMANDS} commands`,
+    async () => {
+      const started = Date.now();
+      // One fast-check run per seed, until the steps are done; a failure names its seed (MODEL_SEED replays that run alone).
+      const baseSeed = SEED ?? Math.floor(Math.random() * 0x7fffffff);
+      for (let i = 0; SEED !== undefined ? i < 1 : totalSteps < STEPS; i++) {
+        await fc.assert(
+          fc.asyncProperty(fc.commands(commandArbs, { maxCommands: MAX_COMMANDS, size: 'max' }), async (commands) => {
+            let state: { model: Model; real: Real } | undefined;
+            await fc.asyncModelRun(async () => (state = await setup()), commands);
+            // The end of every run: everything once more, whatever the step count.
+            await fullCheck(state!.model, state!.real);
+          }),
+          { numRuns: 1, seed: (baseSeed + i) % 0x7fffffff, endOnFailure: !SHRINK, verbose: 1 },
+        );
+      }
+      const seconds = ((Date.now() - started) / 1000).toFixed(1);
+      console.log(`${totalSteps} steps in ${runs} runs, ${seconds} s (seeds from ${baseSeed})\n${[...stats].sort().map(([k, v]) => `  ${k}: ${v}`).join('\n')}`);
+      expect(totalSteps).toBeGreaterThanOrEqual(SEED === undefined ? STEPS : 0);
+    },
+    Math.max(10 * 60_000, STEPS * 500),
+  );
+});
