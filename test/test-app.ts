@@ -1,4 +1,5 @@
 // One running app per test file, on a database prepared once per run (see global-setup.ts).
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
@@ -8,6 +9,7 @@ import { cryptoIds, ManualClock } from '../src/clock.js';
 import { loadConfig, type Config } from '../src/config.js';
 import type { AppContext } from '../src/context.js';
 import type { Db } from '../src/db/db.js';
+import { migrate } from '../src/db/migrate.js';
 import { openPglite } from '../src/db/pglite.js';
 import { openPostgres } from '../src/db/postgres.js';
 import { createLogger } from '../src/http/logger.js';
@@ -45,8 +47,35 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
   };
 }
 
-export async function startTestApp(options: { config?: Partial<Config>; db?: Db } = {}): Promise<TestApp> {
-  const db = options.db ?? (await openTestDb());
+/**
+ * A database of this test file's own. On PGlite every file has one anyway; on PostgreSQL the files
+ * share one, so a file whose background jobs act on the whole store (the expiry sweep, the webhook
+ * sender) gets a schema of its own, migrated like the shared one and dropped at the end.
+ */
+export async function ownTestDb(): Promise<{ db: Db; drop(): Promise<void> }> {
+  const url = process.env.DATABASE_URL;
+  if (!url?.startsWith('postgres')) {
+    const db = await openTestDb();
+    return { db, drop: () => db.close() };
+  }
+  const schema = `own_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const admin = openPostgres(url, { max: 1 });
+  await admin.exec(`CREATE SCHEMA ${schema}`);
+  const db = openPostgres(`${url}${url.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`, { max: 20 });
+  await migrate(db);
+  return {
+    db,
+    async drop() {
+      await db.close();
+      await admin.exec(`DROP SCHEMA ${schema} CASCADE`);
+      await admin.close();
+    },
+  };
+}
+
+export async function startTestApp(options: { config?: Partial<Config>; db?: Db; ownDb?: boolean } = {}): Promise<TestApp> {
+  const own = options.ownDb ? await ownTestDb() : undefined;
+  const db = options.db ?? own?.db ?? (await openTestDb());
   const clock = new ManualClock();
   const logs: string[] = [];
   const sentOtps: SentOtp[] = [];
@@ -76,7 +105,8 @@ export async function startTestApp(options: { config?: Partial<Config>; db?: Db 
     async close() {
       await app.close();
       await ctx.limiter.close();
-      if (!options.db) await db.close();
+      if (own) await own.drop();
+      else if (!options.db) await db.close();
     },
   };
 }

@@ -8,7 +8,7 @@ import { webhookSender } from '../webhooks/webhook-sender.js';
 let t: TestApp;
 let receiver: Awaited<ReturnType<typeof webhookReceiver>>;
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startTestApp({ ownDb: true }); // its sender and sweep act on the whole store
   receiver = await webhookReceiver();
 });
 afterAll(async () => {

@@ -14,9 +14,6 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Db } from '../../src/db/db.js';
-import { migrate } from '../../src/db/migrate.js';
-import { openPostgres } from '../../src/db/postgres.js';
 import { csrfToken, CSRF_COOKIE } from '../../src/http/csrf.js';
 import { AppError } from '../../src/http/errors.js';
 import { serverSecret } from '../../src/http/server-secret.js';
@@ -44,35 +41,11 @@ const LIVE_FUNDING = 60_000;
 const PUBLIC_URL = 'http://bhuktani.test';
 const RETURN_URL = 'https://shop.example.com/return?cart=7';
 
-/**
- * The service's store for this file. On PGlite every test file has its own database already. On
- * PostgreSQL the test files share one, and this file moves its clock hours ahead and runs the
- * expiry sweep, which would expire (and forget the Idempotency-Keys of) every other file's
- * payments: it gets a schema of its own, migrated like the shared one and dropped at the end.
- */
-async function ownStore(): Promise<{ db?: Db; drop(): Promise<void> }> {
-  const url = process.env.DATABASE_URL;
-  if (!url?.startsWith('postgres')) return { drop: async () => {} };
-  const schema = `model_test_${process.pid}_${randomBytes(4).toString('hex')}`;
-  const admin = openPostgres(url, { max: 1 });
-  await admin.exec(`CREATE SCHEMA ${schema}`);
-  const db = openPostgres(`${url}${url.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`, { max: 20 });
-  await migrate(db);
-  return {
-    db,
-    async drop() {
-      await db.close();
-      await admin.exec(`DROP SCHEMA ${schema} CASCADE`);
-      await admin.close();
-    },
-  };
-}
-
-const store = await ownStore();
-const t = await startTestApp({ db: store.db });
+// On PostgreSQL the test files share one database, and this file moves its clock hours ahead and
+// runs the expiry sweep, which would expire every other file's payments: it gets its own schema.
+const t = await startTestApp({ ownDb: true });
 afterAll(async () => {
   await t.close();
-  await store.drop();
 });
 const csrfSecret = await serverSecret(t.db, 'csrf');
 const ttlSeconds = t.ctx.config.paymentTtlSeconds;
