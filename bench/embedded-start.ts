@@ -1,0 +1,74 @@
+// Embedded start: `npm start` (node dist/main.js) with no DATABASE_URL, on a data directory an
+// earlier start created, timed from spawn to the first 200 from GET /health.
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { profileByArea, profileInclusive, profileSummary } from './evidence.js';
+import { client, inParallel } from './http.js';
+import type { ProfileResult } from './profile.js';
+import { freePort, startProcess, waitForHttp } from './processes.js';
+import { initiateBody } from './service.js';
+import { settings } from './settings.js';
+
+/** Payments the first start stores, so later starts open a directory with some history. */
+const PAYMENTS = 500;
+
+export interface EmbeddedStart {
+  /** Seconds to /health, each start after the first. */
+  starts: number[];
+  median: number;
+  firstStartSeconds: number;
+  /** One more start under `node --cpu-prof`: where the time to /health goes. */
+  profile?: ProfileResult;
+}
+
+async function startOnce(dataDir: string, first = false, nodeArgs: string[] = []): Promise<number> {
+  const port = await freePort();
+  const started = performance.now();
+  const proc = startProcess(process.execPath, [...nodeArgs, 'dist/main.js'], { DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: first ? 'info' : 'warn', RATE_LIMIT_TEST: '100000' });
+  try {
+    await waitForHttp(proc, port, '/health', 120_000, 10);
+    const seconds = (performance.now() - started) / 1000;
+    if (first) {
+      // The demo merchant's sandbox key is in the first start's log; store some payments with it.
+      await new Promise((r) => setTimeout(r, 500));
+      const key = /"demo_test_secret_key":"(test_secret_key_\w+)"/.exec(proc.output())?.[1];
+      if (key) {
+        const api = client(port, 4);
+        await inParallel(Array.from({ length: PAYMENTS }, (_, i) => i), 4, (i) => api.json('POST', '/api/v2/epayment/initiate/', key, initiateBody(i)));
+        api.close();
+      }
+    }
+    return seconds;
+  } finally {
+    const code = await proc.stop();
+    if (code !== 0) throw new Error(`the embedded server stopped with code ${code}:\n${proc.output().slice(-2000)}`);
+  }
+}
+
+export async function embeddedStart(): Promise<EmbeddedStart> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'bhuktani-bench-data-'));
+  try {
+    const firstStartSeconds = await startOnce(dataDir, true); // creates the directory: migrations, sandbox wallets, the demo merchant, some payments
+    const starts: number[] = [];
+    for (let i = 0; i < settings.embeddedStarts; i++) starts.push(await startOnce(dataDir));
+    const sorted = [...starts].sort((a, b) => a - b);
+    let profile: ProfileResult | undefined;
+    if (settings.evidence) {
+      const profileDir = mkdtempSync(join(tmpdir(), 'bhuktani-bench-prof-'));
+      try {
+        await startOnce(dataDir, false, ['--cpu-prof', `--cpu-prof-dir=${profileDir}`]);
+        const file = readdirSync(profileDir).find((f) => f.endsWith('.cpuprofile'));
+        if (file) {
+          const path = join(profileDir, file);
+          profile = { top: profileSummary(path), areas: profileByArea(path), service: profileInclusive(path) };
+        }
+      } finally {
+        rmSync(profileDir, { recursive: true, force: true });
+      }
+    }
+    return { starts, median: sorted[Math.floor(sorted.length / 2)], firstStartSeconds, profile };
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,418 @@
+// docs/benchmarks.md from one run: the machine, the command, every scenario against its reference
+// and target, and for each miss what the run measured about what bounds it.
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { CompletionResult } from './completion.js';
+import type { EmbeddedStart } from './embedded-start.js';
+import type { InitiateRun } from './initiate.js';
+import type { ListEvidence, ListVariant } from './list.js';
+import type { LookupRun } from './lookup.js';
+import type { PgbenchResult } from './pgbench.js';
+import type { CpuSplit } from './processes.js';
+import type { PoolProfile } from './service.js';
+import type { ProfileResult } from './profile.js';
+import type { ReferenceRun } from './references.js';
+import { ROOT, settings } from './settings.js';
+import type { StatementCost } from './statement-cost.js';
+
+export interface VerifyResult {
+  exitCode: number | null;
+  seconds: number;
+  ok: boolean;
+  invariants: { invariant: string; holds: boolean; violations: unknown[] }[];
+  stderr: string;
+}
+
+export interface Results {
+  meta: {
+    date: string;
+    command: string;
+    quick: boolean;
+    node: string;
+    nproc: number;
+    cpuModel: string;
+    memoryGiB: number;
+    loadBefore: number[];
+    loadAfter: number[];
+    gitCommit: string | undefined;
+    gitDirty: boolean | undefined;
+    postgres: { version: string; settings: Record<string, string> };
+    postgresStart: string;
+    totalSeconds: number;
+    settings: typeof settings;
+  };
+  errors: string[];
+  http: ReferenceRun[];
+  select: ReferenceRun[];
+  lookup: LookupRun[];
+  insert: ReferenceRun[];
+  initiate: InitiateRun[];
+  pgbench?: PgbenchResult;
+  completion?: CompletionResult;
+  verifyAfterCompletion?: VerifyResult;
+  listSeed?: { rows: number; seconds: number };
+  list?: ListVariant[];
+  listEvidence?: ListEvidence[];
+  verifyFinal?: VerifyResult;
+  embedded?: EmbeddedStart;
+  profiles?: { lookup?: ProfileResult; initiate?: ProfileResult };
+  apiStatements?: { lookup: string[]; initiate: string[] };
+  statementCosts?: StatementCost[];
+  lookupPlanBeforeAnalyze?: { plan: string; table: string };
+}
+
+// ---- figures ----
+
+const median = (values: number[]) => {
+  const sorted = values.filter(Number.isFinite).sort((a, b) => a - b);
+  if (!sorted.length) return NaN;
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+const med = <T>(runs: T[], pick: (r: T) => number) => median(runs.map(pick));
+const n0 = (v: number) => (Number.isFinite(v) ? Math.round(v).toLocaleString('en') : '—');
+const n1 = (v: number) => (Number.isFinite(v) ? v.toFixed(1) : '—');
+const n2 = (v: number) => (Number.isFinite(v) ? v.toFixed(2) : '—');
+const pct = (v: number) => (Number.isFinite(v) ? `${(v * 100).toFixed(0)}%` : '—');
+const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(0);
+
+interface Row {
+  scenario: string;
+  measured: string;
+  reference: string;
+  ratio: number | undefined;
+  /** The number compared with the target (the ratio, or the measured value). */
+  value: number;
+  target: string;
+  pass: boolean | undefined;
+  /** Key for the notes. */
+  id: string;
+}
+
+function rows(r: Results): Row[] {
+  const out: Row[] = [];
+  const add = (row: Omit<Row, 'pass'> & { ok: (v: number) => boolean }) => {
+    const { ok, ...rest } = row;
+    out.push({ ...rest, pass: Number.isFinite(row.value) ? ok(row.value) : undefined });
+  };
+  const selectRps = med(r.select, (x) => x.rps);
+  const selectP99 = med(r.select, (x) => x.p99);
+  const lookupRps = med(r.lookup, (x) => x.rps);
+  const lookupP99 = med(r.lookup, (x) => x.p99);
+  add({ id: 'lookup-rps', scenario: 'lookup, 50 connections: throughput', measured: `${n0(lookupRps)} req/s`, reference: `SELECT route ${n0(selectRps)} req/s`, ratio: lookupRps / selectRps, value: lookupRps / selectRps, target: '≥ 0.8 ×', ok: (v) => v >= 0.8 });
+  add({ id: 'lookup-p99', scenario: 'lookup, 50 connections: p99 latency', measured: `${n1(lookupP99)} ms`, reference: `SELECT route ${n1(selectP99)} ms`, ratio: lookupP99 / selectP99, value: lookupP99 / selectP99, target: '≤ 1.5 ×', ok: (v) => v <= 1.5 });
+  const insertRps = med(r.insert, (x) => x.rps);
+  const initiateRps = med(r.initiate, (x) => x.rps);
+  add({ id: 'initiate', scenario: 'initiate, 50 connections: throughput', measured: `${n0(initiateRps)} req/s`, reference: `INSERT route ${n0(insertRps)} req/s`, ratio: initiateRps / insertRps, value: initiateRps / insertRps, target: '≥ 0.7 ×', ok: (v) => v >= 0.7 });
+  const c = r.completion;
+  const tps = r.pgbench?.tps ?? NaN;
+  add({ id: 'completion', scenario: `payment completion (OTP confirm + journal), ${settings.payers} payers, one merchant`, measured: c ? `${n0(c.rps)} confirms/s` : '—', reference: `pgbench TPC-B-like ${n0(tps)} tps`, ratio: (c?.rps ?? NaN) / tps, value: (c?.rps ?? NaN) / tps, target: '≥ 1.0 ×', ok: (v) => v >= 1.0 });
+  const rowsLabel = `${(settings.listRows / 1e6).toLocaleString('en')}M`;
+  const list = r.list ?? [];
+  const [first, deep, firstStatus, deepStatus] = [0, 1, 2, 3].map((i) => list[i]);
+  for (const [v, id] of [[first, 'list-first'], [deep, 'list-deep'], [firstStatus, 'list-first-status'], [deepStatus, 'list-deep-status']] as const) {
+    add({ id, scenario: `transaction list (${rowsLabel} records): ${v?.name ?? id}, p50`, measured: `${n1(v?.p50 ?? NaN)} ms`, reference: '—', ratio: undefined, value: v?.p50 ?? NaN, target: '≤ 15 ms', ok: (x) => x <= 15 });
+  }
+  add({ id: 'list-ratio', scenario: 'transaction list: deep ÷ first page (p50)', measured: `${n1(deep?.p50 ?? NaN)} / ${n1(first?.p50 ?? NaN)} ms`, reference: '—', ratio: (deep?.p50 ?? NaN) / (first?.p50 ?? NaN), value: (deep?.p50 ?? NaN) / (first?.p50 ?? NaN), target: '≤ 2', ok: (x) => x <= 2 });
+  add({ id: 'list-ratio-status', scenario: 'transaction list, status=Completed: deep ÷ first (p50)', measured: `${n1(deepStatus?.p50 ?? NaN)} / ${n1(firstStatus?.p50 ?? NaN)} ms`, reference: '—', ratio: (deepStatus?.p50 ?? NaN) / (firstStatus?.p50 ?? NaN), value: (deepStatus?.p50 ?? NaN) / (firstStatus?.p50 ?? NaN), target: '≤ 2', ok: (x) => x <= 2 });
+  const rss = r.lookup.length ? Math.max(...r.lookup.map((x) => x.maxRssBytes)) : NaN;
+  add({ id: 'memory', scenario: 'memory: RSS of the instance under the lookup load (max)', measured: `${Number.isFinite(rss) ? mb(rss) : '—'} MB`, reference: '—', ratio: undefined, value: rss / 2 ** 20, target: '≤ 150 MB', ok: (x) => x <= 150 });
+  add({ id: 'embedded', scenario: 'embedded start: `npm start` on an existing data directory to /health (median)', measured: `${n2(r.embedded?.median ?? NaN)} s`, reference: '—', ratio: undefined, value: r.embedded?.median ?? NaN, target: '≤ 2 s', ok: (x) => x <= 2 });
+  const verify = r.verifyFinal ?? r.verifyAfterCompletion;
+  add({ id: 'verify', scenario: '`bhuktani ledger verify` after the run', measured: verify ? `exit ${verify.exitCode}` : '—', reference: '—', ratio: undefined, value: verify ? (verify.ok && verify.exitCode === 0 ? 1 : 0) : NaN, target: 'exit 0, every invariant holds', ok: (x) => x === 1 });
+  add({ id: 'duration', scenario: '`npm run bench` end to end (build, PostgreSQL set-up, seeding, every scenario and reference)', measured: `${n1(r.meta.totalSeconds / 60)} min`, reference: '—', ratio: undefined, value: r.meta.totalSeconds / 60, target: '< 15 min', ok: (x) => x < 15 });
+  return out;
+}
+
+// ---- text ----
+
+function cpuLine(cpu: CpuSplit | undefined, rps: number): string {
+  if (!cpu) return '—';
+  const parts = Object.entries(cpu.cores).map(([role, cores]) => `${role} ${n2(cores)} cores${rps > 0 && role !== 'load generator (harness)' ? ` (${n2((cores * 1000) / rps)} ms CPU/request)` : ''}`);
+  return `${parts.join('; ')}; the whole machine ${pct(cpu.machineBusy)} busy, load average ${n2(cpu.loadAverage)}`;
+}
+
+function waitTable(title: string, waits: { samples: number; average: Record<string, number>; ungrantedLocks: Record<string, number> } | undefined): string {
+  if (!waits) return '';
+  const lines = [`${title} (${waits.samples} samples of pg_stat_activity; sessions per sample on average):`, '', '| sessions were | on average |', '|---|---|'];
+  for (const [what, avg] of Object.entries(waits.average)) lines.push(`| ${what} | ${n2(avg)} |`);
+  const locks = Object.entries(waits.ungrantedLocks).sort((a, b) => b[1] - a[1]);
+  lines.push('', locks.length ? `Ungranted lock requests seen (summed over samples): ${locks.map(([k, v]) => `${k}: ${v}`).join('; ')}.` : 'No ungranted lock request was seen in pg_locks.');
+  return lines.join('\n');
+}
+
+function profileText(name: string, p: ProfileResult | undefined): string {
+  if (!p) return '';
+  const areas = Object.entries(p.areas)
+    .slice(0, 8)
+    .map(([a, s]) => `${a} ${pct(s)}`)
+    .join(', ');
+  const table = (items: { share: number; name: string }[]) =>
+    items.map((t) => `| ${pct(t.share)} | \`${t.name.replace(/\|/g, '\\|')}\` |`).join('\n');
+  return [
+    `CPU profile of the service ${name} (\`node --cpu-prof\`, a separate run; shares of the busy samples, start-up included). Self time by area: ${areas}.`,
+    '',
+    '| self time | function |',
+    '|---|---|',
+    table(p.top.slice(0, 10)),
+    '',
+    '| inclusive time (synchronous stacks) | service function |',
+    '|---|---|',
+    table((p.service ?? []).slice(0, 10)),
+  ].join('\n');
+}
+
+function statementCostText(costs: StatementCost[] | undefined): string {
+  if (!costs?.length) return '';
+  return [
+    'The same statements in PostgreSQL alone (pgbench custom scripts, 10 clients, no HTTP, no Node): `-M extended` sends an unnamed statement, parsed and planned on every execution, as node-postgres does for a query without a `name`; `-M prepared` a named prepared statement, as the reference route does.',
+    '',
+    '| statement | unnamed (tps) | prepared (tps) |',
+    '|---|---|---|',
+    ...costs.map((c) => `| \`${c.statement}\` | ${n0(c.tps.extended)} | ${n0(c.tps.prepared)} |`),
+    ...costs.filter((c) => c.plan).flatMap((c) => ['', `\`EXPLAIN (ANALYZE, BUFFERS)\` of the ${c.statement.split(':')[0]} statement (${c.table}):`, '', '```', c.plan!, '```']),
+  ].join('\n');
+}
+
+function statementList(statements: string[]): string {
+  return statements.map((s, i) => `${i + 1}. \`${s.slice(0, 160).replace(/`/g, "'")}${s.length > 160 ? '…' : ''}\``).join('\n');
+}
+
+/** CPU per served request over all measured parts (the service or reference, PostgreSQL, the load generator). */
+function cpuPerRequest(cpu: CpuSplit | undefined, rps: number): { total: number; parts: Record<string, number> } {
+  const parts: Record<string, number> = {};
+  let total = 0;
+  for (const [role, cores] of Object.entries(cpu?.cores ?? {})) {
+    parts[role] = (cores * 1000) / rps;
+    total += parts[role];
+  }
+  return { total, parts };
+}
+
+const partsText = (c: { parts: Record<string, number> }) =>
+  Object.entries(c.parts)
+    .map(([role, ms]) => `${role} ${n2(ms)}`)
+    .join(', ');
+
+/** The run of `runs` whose throughput is the median, with its CPU figures. */
+function middleRun<T extends { rps: number }>(runs: T[]): T | undefined {
+  return [...runs].sort((a, b) => a.rps - b.rps)[Math.floor((runs.length - 1) / 2)];
+}
+
+function cpuBound(name: string, scenario: { rps: number; cpu?: CpuSplit; pool?: PoolProfile } | undefined, refName: string, reference: { rps: number; cpu?: CpuSplit } | undefined): string {
+  const pool = scenario?.pool;
+  if (!scenario?.cpu || !reference?.cpu) return '';
+  const a = cpuPerRequest(scenario.cpu, scenario.rps);
+  const b = cpuPerRequest(reference.cpu, reference.rps);
+  return [
+    `**What bounds it: CPU per request.** Service, PostgreSQL and load generator share the machine's cores, which were ${pct(scenario.cpu.machineBusy)} and ${pct(reference.cpu.machineBusy)} busy during the two runs, so a route is served about as fast as its total CPU cost per request allows.`,
+    `${name} cost ${n2(a.total)} ms of CPU per request in all (${partsText(a)}); ${refName} ${n2(b.total)} ms (${partsText(b)}).`,
+    `The ratio of those costs, ${n2(b.total / a.total)}, against the measured throughput ratio, ${n2(scenario.rps / reference.rps)}.`,
+    pool ? `The service's pool of 10 connections: on average ${n1(pool.total)} open, ${n1(pool.idle)} idle, ${n1(pool.waiting)} queries queued for one (at most ${pool.maxWaiting}), from its /metrics every 500 ms.` : '',
+  ].join(' ');
+}
+
+/** Where a confirm's connection time goes: PostgreSQL working, or waiting for the service's next statement. */
+function connectionTimeText(c: CompletionResult): string {
+  const entries = Object.entries(c.waits.average);
+  const clientWait = entries.filter(([w]) => w.includes('ClientRead')).reduce((sum, [, n]) => sum + n, 0);
+  const working = entries.filter(([w]) => w.startsWith('active') && !w.includes('ClientRead')).reduce((sum, [, n]) => sum + n, 0);
+  const open = c.pool.total - c.pool.idle;
+  const heldMs = (open * c.seconds * 1000) / Math.max(1, c.completed);
+  const share = working / Math.max(1e-9, working + clientWait);
+  return [
+    `**Where a connection's time goes.** The service held on average ${n1(open)} of its 10 pool connections (${n1(c.pool.waiting)} queries queued for one), about ${n1(heldMs)} ms of connection time per confirm for its ${c.statementsPerConfirm?.length ?? '?'} round trips.`,
+    `Seen from PostgreSQL, ${n1(working)} of the service's sessions were working on average (on CPU, WAL or I/O) and ${n1(clientWait)} waiting for the service's next statement (ClientRead, in or out of a transaction): PostgreSQL was busy ${pct(share)} of the connection time${share < 0.5 ? ', the rest was the service turning each result into its next statement' : ''}.`,
+  ].join(' ');
+}
+
+function notes(r: Results, table: Row[]): string[] {
+  const out: string[] = [];
+  const missed = (id: string) => table.find((row) => row.id === id)?.pass === false;
+  if (missed('lookup-rps') || missed('lookup-p99') || missed('memory')) {
+    const lookup = middleRun(r.lookup);
+    const select = middleRun(r.select);
+    const cost = r.statementCosts?.find((c) => c.statement.startsWith('lookup'));
+    const refCost = r.statementCosts?.find((c) => c.statement.startsWith('reference'));
+    out.push(
+      [
+        '### Lookup',
+        '',
+        cpuBound('The lookup', lookup, 'the SELECT route', select),
+        '',
+        cost && refCost
+          ? `**PostgreSQL's share.** The lookup sends one statement, like the reference, but without a name, so node-postgres sends it unnamed and PostgreSQL parses and plans it on every request; planning \`payments\` (a wide row, seven indexes) costs more than executing the lookup. In PostgreSQL alone the same statement ran at ${n0(cost.tps.extended)} tps unnamed and ${n0(cost.tps.prepared)} tps prepared (the reference's prepared SELECT ${n0(refCost.tps.prepared)} tps).`
+          : '',
+        '',
+        r.apiStatements ? `One lookup sends ${r.apiStatements.lookup.length} statement(s) to PostgreSQL (statement log of a separate, warmed-up instance):\n\n${statementList(r.apiStatements.lookup)}` : '',
+        '',
+        statementCostText(r.statementCosts),
+        '',
+        `**The service's share** is in its profile: the API's hooks (key, rate limit), validation, serialisation and the pg client's work around each query, on top of what the bare route does.`,
+        '',
+        profileText('under the lookup load', r.profiles?.lookup),
+      ].join('\n'),
+    );
+  }
+  if (missed('initiate')) {
+    out.push(
+      [
+        '### Initiate',
+        '',
+        cpuBound('Initiate', middleRun(r.initiate), 'the INSERT route', middleRun(r.insert)),
+        '',
+        r.apiStatements ? `One initiate sends ${r.apiStatements.initiate.length} statement(s) to PostgreSQL, unnamed (the reference's INSERT is one prepared statement into a table with only a primary key):\n\n${statementList(r.apiStatements.initiate)}` : '',
+        '',
+        profileText('under the initiate load', r.profiles?.initiate),
+      ].join('\n'),
+    );
+  }
+  if (missed('completion') && r.completion) {
+    const c = r.completion;
+    const statements = c.statementsPerConfirm;
+    const confirmCost = cpuPerRequest(c.cpu, c.rps);
+    const pgbenchCost = r.pgbench ? cpuPerRequest(r.pgbench.cpu, r.pgbench.tps) : undefined;
+    const lockWaiting = r.pgbench ? Object.entries(r.pgbench.waits.average).filter(([w]) => /\bLock:/.test(w)).reduce((sum, [, n]) => sum + n, 0) : NaN;
+    const confirmLockWaiting = Object.entries(c.waits.average).filter(([w]) => /\bLock:/.test(w)).reduce((sum, [, n]) => sum + n, 0);
+    out.push(
+      [
+        '### Payment completion',
+        '',
+        `**No hot row.** The merchant's balance is not a row every payment updates: payments append postings to the merchant's ledger account and its balance is their sum (migration 002; \`merchantBalance\`), and each payer's wallet row is that payer's alone. So the confirms of 32 payers to one merchant do not queue on a lock: on average ${n2(confirmLockWaiting)} of the service's sessions were waiting on a lock during the window, and no ungranted lock was seen${Object.keys(c.waits.ungrantedLocks).length ? ' (except those listed below)' : ''}. pgbench's TPC-B-like script at scale 1 is the opposite: every transaction updates the single branch row, and ${n2(lockWaiting)} of its 32 sessions were waiting on a lock at any moment; it is fast anyway because each transaction is cheap.`,
+        '',
+        pgbenchCost
+          ? `**What bounds it: CPU per confirm.** A confirm cost ${n2(confirmCost.total)} ms of CPU in all (${partsText(confirmCost)}); a pgbench transaction ${n2(pgbenchCost.total)} ms (${partsText(pgbenchCost)}). With the machine's cores ${pct(c.cpu.machineBusy)} busy during the window, that cost sets the rate: matching pgbench would need about ${n2(pgbenchCost.total)} ms per confirm, ${n1(confirmCost.total / pgbenchCost.total)} times less.`
+          : '',
+        '',
+        connectionTimeText(c),
+        '',
+        statements
+          ? `A confirm is an HTTP request (form parsing, the CSRF check, a 303 with a signed callback URL) plus ${statements.length} statements to PostgreSQL, one round trip each and each unnamed (parsed and planned every time), ${statements.indexOf('BEGIN') >= 0 ? `${statements.indexOf('BEGIN')} of them reads before the transaction and ${statements.length - statements.indexOf('BEGIN')} inside it` : ''}, against pgbench's 7 (BEGIN, 3 UPDATE, SELECT, INSERT, END) sent by a C client (log_statement=all on a separate, warmed-up instance, one confirm):\n\n${statementList(statements)}`
+          : 'The statement log of one confirm could not be read (the PostgreSQL log is not readable by the harness).',
+        '',
+        waitTable("What the service's PostgreSQL sessions did during the completion window", c.waits),
+        '',
+        r.pgbench ? waitTable("The same for pgbench's 32 sessions", r.pgbench.waits) : '',
+        '',
+        profileText('while the 32 payers confirm', c.profile),
+      ].join('\n'),
+    );
+  }
+  const listMissed = ['list-first', 'list-deep', 'list-first-status', 'list-deep-status', 'list-ratio', 'list-ratio-status'].some(missed);
+  if (listMissed && r.listEvidence) out.push(`### Transaction list\n\n${listPlans(r.listEvidence)}`);
+  if (missed('embedded') && r.embedded) {
+    out.push(`### Embedded start\n\nStarts: ${r.embedded.starts.map((s) => `${n2(s)} s`).join(', ')} (the first start, which created the directory, took ${n2(r.embedded.firstStartSeconds)} s).\n\n${profileText('from spawn to /health (then stopped)', r.embedded.profile)}`);
+  }
+  return out;
+}
+
+function listPlans(evidence: ListEvidence[]): string {
+  const parts = ['The statements one request sends and their plans (auto_explain with ANALYZE and BUFFERS on a separate instance, one warmed-up request per variant):'];
+  for (const e of evidence) {
+    parts.push('', `**${e.variant}**: ${e.statements.length} statements.`, '', statementList(e.statements));
+    for (const p of e.plans.filter((p) => /transactions/i.test(p.query))) {
+      parts.push('', `\`${p.query.replace(/\s+/g, ' ').slice(0, 240).replace(/`/g, "'")}${p.query.length > 240 ? '…' : ''}\` (${n1(p.durationMs)} ms)`, '', '```', p.plan.split('\n').slice(0, 25).join('\n'), '```');
+    }
+  }
+  return parts.join('\n');
+}
+
+function loadRunsTable(title: string, runs: { rps: number; p50: number; p99: number; failed: number; served: number }[]): string {
+  if (!runs.length) return '';
+  return [`| ${title} | req/s | p50 ms | p99 ms | served | failed |`, '|---|---|---|---|---|---|', ...runs.map((x, i) => `| round ${i + 1} | ${n0(x.rps)} | ${n1(x.p50)} | ${n1(x.p99)} | ${x.served} | ${x.failed} |`)].join('\n');
+}
+
+export function render(r: Results, designNotes = ''): string {
+  const table = rows(r);
+  const m = r.meta;
+  const verifyText = (label: string, v: VerifyResult | undefined) =>
+    v ? `- ${label}: exit ${v.exitCode} in ${n1(v.seconds)} s; ${v.invariants.filter((i) => i.holds).length}/${v.invariants.length} invariants hold${v.invariants.some((i) => !i.holds) ? ` (broken: ${v.invariants.filter((i) => !i.holds).map((i) => i.invariant).join('; ')})` : ''}.` : `- ${label}: not run.`;
+  const lines: string[] = [
+    '# Benchmarks',
+    '',
+    '<!-- Written by `npm run bench` (bench/report.ts); edit the harness, not this file. -->',
+    '',
+    `Latest run: ${m.date} — \`${m.command}\`${m.quick ? ' (**quick smoke run: figures mean nothing**)' : ''}, ${n0(m.totalSeconds)} s end to end, commit ${m.gitCommit ?? '?'}${m.gitDirty ? ' with uncommitted changes in src/' : ''}.`,
+    '',
+    '## The machine',
+    '',
+    `- ${m.nproc} cores (${m.cpuModel}), ${n1(m.memoryGiB)} GiB memory; load generator, service, references and PostgreSQL all on this machine.`,
+    `- Node ${m.node}; ${m.postgres.version.split(',')[0]} (${Object.entries(m.postgres.settings).map(([k, v]) => `${k}=${v}`).join(', ')}); PostgreSQL ${m.postgresStart}.`,
+    `- Load average (1, 5, 15 min) before the run: ${m.loadBefore.map(n2).join(', ')}; after: ${m.loadAfter.map(n2).join(', ')}. The machine is shared: figures are ratios to references measured in the same run for that reason.`,
+    '',
+    '## Results',
+    '',
+    '| scenario | measured | reference (same run) | ratio | target | result |',
+    '|---|---|---|---|---|---|',
+    ...table.map((row) => `| ${row.scenario} | ${row.measured} | ${row.reference} | ${row.ratio === undefined ? '—' : n2(row.ratio)} | ${row.target} | ${row.pass === undefined ? 'not measured' : row.pass ? 'pass' : '**miss**'} |`),
+    '',
+    `Throughput and latency figures are the median of ${settings.rounds} alternating rounds (reference, then scenario, ${settings.warmupSeconds} s warm-up + ${settings.durationSeconds} s measured each, ${settings.connections} connections, autocannon in the harness process). The HTTP ceiling (a bare Fastify route returning \`{"ok":true}\`, first round only) measured ${n0(med(r.http, (x) => x.rps))} req/s, p99 ${n1(med(r.http, (x) => x.p99))} ms; lookup is ${n2(med(r.lookup, (x) => x.rps) / med(r.http, (x) => x.rps))} × of it.`,
+    '',
+    '## How each figure is measured',
+    '',
+    `- **References** (\`bench/reference-server.ts\`, a process of its own): Fastify without logging; \`GET /json\`; \`GET /select/:id\`, one prepared primary-key \`SELECT\` (\`{ name: 'q', text, values }\`) of a 10,000-row table; \`POST /insert\`, one prepared \`INSERT … RETURNING id\` of a JSON body's amount. A \`pg\` pool of 10 connections, the service's pool size, in a database of its own on the same PostgreSQL.`,
+    '- **Lookup**: `POST /api/v2/epayment/lookup/` with a live key over 1,000 payments made through the API, rotating, after an `ANALYZE` of the fresh database (autovacuum would make the statistics within a minute or so; the plan before it is in the appendix). **Memory**: `VmRSS` of the service process from `/proc` every 100 ms during the measured lookup runs; the maximum.',
+    '- **Initiate**: `POST /api/v2/epayment/initiate/` with a typical body (customer info, a new order id each time), a live key.',
+    `- **The service**: \`node dist/main.js\` after \`npm run build\`, on PostgreSQL (\`DATABASE_URL\`), \`LOG_LEVEL=warn\`, the API and payer rate limits raised so that they never bound a figure, its background jobs (expiry sweep, webhook sender) running as in production.`,
+    `- **Ledger ceiling**: \`${r.pgbench?.command ?? 'pgbench -c 32 -j 2 -T 15 -b tpcb-like'}\` in its own database: ${r.pgbench ? `${n0(r.pgbench.tps)} tps, ${n1(r.pgbench.latencyMs)} ms average latency, ${r.pgbench.failed} failed` : 'not run'}.`,
+    `- **Payment completion**: one merchant; ${settings.payers} live wallets (made and topped up through the service's \`createWallet\`/\`topupWallet\`, as \`bhuktani wallet create/topup\` does); ${settings.paymentsPerPayer} payments per payer made through the API. The wallet step (hosted page for the CSRF token, then \`POST /pay/:pidx/wallet\` with mobile and MPIN) runs first, unmeasured, on a second instance at \`LOG_LEVEL=info\`, whose default OTP sender logs each live OTP; the harness reads them there. Then each of the ${settings.payers} payers confirms its own payments one after another (\`POST /pay/:pidx/confirm\` with \`csrf_token\`, \`attempt\`, \`otp\` and the \`bhuktani_csrf\` cookie) against the measured instance; ${settings.warmupPaymentsPerPayer} per payer warm up, then the window lasts until ${settings.completionSeconds} s pass or a payer has nothing left to pay, so that ${settings.payers} pay at once throughout. Only 303s to \`return_url\` with \`status=Completed\` count.${r.completion ? ` This run: ${r.completion.completed} completed in ${n1(r.completion.seconds)} s, ${r.completion.failed} failed${r.completion.failed ? ` (${Object.entries(r.completion.failures).map(([k, v]) => `${k}: ${v}`).join('; ')})` : ''}; latency p50 ${n1(r.completion.p50)} ms, p99 ${n1(r.completion.p99)} ms; the wallet steps took ${n0(r.completion.prepareSeconds)} s.` : ''}`,
+    `- **Transaction list**: one merchant with ${settings.listRows.toLocaleString('en')} transaction records seeded in SQL (\`bench/seed-list.ts\`: one payment every 30 s over about a year, 95% Completed, 4% held/Confirmed, 1% canceled, each Completed payment with its payment journal, the payer wallets with top-ups and balances to match, then \`VACUUM ANALYZE\`)${r.listSeed ? `, in ${n0(r.listSeed.seconds)} s` : ''}. \`GET /api/v2/merchant-transaction/?page_size=20&page=…\` one request at a time: 5 warm-up requests, then ${settings.listSamples} (or ${settings.listSecondsCap} s, whichever comes first) per variant.`,
+    `- **Embedded start**: \`node dist/main.js\` (what \`npm start\` runs) with no \`DATABASE_URL\` on a data directory a first start created (schema, sandbox wallets, demo merchant, 500 payments), timed from spawn to the first 200 from \`GET /health\`; median of ${settings.embeddedStarts}.`,
+    '',
+    '## Ledger invariants after the run',
+    '',
+    verifyText('after the completion run', r.verifyAfterCompletion),
+    verifyText('at the end, over the whole store including the seeded history', r.verifyFinal),
+    '',
+    '## Every run',
+    '',
+    loadRunsTable('HTTP ceiling `GET /json`', r.http),
+    '',
+    loadRunsTable('one-query `SELECT` route', r.select),
+    '',
+    loadRunsTable('lookup', r.lookup),
+    '',
+    loadRunsTable('one-query `INSERT` route', r.insert),
+    '',
+    loadRunsTable('initiate', r.initiate),
+    '',
+    r.list ? ['| list variant | first request ms | p50 ms | p90 ms | p99 ms | requests | record_range | total_records |', '|---|---|---|---|---|---|---|---|', ...r.list.map((v) => `| ${v.name} | ${n1(v.coldMs)} | ${n1(v.p50)} | ${n1(v.p90)} | ${n1(v.p99)} | ${v.samples}${v.failed ? ` (+${v.failed} failed)` : ''} | ${v.recordRange ? v.recordRange.join('–') : '—'} | ${v.totalRecords ?? '—'} |`)].join('\n') : '',
+    '',
+    r.embedded ? `Embedded starts: ${r.embedded.starts.map((s) => `${n2(s)} s`).join(', ')}; the first start (creating the directory) ${n2(r.embedded.firstStartSeconds)} s.` : '',
+    '',
+  ];
+  const missNotes = notes(r, table);
+  if (missNotes.length || designNotes) {
+    lines.push('## Notes on the misses: what the run measured', '', ...missNotes.flatMap((n) => [n, '']));
+  }
+  if (designNotes) lines.push(designNotes, '');
+  const appendix: string[] = [];
+  if (r.lookupPlanBeforeAnalyze && !r.lookupPlanBeforeAnalyze.plan.includes('payments_pkey')) {
+    appendix.push(
+      '### The lookup on a table without statistics',
+      '',
+      `Before the harness's \`ANALYZE\` (${r.lookupPlanBeforeAnalyze.table}) the lookup's statement was planned as:`,
+      '',
+      '```',
+      r.lookupPlanBeforeAnalyze.plan,
+      '```',
+      '',
+      'The statement names the merchant and the environment as well as the pidx; without statistics the planner may walk the merchant\'s rows through `payments_merchant_created` instead of taking the one row from the primary key, a cost that grows with the merchant\'s payments until autovacuum analyzes the table.',
+      '',
+    );
+  }
+  if (r.listEvidence && !table.some((row) => row.id.startsWith('list') && row.pass === false)) appendix.push('### Transaction list plans', '', listPlans(r.listEvidence), '');
+  if (appendix.length) lines.push('## Appendix', '', ...appendix);
+  if (r.errors.length) lines.push('## Errors in this run', '', ...r.errors.map((e) => `\`\`\`\n${e}\n\`\`\``), '');
+  return lines.join('\n').replace(/\n{3,}/g, '\n\n');
+}
+
+/** docs/benchmarks.md for a full run; a quick run writes to a temporary file instead. */
+export function writeReport(r: Results, designNotes = ''): string {
+  const path = process.env.BENCH_REPORT || (r.meta.quick ? join(tmpdir(), 'bhuktani-benchmarks-quick.md') : join(ROOT, 'docs', 'benchmarks.md'));
+  writeFileSync(path, render(r, designNotes));
+  // The raw figures, to re-render the page without a new run.
+  writeFileSync(join(tmpdir(), `bhuktani-benchmarks-${r.meta.quick ? 'quick' : 'full'}.json`), JSON.stringify(r, null, 1));
+  return path;
+}

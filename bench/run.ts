@@ -1,0 +1,229 @@
+// `npm run bench`: every reference and scenario of issue 7 end to end, then docs/benchmarks.md.
+// Each figure is a ratio to a reference measured in this run on this machine. BENCH_QUICK=1 is a
+// smoke run of the harness (short, small); BENCH_EVIDENCE=0 skips the profiles and plans.
+import { execSync } from 'node:child_process';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { completionRun } from './completion.js';
+import { embeddedStart } from './embedded-start.js';
+import { client } from './http.js';
+import { initiateRun } from './initiate.js';
+import { listEvidence, listRun } from './list.js';
+import { apiStatements, lookupRun, preparePayments } from './lookup.js';
+import { runPgbench } from './pgbench.js';
+import { admin, analyze, ensurePgbench, ensurePostgres, postgresInfo, recreateDatabase } from './postgres.js';
+import { run, runCli } from './processes.js';
+import { profileUnderLoad } from './profile.js';
+import { insertRoute, jsonRoute, selectRoute, startReferenceServer } from './references.js';
+import { writeReport, type Results, type VerifyResult } from './report.js';
+import { seedList } from './seed-list.js';
+import { explain, statementCosts } from './statement-cost.js';
+import { createMerchant, initiateBody, serviceCliEnv, startService, type Service } from './service.js';
+import { pg, ROOT, settings } from './settings.js';
+import { measureLoad } from './load.js';
+
+const began = performance.now();
+const elapsed = () => `${((performance.now() - began) / 1000).toFixed(0)} s`;
+const log = (line: string) => console.log(`[bench ${elapsed()}] ${line}`);
+
+const results: Results = {
+  meta: {
+    date: new Date().toISOString(),
+    command: settings.quick ? 'BENCH_QUICK=1 npm run bench' : 'npm run bench',
+    quick: settings.quick,
+    node: process.version,
+    nproc: cpus().length,
+    cpuModel: cpus()[0]?.model ?? 'unknown',
+    memoryGiB: totalmem() / 1024 ** 3,
+    loadBefore: loadavg(),
+    loadAfter: [],
+    gitCommit: safe(() => execSync('git rev-parse --short HEAD', { cwd: ROOT }).toString().trim()),
+    gitDirty: safe(() => execSync('git status --porcelain -- src', { cwd: ROOT }).toString().trim().length > 0),
+    postgres: { version: '', settings: {} },
+    postgresStart: '',
+    totalSeconds: 0,
+    settings,
+  },
+  errors: [],
+  http: [],
+  select: [],
+  lookup: [],
+  insert: [],
+  initiate: [],
+};
+
+function safe<T>(work: () => T): T | undefined {
+  try {
+    return work();
+  } catch {
+    return undefined;
+  }
+}
+
+/** A scenario that fails is reported, and the others still run. */
+async function step<T>(name: string, work: () => Promise<T>): Promise<T | undefined> {
+  log(`${name} …`);
+  try {
+    const value = await work();
+    log(`${name} done`);
+    return value;
+  } catch (error) {
+    const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    log(`${name} FAILED: ${message}`);
+    results.errors.push(`${name}: ${message.split('\n').slice(0, 6).join('\n')}`);
+    return undefined;
+  }
+}
+
+async function ledgerVerify(): Promise<VerifyResult> {
+  const started = performance.now();
+  const out = await runCli(['ledger', 'verify', '--json'], serviceCliEnv());
+  const seconds = (performance.now() - started) / 1000;
+  let parsed: { ok: boolean; invariants: { invariant: string; holds: boolean; violations: unknown[] }[] } | undefined;
+  try {
+    parsed = JSON.parse(out.stdout.trim().split('\n').at(-1)!);
+  } catch {
+    parsed = undefined;
+  }
+  return { exitCode: out.code, seconds, ok: parsed?.ok ?? false, invariants: parsed?.invariants ?? [], stderr: out.stderr.slice(-2000) };
+}
+
+const merchantId = (email: string) =>
+  admin(async (c) => Number((await c.query('SELECT id FROM merchants WHERE email = $1', [email])).rows[0].id), pg.serviceDb);
+
+async function main() {
+  log(`${results.meta.command}: ${results.meta.nproc} cores, load average ${results.meta.loadBefore.map((l) => l.toFixed(2)).join(' ')}`);
+  results.meta.postgresStart = await ensurePostgres(log);
+  results.meta.postgres = await postgresInfo();
+  const pgbench = await ensurePgbench(log);
+
+  log('npm run build …');
+  const build = await run('npm', ['run', 'build']);
+  if (build.code !== 0) throw new Error(`npm run build failed:\n${build.stdout}\n${build.stderr}`);
+
+  await recreateDatabase(pg.serviceDb);
+  await recreateDatabase(pg.referenceDb);
+  const reference = await startReferenceServer();
+  let service: Service | undefined = await startService();
+  try {
+    const apiMerchant = await createMerchant('Bench API Shop', merchantId);
+    let lookupPidx: string | undefined;
+
+    await step('lookup and its references (HTTP ceiling, one-query SELECT)', async () => {
+      const api = client(service!.port, 8);
+      const pidxs = await preparePayments(api, apiMerchant.liveKey, 1000);
+      api.close();
+      // The lookup's plan on the fresh table, then statistics as a running installation has them.
+      results.lookupPlanBeforeAnalyze = await explain(pg.serviceDb, 'SELECT * FROM payments WHERE pidx = $1 AND merchant_id = $2 AND environment = $3', [pidxs[0], apiMerchant.id, 'live'], 'payments');
+      await analyze(pg.serviceDb);
+      for (let round = 0; round < settings.rounds; round++) {
+        // The HTTP ceiling is context, not a target: once is enough.
+        if (round === 0) results.http.push(await jsonRoute(reference));
+        results.select.push(await selectRoute(reference));
+        results.lookup.push(await lookupRun(service!, apiMerchant.liveKey, pidxs));
+        const [s, l] = [results.select.at(-1)!, results.lookup.at(-1)!];
+        log(`  round ${round + 1}: select ${s.rps.toFixed(0)}/s p99 ${s.p99} ms; lookup ${l.rps.toFixed(0)}/s p99 ${l.p99} ms, RSS ${(l.maxRssBytes / 2 ** 20).toFixed(0)} MB`);
+      }
+      lookupPidx = pidxs[0];
+    });
+
+    if (settings.evidence && pgbench && lookupPidx) {
+      results.statementCosts = await step('statement cost in PostgreSQL alone (pgbench, unnamed vs prepared)', async () => {
+        const costs = await statementCosts(pgbench, { pidx: lookupPidx!, merchantId: apiMerchant.id });
+        for (const c of costs) log(`  ${c.statement.slice(0, 40)}…: extended ${c.tps.extended.toFixed(0)} tps, prepared ${c.tps.prepared.toFixed(0)} tps`);
+        return costs;
+      });
+    }
+
+    await step('initiate and its reference (one-query INSERT)', async () => {
+      for (let round = 0; round < settings.rounds; round++) {
+        results.insert.push(await insertRoute(reference));
+        results.initiate.push(await initiateRun(service!, apiMerchant.liveKey, round));
+        log(`  round ${round + 1}: insert ${results.insert.at(-1)!.rps.toFixed(0)}/s; initiate ${results.initiate.at(-1)!.rps.toFixed(0)}/s`);
+      }
+    });
+    await reference.stop();
+
+    results.pgbench = await step('pgbench TPC-B-like, scale 1, 32 clients', async () => {
+      if (!pgbench) throw new Error('pgbench is not installed and could not be installed (apt-get install postgresql-client)');
+      const r = await runPgbench(pgbench);
+      log(`  ${r.tps.toFixed(0)} tps, latency ${r.latencyMs} ms`);
+      return r;
+    });
+
+    results.completion = await step('payment completion, 32 payers, one merchant', async () => {
+      const merchant = await createMerchant('Bench Popular Shop', merchantId);
+      const r = await completionRun(service!, merchant, log);
+      log(`  ${r.rps.toFixed(0)} confirms/s over ${r.seconds.toFixed(1)} s (${r.completed} completed, ${r.failed} failed), p99 ${r.p99.toFixed(1)} ms`);
+      return r;
+    });
+    results.verifyAfterCompletion = await step('bhuktani ledger verify (after the completion run)', ledgerVerify);
+
+    await step('transaction list, one merchant with a year of history', async () => {
+      const merchant = await createMerchant('Bench Busy Shop', merchantId);
+      const seed = await seedList(merchant.id, settings.listRows, log);
+      results.listSeed = { rows: settings.listRows, seconds: seed.seconds };
+      results.list = await listRun(service!, merchant.liveKey);
+      for (const v of results.list) log(`  ${v.name}: p50 ${v.p50.toFixed(1)} ms, p99 ${v.p99.toFixed(1)} ms (${v.samples} requests)`);
+      results.listEvidence = (await listEvidence(merchant.liveKey)) ?? undefined;
+    });
+    results.verifyFinal = await step('bhuktani ledger verify (whole store, seeded history included)', ledgerVerify);
+
+    await service.stop();
+    service = undefined;
+
+    results.embedded = await step('embedded start (PGlite, existing data directory)', async () => {
+      const r = await embeddedStart();
+      log(`  median ${r.median.toFixed(2)} s (${r.starts.map((s) => s.toFixed(2)).join(', ')})`);
+      return r;
+    });
+
+    if (settings.evidence && lookupPidx) {
+      results.apiStatements = await step('statements per lookup and initiate (statement log)', () => apiStatements(apiMerchant.liveKey, lookupPidx!));
+    }
+
+    if (settings.evidence) {
+      await step('CPU profiles of the service (lookup, initiate)', async () => {
+        results.profiles = {};
+        results.profiles.lookup = await profileUnderLoad(async (s) => {
+          const c = client(s.port, 8);
+          const pidxs = await preparePayments(c, apiMerchant.liveKey, 200);
+          c.close();
+          let i = 0;
+          await measureLoad({
+            port: s.port,
+            method: 'POST',
+            path: '/api/v2/epayment/lookup/',
+            headers: { authorization: `Key ${apiMerchant.liveKey}`, 'content-type': 'application/json' },
+            body: () => `{"pidx":"${pidxs[i++ % pidxs.length]}"}`,
+          });
+        });
+        results.profiles.initiate = await profileUnderLoad(async (s) => {
+          let i = 50_000_000;
+          await measureLoad({
+            port: s.port,
+            method: 'POST',
+            path: '/api/v2/epayment/initiate/',
+            headers: { authorization: `Key ${apiMerchant.liveKey}`, 'content-type': 'application/json' },
+            body: () => JSON.stringify(initiateBody(i++)),
+          });
+        });
+      });
+    }
+  } finally {
+    await service?.stop();
+    await reference.stop();
+  }
+}
+
+try {
+  await main();
+} catch (error) {
+  results.errors.push(`harness: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  console.error(error);
+}
+results.meta.loadAfter = loadavg();
+// Up to the report: writing it takes no time worth counting.
+results.meta.totalSeconds = (performance.now() - began) / 1000;
+const path = writeReport(results);
+log(`wrote ${path} (${results.meta.totalSeconds.toFixed(0)} s in all)`);
+process.exit(results.errors.length ? 1 : 0);

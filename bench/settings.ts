@@ -1,0 +1,59 @@
+// What one `npm run bench` does: durations, sizes and the databases it owns. BENCH_QUICK=1 shrinks
+// everything (short runs, 50k list rows) for developing the harness; its figures mean nothing.
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+const quick = process.env.BENCH_QUICK === '1';
+
+export const settings = {
+  quick,
+  /** Seconds of load before each measured run, not counted. */
+  warmupSeconds: quick ? 1 : 2,
+  /** Seconds of each measured autocannon run. */
+  durationSeconds: quick ? 3 : 10,
+  /** Each scenario and its reference run alternately this many times; the median run is reported. */
+  rounds: quick ? 1 : 3,
+  connections: 50,
+  pgbenchSeconds: quick ? 5 : 15,
+  payers: 32,
+  /** Payments prepared per payer for the completion run (the first few of each warm up). */
+  paymentsPerPayer: quick ? 12 : 100,
+  warmupPaymentsPerPayer: quick ? 2 : 10,
+  /** Further payments per payer confirmed on a profiled instance after the measured window. */
+  profilePaymentsPerPayer: quick ? 3 : 20,
+  /** Seconds the measured completion window may last at most. */
+  completionSeconds: quick ? 5 : 15,
+  listRows: quick ? 50_000 : 1_000_000,
+  /** Newest-first pages of 20: page 25,000 of 50,000 is the middle of the history. */
+  listDeepPage: quick ? 1_250 : 25_000,
+  listSamples: quick ? 30 : 200,
+  /** A variant stops early after this many seconds of requests (an OFFSET scan can be slow). */
+  listSecondsCap: quick ? 10 : 30,
+  embeddedStarts: quick ? 3 : 5,
+  /** Profiles and statement logs for the notes (short extra runs, not measured). */
+  evidence: process.env.BENCH_EVIDENCE !== '0',
+};
+
+/** PostgreSQL the harness administers: its own databases on the local server, as the superuser. */
+export const pg = {
+  host: process.env.BENCH_PG_HOST || '127.0.0.1',
+  port: Number(process.env.BENCH_PG_PORT || 5432),
+  user: process.env.BENCH_PG_USER || 'postgres',
+  /** The service's database: lookups, initiates, the completion run, the million-row list. */
+  serviceDb: 'bhuktani_bench',
+  /** The reference server's small table. */
+  referenceDb: 'bhuktani_bench_ref',
+  pgbenchDb: 'bhuktani_bench_pgbench',
+};
+
+export const databaseUrl = (db: string) => `postgres://${pg.user}@${pg.host}:${pg.port}/${db}`;
+
+/** The service's limits are raised so that they never bound a figure. */
+export const serviceEnv = {
+  LOG_LEVEL: 'warn',
+  RATE_LIMIT_LIVE: '100000000',
+  RATE_LIMIT_TEST: '100000000',
+  PAYER_ATTEMPTS_PER_MINUTE: '100000000',
+  PAYMENT_TTL_SECONDS: '86400',
+};
