@@ -167,7 +167,7 @@ export async function completionRun(service: Service, merchant: BenchMerchant, l
   let windowOpen = true;
   const waits = waitSampler(pg.serviceDb);
   const pool = poolSampler(service.port);
-  const cpu = cpuWindow({ service: service.proc.pid }, pg.serviceDb);
+  const cpu = cpuWindow({ service: service.proc.pid }, pg.serviceDb, () => waits.backendPids());
   const started = performance.now();
   const deadline = started + settings.completionSeconds * 1000;
   let ended = 0;

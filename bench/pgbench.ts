@@ -23,7 +23,7 @@ export async function runPgbench(pgbench: string): Promise<PgbenchResult> {
   const args = ['-c', String(settings.payers), '-j', '2', '-T', String(settings.pgbenchSeconds), '-b', 'tpcb-like'];
   const sampler = waitSampler(pg.pgbenchDb);
   const proc = startProcess(pgbench, [...conn, ...args, pg.pgbenchDb], {});
-  const cpu = cpuWindow({ 'pgbench (client)': proc.pid }, pg.pgbenchDb);
+  const cpu = cpuWindow({ 'pgbench (client)': proc.pid }, pg.pgbenchDb, () => sampler.backendPids());
   const code = await proc.exited;
   const cpuSplit = cpu.stop();
   const waits = await sampler.stop();

@@ -96,15 +96,17 @@ export interface WaitProfile {
  * Samples pg_stat_activity and pg_locks for one database every `everyMs`: how many sessions were
  * running on CPU, waiting on a lock (and which), on I/O, or idle in the client's hands.
  */
-export function waitSampler(database: string, everyMs = 50): { stop(): Promise<WaitProfile> } {
+export function waitSampler(database: string, everyMs = 50): { stop(): Promise<WaitProfile>; backendPids(): number[] } {
   // Connected to the database itself, so relation oids resolve to names.
   const client = new pg.Client({ connectionString: databaseUrl(database), application_name: 'bench-wait-sampler' });
   const counts: Record<string, number> = {};
   const locks: Record<string, number> = {};
   let samples = 0;
   let stopped = false;
+  let backendPid: number | undefined;
   const loop = (async () => {
     await client.connect();
+    backendPid = (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0].pid;
     while (!stopped) {
       const activity = await client.query<{ what: string; n: number }>(
         `SELECT CASE
@@ -132,6 +134,8 @@ export function waitSampler(database: string, everyMs = 50): { stop(): Promise<W
     }
   })();
   return {
+    /** The sampler's own session, to leave out of the database's CPU figures. */
+    backendPids: () => (backendPid ? [backendPid] : []),
     async stop() {
       stopped = true;
       await loop.catch(() => {});

@@ -180,7 +180,7 @@ export interface CpuSplit {
  * CPU used by each role over a window: named processes, the PostgreSQL backends of a database, the
  * harness itself (the load generator), and the machine as a whole.
  */
-export function cpuWindow(roles: Record<string, number | undefined>, database?: string): { stop(): CpuSplit } {
+export function cpuWindow(roles: Record<string, number | undefined>, database?: string, exclude: () => number[] = () => []): { stop(): CpuSplit } {
   const started = performance.now();
   const machineStart = machineTicks();
   const harnessStart = process.cpuUsage();
@@ -199,7 +199,9 @@ export function cpuWindow(roles: Record<string, number | undefined>, database?: 
     if (!database) return;
     // A backend first seen after the start was born inside the window: all its CPU counts. The last
     // value seen is kept, as a backend may be gone (its client disconnected) when the window ends.
+    const excluded = new Set(exclude());
     for (const pid of postgresBackends(database)) {
+      if (excluded.has(pid)) continue;
       const now = cpuSeconds(pid);
       if (now === undefined) continue;
       if (!pgStart.has(pid)) pgStart.set(pid, atStart ? now : 0);
@@ -221,7 +223,8 @@ export function cpuWindow(roles: Record<string, number | undefined>, database?: 
       }
       if (database) {
         let used = 0;
-        for (const [pid, from] of pgStart) used += (pgLast.get(pid) ?? from) - from;
+        const excluded = new Set(exclude());
+        for (const [pid, from] of pgStart) if (!excluded.has(pid)) used += (pgLast.get(pid) ?? from) - from;
         cores.postgres = used / seconds;
       }
       const harness = process.cpuUsage(harnessStart);
