@@ -473,11 +473,12 @@ export function render(r: Results, designNotes = ''): string {
   return lines.join('\n').replace(/\n{3,}/g, '\n\n');
 }
 
-/** docs/benchmarks.md for a full run; a quick run writes to a temporary file instead. */
+/** docs/benchmarks.md for a full run; a quick or partial (BENCH_ONLY) run writes to a temporary file instead. */
 export function writeReport(r: Results, designNotes = ''): string {
-  const path = process.env.BENCH_REPORT || (r.meta.quick ? join(tmpdir(), 'bhuktani-benchmarks-quick.md') : join(ROOT, 'docs', 'benchmarks.md'));
+  const partial = r.meta.quick || settings.only !== undefined;
+  const path = process.env.BENCH_REPORT || (partial ? join(tmpdir(), 'bhuktani-benchmarks-partial.md') : join(ROOT, 'docs', 'benchmarks.md'));
   writeFileSync(path, render(r, designNotes));
   // The raw figures, to re-render the page without a new run.
-  writeFileSync(join(tmpdir(), `bhuktani-benchmarks-${r.meta.quick ? 'quick' : 'full'}.json`), JSON.stringify(r, null, 1));
+  writeFileSync(join(tmpdir(), `bhuktani-benchmarks-${partial ? 'partial' : 'full'}.json`), JSON.stringify(r, null, 1));
   return path;
 }

@@ -1,6 +1,8 @@
 // `npm run bench`: every reference and scenario of issue 7 end to end, then docs/benchmarks.md.
 // Each figure is a ratio to a reference measured in this run on this machine. BENCH_QUICK=1 is a
-// smoke run of the harness (short, small); BENCH_EVIDENCE=0 skips the profiles and plans.
+// smoke run of the harness (short, small); BENCH_EVIDENCE=0 skips the profiles and plans;
+// BENCH_ONLY=lookup,initiate,completion,list,embedded runs only those scenarios (with their
+// references) and writes its partial report to the temporary directory, not docs/.
 import { execSync } from 'node:child_process';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { completionRun } from './completion.js';
@@ -18,7 +20,7 @@ import { writeReport, type Results, type VerifyResult } from './report.js';
 import { seedList } from './seed-list.js';
 import { explain, statementCosts } from './statement-cost.js';
 import { createMerchant, initiateBody, serviceCliEnv, startService, type Service } from './service.js';
-import { pg, ROOT, settings } from './settings.js';
+import { pg, ROOT, runs, settings } from './settings.js';
 import { measureLoad } from './load.js';
 
 const began = performance.now();
@@ -28,7 +30,7 @@ const log = (line: string) => console.log(`[bench ${elapsed()}] ${line}`);
 const results: Results = {
   meta: {
     date: new Date().toISOString(),
-    command: settings.quick ? 'BENCH_QUICK=1 npm run bench' : 'npm run bench',
+    command: [settings.quick ? 'BENCH_QUICK=1' : '', settings.only ? `BENCH_ONLY=${settings.only.join(',')}` : '', 'npm run bench'].filter(Boolean).join(' '),
     quick: settings.quick,
     node: process.version,
     nproc: cpus().length,
@@ -108,7 +110,7 @@ async function main() {
     const apiMerchant = await createMerchant('Bench API Shop', merchantId);
     let lookupPidx: string | undefined;
 
-    await step('lookup and its references (HTTP ceiling, one-query SELECT)', async () => {
+    if (runs('lookup')) await step('lookup and its references (HTTP ceiling, one-query SELECT)', async () => {
       const api = client(service!.port, 8);
       const pidxs = await preparePayments(api, apiMerchant.liveKey, 1000);
       api.close();
@@ -134,7 +136,7 @@ async function main() {
       });
     }
 
-    await step('initiate and its reference (one-query INSERT)', async () => {
+    if (runs('initiate')) await step('initiate and its reference (one-query INSERT)', async () => {
       for (let round = 0; round < settings.rounds; round++) {
         results.insert.push(await insertRoute(reference));
         results.initiate.push(await initiateRun(service!, apiMerchant.liveKey, round));
@@ -143,22 +145,22 @@ async function main() {
     });
     await reference.stop();
 
-    results.pgbench = await step('pgbench TPC-B-like, scale 1, 32 clients', async () => {
+    if (runs('completion')) results.pgbench = await step('pgbench TPC-B-like, scale 1, 32 clients', async () => {
       if (!pgbench) throw new Error('pgbench is not installed and could not be installed (apt-get install postgresql-client)');
       const r = await runPgbench(pgbench);
       log(`  ${r.tps.toFixed(0)} tps, latency ${r.latencyMs} ms`);
       return r;
     });
 
-    results.completion = await step('payment completion, 32 payers, one merchant', async () => {
+    if (runs('completion')) results.completion = await step('payment completion, 32 payers, one merchant', async () => {
       const merchant = await createMerchant('Bench Popular Shop', merchantId);
       const r = await completionRun(service!, merchant, log);
       log(`  ${r.rps.toFixed(0)} confirms/s over ${r.seconds.toFixed(1)} s (${r.completed} completed, ${r.failed} failed), p99 ${r.p99.toFixed(1)} ms`);
       return r;
     });
-    results.verifyAfterCompletion = await step('bhuktani ledger verify (after the completion run)', ledgerVerify);
+    if (runs('completion')) results.verifyAfterCompletion = await step('bhuktani ledger verify (after the completion run)', ledgerVerify);
 
-    await step('transaction list, one merchant with a year of history', async () => {
+    if (runs('list')) await step('transaction list, one merchant with a year of history', async () => {
       const merchant = await createMerchant('Bench Busy Shop', merchantId);
       const seed = await seedList(merchant.id, settings.listRows, log);
       results.listSeed = { rows: settings.listRows, seconds: seed.seconds };
@@ -171,7 +173,7 @@ async function main() {
     await service.stop();
     service = undefined;
 
-    results.embedded = await step('embedded start (PGlite, existing data directory)', async () => {
+    if (runs('embedded')) results.embedded = await step('embedded start (PGlite, existing data directory)', async () => {
       const r = await embeddedStart();
       log(`  median ${r.median.toFixed(2)} s (${r.starts.map((s) => s.toFixed(2)).join(', ')})`);
       return r;
@@ -181,10 +183,10 @@ async function main() {
       results.apiStatements = await step('statements per lookup and initiate (statement log)', () => apiStatements(apiMerchant.liveKey, lookupPidx!));
     }
 
-    if (settings.evidence) {
+    if (settings.evidence && (runs('lookup') || runs('initiate'))) {
       await step('CPU profiles of the service (lookup, initiate)', async () => {
         results.profiles = {};
-        results.profiles.lookup = await profileUnderLoad(async (s) => {
+        if (runs('lookup')) results.profiles.lookup = await profileUnderLoad(async (s) => {
           const c = client(s.port, 8);
           const pidxs = await preparePayments(c, apiMerchant.liveKey, 200);
           c.close();
@@ -197,7 +199,7 @@ async function main() {
             body: () => `{"pidx":"${pidxs[i++ % pidxs.length]}"}`,
           });
         });
-        results.profiles.initiate = await profileUnderLoad(async (s) => {
+        if (runs('initiate')) results.profiles.initiate = await profileUnderLoad(async (s) => {
           let i = 50_000_000;
           await measureLoad({
             port: s.port,

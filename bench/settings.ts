@@ -5,9 +5,16 @@ import { fileURLToPath } from 'node:url';
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 const quick = process.env.BENCH_QUICK === '1';
+const scenarios = ['lookup', 'initiate', 'completion', 'list', 'embedded'] as const;
+export type Scenario = (typeof scenarios)[number];
+const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim()).filter(Boolean);
+const unknown = only?.filter((s) => !(scenarios as readonly string[]).includes(s));
+if (unknown?.length) throw new Error(`BENCH_ONLY: unknown scenario ${unknown.join(', ')} (known: ${scenarios.join(', ')})`);
 
 export const settings = {
   quick,
+  /** Scenarios to run (BENCH_ONLY); all when unset. A partial run's report goes to a temporary file. */
+  only: only as Scenario[] | undefined,
   /** Seconds of load before each measured run, not counted. */
   warmupSeconds: quick ? 1 : 2,
   /** Seconds of each measured autocannon run. */
@@ -57,3 +64,5 @@ export const serviceEnv = {
   PAYER_ATTEMPTS_PER_MINUTE: '100000000',
   PAYMENT_TTL_SECONDS: '86400',
 };
+
+export const runs = (scenario: Scenario) => !settings.only || settings.only.includes(scenario);
