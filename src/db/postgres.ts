@@ -7,6 +7,25 @@ const types = {
   getTypeParser: ((oid: number, format?: string) => parsers[oid] ?? pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
 };
 
+/** Statements are prepared once per connection and reused; beyond this many distinct texts, unnamed. */
+const MAX_PREPARED = 1000;
+
+/**
+ * Every parameterised statement gets a name, so each connection parses and plans it once instead of
+ * on every call (planning costs more than running most of the service's statements). The texts are
+ * the code's own SQL, a bounded set; the cap only guards against a text built from data by mistake.
+ * Named statements pin their result columns: they select explicit columns, never `*`, so a column
+ * added by a newer instance's migration cannot break an older instance's prepared statements.
+ */
+function preparedStatements() {
+  const names = new Map<string, string>();
+  return (text: string, values: unknown[]): pg.QueryConfig => {
+    let name = names.get(text);
+    if (name === undefined && names.size < MAX_PREPARED) names.set(text, (name = `bhuktani_${names.size}`));
+    return { name, text, values };
+  };
+}
+
 /**
  * `queryTimeoutMs`: a statement not answered by then fails (and its connection is dropped), so a
  * database that hangs turns into 503s instead of requests that never end. Unset: no limit.
@@ -22,7 +41,8 @@ export function openPostgres(url: string, options: { max?: number; queryTimeoutM
   });
   // An idle client losing its connection (the server restarting) must not crash the process.
   pool.on('error', () => {});
-  const query: Queryable['query'] = async (sql, params = []) => (await pool.query(sql, params)).rows;
+  const statement = preparedStatements();
+  const query: Queryable['query'] = async (sql, params = []) => (await pool.query(statement(sql, params))).rows;
   return {
     kind: 'postgres',
     pool,
@@ -43,7 +63,7 @@ export function openPostgres(url: string, options: { max?: number; queryTimeoutM
         try {
           await client.query('BEGIN');
           const result = await work({
-            query: async (sql, params = []) => (await client.query(sql, params)).rows,
+            query: async (sql, params = []) => (await client.query(statement(sql, params))).rows,
             exec: async (sql) => {
               await client.query(sql);
             },

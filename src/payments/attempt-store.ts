@@ -21,7 +21,10 @@ export async function insertAttempt(db: Queryable, row: Omit<PaymentAttempt, 'ot
 }
 
 export async function findAttempt(db: Queryable, token: string, pidx: string): Promise<PaymentAttempt | undefined> {
-  const rows = await db.query<PaymentAttempt>('SELECT * FROM payment_attempts WHERE token = $1 AND pidx = $2', [token, pidx]);
+  const rows = await db.query<PaymentAttempt>(
+    'SELECT token, pidx, wallet_id, otp_hash, otp_expires_at, otp_failures, ended FROM payment_attempts WHERE token = $1 AND pidx = $2',
+    [token, pidx],
+  );
   return rows[0];
 }
 

@@ -7,6 +7,7 @@ import { insertRefundRecord } from '../transactions/transaction-store.js';
 import { findWallet } from '../wallets/wallet-store.js';
 import type { Environment } from './payment-status.js';
 import type { Payment } from './payment.js';
+import { findMerchantPaymentByTransactionId } from './payment-store.js';
 import { transition } from './state-machine.js';
 
 export interface RefundResult {
@@ -18,12 +19,7 @@ export interface RefundResult {
 async function findByTransactionId(ctx: AppContext, transactionId: string, merchantId: number, environment: Environment): Promise<Payment | undefined> {
   // A path can carry a NUL character, which no transaction id (nor PostgreSQL text) holds.
   if (transactionId.includes('\u0000')) return undefined;
-  const rows = await ctx.db.query<Payment>('SELECT * FROM payments WHERE transaction_id = $1 AND merchant_id = $2 AND environment = $3', [
-    transactionId,
-    merchantId,
-    environment,
-  ]);
-  return rows[0];
+  return findMerchantPaymentByTransactionId(ctx.db, transactionId, merchantId, environment);
 }
 
 function refusal(payment: Payment, requested: number | undefined): AppError | undefined {

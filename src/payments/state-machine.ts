@@ -3,6 +3,7 @@
 import type { Queryable } from '../db/db.js';
 import { pgCode, PgCode } from '../db/db.js';
 import type { Payment } from './payment.js';
+import { paymentColumns } from './payment-store.js';
 import type { PaymentStatus } from './payment-status.js';
 import { eventTypeOfMove, outboxCte } from '../webhooks/outbox.js';
 
@@ -89,7 +90,7 @@ export async function transition(db: Queryable, pidx: string, move: Move, now: D
          INSERT INTO payment_events (pidx, occurred_at, event, detail)
          SELECT pidx, $2, ${nameParam}, ${detailParam} FROM moved
        ), ${outboxCte({ type: typeParam, now: '$2', detail: detailParam })}
-       SELECT * FROM moved`,
+       SELECT ${paymentColumns} FROM moved`,
       [pidx, now, ...params, move.name, JSON.stringify(detail), eventTypeOfMove[move.name]],
     );
     return rows[0] ?? null;

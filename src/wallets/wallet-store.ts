@@ -2,25 +2,27 @@ import type { Queryable } from '../db/db.js';
 import type { Environment } from '../payments/payment-status.js';
 import type { Wallet } from './wallet.js';
 
+const walletColumns = 'id, idx, environment, mobile, name, mpin_hash, sandbox, created_at';
+
 export async function insertWallet(
   db: Queryable,
   row: { idx: string; environment: Environment; mobile: string; name: string; mpinHash: string | null; sandbox: boolean; now: Date },
 ): Promise<Wallet | undefined> {
   const rows = await db.query<Wallet>(
     `INSERT INTO wallets (idx, environment, mobile, name, mpin_hash, sandbox, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (environment, mobile) DO NOTHING RETURNING *`,
+     VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (environment, mobile) DO NOTHING RETURNING ${walletColumns}`,
     [row.idx, row.environment, row.mobile, row.name, row.mpinHash, row.sandbox, row.now],
   );
   return rows[0];
 }
 
 export async function findWallet(db: Queryable, environment: Environment, mobile: string): Promise<Wallet | undefined> {
-  const rows = await db.query<Wallet>('SELECT * FROM wallets WHERE environment = $1 AND mobile = $2', [environment, mobile]);
+  const rows = await db.query<Wallet>(`SELECT ${walletColumns} FROM wallets WHERE environment = $1 AND mobile = $2`, [environment, mobile]);
   return rows[0];
 }
 
 export async function findWalletById(db: Queryable, id: number): Promise<Wallet | undefined> {
-  const rows = await db.query<Wallet>('SELECT * FROM wallets WHERE id = $1', [id]);
+  const rows = await db.query<Wallet>(`SELECT ${walletColumns} FROM wallets WHERE id = $1`, [id]);
   return rows[0];
 }
 

@@ -67,11 +67,12 @@ export async function recordDeliveryResult(
 }
 
 export async function listDeliveries(db: Queryable, merchantId: number, environment: Environment, limit = 50): Promise<WebhookDelivery[]> {
-  return db.query<WebhookDelivery>('SELECT * FROM webhook_deliveries WHERE merchant_id = $1 AND environment = $2 ORDER BY id DESC LIMIT $3', [
-    merchantId,
-    environment,
-    limit,
-  ]);
+  return db.query<WebhookDelivery>(
+    `SELECT id, event_id, merchant_id, environment, type, pidx, payload, url, status, attempts, next_attempt_at, last_status, last_response,
+            last_error, created_at, delivered_at
+       FROM webhook_deliveries WHERE merchant_id = $1 AND environment = $2 ORDER BY id DESC LIMIT $3`,
+    [merchantId, environment, limit],
+  );
 }
 
 /** Queues a delivery again, now (the dashboard's "Resend"). Only the merchant's own. */
