@@ -3,7 +3,6 @@ import type { Config } from '../config.js';
 import type { Db } from './db.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { migrate } from './migrate.js';
-import { openPglite } from './pglite.js';
 import { openPostgres } from './postgres.js';
 
 /** The server's longest statement: its requests are short, and a hung database must not hang them. */
@@ -27,6 +26,8 @@ export async function openDb(config: Config, holder: 'server' | 'command'): Prom
     }
     return openPostgres(config.databaseUrl, { queryTimeoutMs: SERVER_QUERY_TIMEOUT_MS });
   }
+  // Loaded only when used: a server on PostgreSQL does not carry the embedded database's code.
+  const { openPglite } = await import('./pglite.js');
   if (config.databaseUrl === 'memory:') {
     const db = await openPglite();
     await migrate(db);

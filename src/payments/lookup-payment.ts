@@ -3,7 +3,7 @@ import { AppError } from '../http/errors.js';
 import type { ApiCaller } from '../merchants/merchant.js';
 import { effectiveStatus } from './payment.js';
 import { failedStatuses, type PaymentStatus } from './payment-status.js';
-import { findMerchantPayment } from './payment-store.js';
+import { findMerchantPaymentStatus } from './payment-store.js';
 import { formatTimestamp } from '../http/timestamp.js';
 
 export interface LookupBody {
@@ -23,7 +23,7 @@ const showsTransactionId: readonly PaymentStatus[] = ['Completed', 'Partially re
 
 /** The lookup answer and its HTTP status (200, or 400 for Expired and User canceled). */
 export async function lookupPayment(ctx: AppContext, caller: ApiCaller, pidx: string): Promise<{ httpStatus: 200 | 400; body: LookupBody }> {
-  const payment = await findMerchantPayment(ctx.db, pidx, caller.merchant.id, caller.environment);
+  const payment = await findMerchantPaymentStatus(ctx.db, pidx, caller.merchant.id, caller.environment);
   if (!payment) throw new AppError('not_found');
   const status = effectiveStatus(payment, ctx.clock.now());
   return {
