@@ -1,5 +1,6 @@
 // The ledger's SQL: accounts, journals and postings. Nothing here decides what a movement means.
-import type { Queryable } from '../db/db.js';
+import { pgCode, PgCode, type Queryable } from '../db/db.js';
+import { gated, type StatementPart } from '../db/statement.js';
 import type { Environment } from '../payments/payment-status.js';
 
 export type AccountKind = 'wallet' | 'merchant' | 'fee' | 'funding';
@@ -38,33 +39,40 @@ export async function findOrCreateAccount(
 }
 
 /**
- * Moves a wallet's running balance; a debit only if the money is there. The row lock this takes
- * serialises concurrent payments from one wallet. Returns false when the balance is too low.
+ * A journal as parts of a statement, written only when `gate` returned a row. Wallet balances move
+ * first: the row lock serialises concurrent payments from one wallet, and the CHECK on the balance
+ * refuses a debit the wallet cannot pay, failing the whole statement (see `isShortWallet`).
  */
-export async function moveWalletBalance(db: Queryable, accountId: number, delta: number): Promise<boolean> {
-  const rows = await db.query(
-    `UPDATE ledger_accounts SET balance = balance + $2 WHERE id = $1 AND kind = 'wallet' AND balance + $2 >= 0 RETURNING id`,
-    [accountId, delta],
-  );
-  return rows.length === 1;
+export function journalPart(journal: { environment: Environment; kind: JournalKind; pidx: string | null; at: Date; postings: Posting[] }): StatementPart {
+  return (s, gate) => {
+    // In account order, so two journals never wait on each other in a cycle.
+    const wallets = journal.postings.filter((p) => p.wallet).sort((a, b) => a.accountId - b.accountId);
+    if (wallets.length > 0) {
+      s.with(
+        'wallet_moves',
+        `UPDATE ledger_accounts a SET balance = a.balance + m.amount
+           FROM unnest(${s.param(wallets.map((p) => p.accountId))}::bigint[], ${s.param(wallets.map((p) => p.amount))}::bigint[]) AS m (account_id, amount)
+          WHERE a.id = m.account_id AND a.kind = 'wallet' AND ${gated(gate)}`,
+      );
+    }
+    s.with(
+      'journal',
+      `INSERT INTO journals (environment, kind, pidx, created_at)
+       SELECT ${s.param(journal.environment)}::text, ${s.param(journal.kind)}::text, ${s.param(journal.pidx)}::text, ${s.param(journal.at)}::timestamptz
+        WHERE ${gated(gate)} RETURNING id`,
+    );
+    s.with(
+      'posted',
+      `INSERT INTO postings (journal_id, account_id, amount)
+       SELECT journal.id, p.account_id, p.amount
+         FROM journal, unnest(${s.param(journal.postings.map((p) => p.accountId))}::bigint[], ${s.param(journal.postings.map((p) => p.amount))}::bigint[]) AS p (account_id, amount)`,
+    );
+  };
 }
 
-export async function insertJournal(
-  db: Queryable,
-  journal: { environment: Environment; kind: JournalKind; pidx: string | null; at: Date; postings: Posting[] },
-): Promise<number> {
-  const [row] = await db.query<{ id: number }>(
-    `WITH journal AS (
-       INSERT INTO journals (environment, kind, pidx, created_at) VALUES ($1, $2, $3, $4) RETURNING id
-     ), posted AS (
-       INSERT INTO postings (journal_id, account_id, amount)
-       SELECT journal.id, p.account_id, p.amount
-         FROM journal, unnest($5::bigint[], $6::bigint[]) AS p (account_id, amount)
-     )
-     SELECT id FROM journal`,
-    [journal.environment, journal.kind, journal.pidx, journal.at, journal.postings.map((p) => p.accountId), journal.postings.map((p) => p.amount)],
-  );
-  return row.id;
+/** The CHECK on wallet balances refused a statement: a wallet it debited is short. */
+export function isShortWallet(error: unknown): boolean {
+  return pgCode(error) === PgCode.checkViolation && String((error as Error).message).includes('ledger_accounts_balance_check');
 }
 
 export async function walletBalance(db: Queryable, accountId: number): Promise<number> {

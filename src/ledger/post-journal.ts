@@ -1,9 +1,10 @@
-// Writes one balanced journal, inside the caller's transaction. Wallet debits are conditional, so
-// a wallet never goes negative; if one is short, the journal is not written and the caller's
-// transaction must roll back.
+// Writes one balanced journal in one statement, inside the caller's transaction or as part of a
+// larger statement. A wallet never goes negative: a debit it cannot pay fails the statement, and
+// the caller's transaction must roll back.
 import type { Queryable } from '../db/db.js';
 import type { Environment } from '../payments/payment-status.js';
-import { insertJournal, moveWalletBalance, type JournalKind, type Posting } from './ledger-store.js';
+import { Statement, type StatementPart } from '../db/statement.js';
+import { isShortWallet, journalPart, type JournalKind, type Posting } from './ledger-store.js';
 
 export class InsufficientBalanceError extends Error {
   constructor(readonly accountId: number) {
@@ -29,12 +30,25 @@ export function balancedPostings(postings: Posting[]): Posting[] {
   return kept;
 }
 
+/** A balanced journal as a part of a larger statement, written only when the statement's gate passes. */
+export function journalPartOf(journal: JournalInput): StatementPart {
+  return journalPart({ ...journal, postings: balancedPostings(journal.postings) });
+}
+
+/** The error a statement holding `journal` failed with, as the ledger names it. */
+export function ledgerError(error: unknown, journal: JournalInput): unknown {
+  if (!isShortWallet(error)) return error;
+  const debited = journal.postings.find((p) => p.wallet && p.amount < 0);
+  return new InsufficientBalanceError(debited?.accountId ?? 0);
+}
+
 export async function postJournal(tx: Queryable, journal: JournalInput): Promise<number> {
-  const postings = balancedPostings(journal.postings);
-  // Debits first, in a fixed order (account id) so two journals never wait on each other in a cycle.
-  const walletMoves = postings.filter((p) => p.wallet).sort((a, b) => a.accountId - b.accountId);
-  for (const move of walletMoves) {
-    if (!(await moveWalletBalance(tx, move.accountId, move.amount))) throw new InsufficientBalanceError(move.accountId);
+  const statement = new Statement();
+  journalPartOf(journal)(statement);
+  try {
+    const [row] = await tx.query<{ id: number }>(statement.text('SELECT id FROM journal'), statement.params);
+    return row.id;
+  } catch (error) {
+    throw ledgerError(error, journal);
   }
-  return insertJournal(tx, { ...journal, postings });
 }

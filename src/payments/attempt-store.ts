@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/db.js';
+import type { Statement } from '../db/statement.js';
 
 export interface PaymentAttempt {
   token: string;
@@ -20,9 +21,11 @@ export async function insertAttempt(db: Queryable, row: Omit<PaymentAttempt, 'ot
   );
 }
 
+export const attemptColumns = 'token, pidx, wallet_id, otp_hash, otp_expires_at, otp_failures, ended';
+
 export async function findAttempt(db: Queryable, token: string, pidx: string): Promise<PaymentAttempt | undefined> {
   const rows = await db.query<PaymentAttempt>(
-    'SELECT token, pidx, wallet_id, otp_hash, otp_expires_at, otp_failures, ended FROM payment_attempts WHERE token = $1 AND pidx = $2',
+    `SELECT ${attemptColumns} FROM payment_attempts WHERE token = $1 AND pidx = $2`,
     [token, pidx],
   );
   return rows[0];
@@ -42,10 +45,15 @@ export async function endAttempt(db: Queryable, token: string): Promise<void> {
   await db.query('UPDATE payment_attempts SET ended = true WHERE token = $1', [token]);
 }
 
-/** Ends the attempt that is paying; false when it had already ended (wrong OTPs sent at the same time). */
-export async function claimAttempt(db: Queryable, token: string): Promise<boolean> {
-  const rows = await db.query('UPDATE payment_attempts SET ended = true WHERE token = $1 AND NOT ended RETURNING token', [token]);
-  return rows.length === 1;
+/**
+ * Ends the attempt that is paying, as the part of the paying statement that must pass first: no
+ * row when it had already ended (wrong OTPs sent at the same time, or this OTP sent twice).
+ */
+export function claimAttempt(token: string): (s: Statement) => string {
+  return (s) => {
+    s.with('claimed', `UPDATE payment_attempts SET ended = true WHERE token = ${s.param(token)} AND NOT ended RETURNING token`);
+    return 'claimed';
+  };
 }
 
 /** A payer's failed try, for the payment's timeline. */

@@ -1,38 +1,46 @@
 // Step two on the hosted page: the OTP. A right OTP pays (or, for the sandbox's pending wallet,
-// holds) the payment: status move, journal and transaction record in one database transaction.
+// holds) the payment: status move, journal and transaction record in one statement.
 import type { AppContext } from '../context.js';
-import { postPaymentJournal } from '../ledger/payment-journal.js';
-import { InsufficientBalanceError } from '../ledger/post-journal.js';
-import { insertPaymentRecord } from '../transactions/transaction-store.js';
+import type { Queryable } from '../db/db.js';
+import { paymentJournal } from '../ledger/payment-journal.js';
+import { InsufficientBalanceError, journalPartOf, ledgerError } from '../ledger/post-journal.js';
+import { paymentRecord } from '../transactions/transaction-store.js';
 import { MAX_OTP_FAILURES } from '../wallets/attempt-rules.js';
 import { keepSandboxFunded } from '../wallets/keep-sandbox-funded.js';
 import { sandbox, type Wallet } from '../wallets/wallet.js';
-import { findWalletById } from '../wallets/wallet-store.js';
-import { claimAttempt, endAttempt, findAttempt, recordOtpFailure, recordPayerEvent, type PaymentAttempt } from './attempt-store.js';
+import { claimAttempt, endAttempt, recordOtpFailure, recordPayerEvent, type PaymentAttempt } from './attempt-store.js';
 import { callbackStatusOf, callbackUrl } from './callback.js';
-import { assertPayable } from './payable.js';
+import { assertPayableStatus } from './payable.js';
 import { effectiveStatus, type Payment } from './payment.js';
 import { findPayment } from './payment-store.js';
 import { PayerError } from './payer-error.js';
 import { otpHash } from './start-payment-attempt.js';
 import { OrderAlreadyPaidError, transition } from './state-machine.js';
 
+/**
+ * Pays (or holds) the payment: the attempt claimed, the status moved, the journal and the record
+ * written, in one statement. A sandbox wallet short of the amount is topped up first, in the same
+ * transaction. Null when the attempt had ended or the payment could no longer move.
+ */
 async function pay(ctx: AppContext, payment: Payment, wallet: Wallet, token: string): Promise<Payment | null> {
   const now = ctx.clock.now();
   const move = wallet.mobile === sandbox.pendingMobile && wallet.sandbox ? 'hold' : 'pay';
-  return ctx.db.transaction(async (tx) => {
-    const moved = await transition(tx, payment.pidx, { name: move, transactionId: ctx.ids.random(16), payerMobile: wallet.mobile }, now);
-    if (!moved) return null;
-    // The attempt was read before this OTP was checked; if wrong OTPs sent meanwhile ended it, it cannot pay.
-    if (!(await claimAttempt(tx, token))) throw new PayerError('attempt_ended');
-    // A held payment moves no money until the operator resolves it.
-    if (move === 'pay') {
-      await keepSandboxFunded(ctx, tx, wallet, moved.amount);
-      await postPaymentJournal(ctx, tx, moved, wallet.id, now);
-    }
-    await insertPaymentRecord(tx, moved, wallet, move === 'pay' ? 'Completed' : 'Confirmed', now);
-    return moved;
-  });
+  // A held payment moves no money until the operator resolves it.
+  const journal = move === 'pay' ? await paymentJournal(ctx, ctx.db, payment, wallet.id, now) : undefined;
+  const payIn = (db: Queryable) =>
+    transition(db, payment.pidx, { name: move, transactionId: ctx.ids.random(16), payerMobile: wallet.mobile }, now, {
+      requires: claimAttempt(token),
+      with: [...(journal ? [journalPartOf(journal)] : []), paymentRecord(wallet, move === 'pay' ? 'Completed' : 'Confirmed', now)],
+    });
+  try {
+    if (!journal || !wallet.sandbox) return await payIn(ctx.db);
+    return await ctx.db.transaction(async (tx) => {
+      await keepSandboxFunded(ctx, tx, wallet, payment.amount);
+      return payIn(tx);
+    });
+  } catch (error) {
+    throw journal ? ledgerError(error, journal) : error;
+  }
 }
 
 /** The redirect for a payment this payer already paid or had held, if it is one. */
@@ -42,17 +50,15 @@ async function finishedBy(ctx: AppContext, payment: Payment, wallet: Wallet): Pr
   return undefined;
 }
 
-/** Confirms with the OTP; returns the URL to redirect the payer to. */
-export async function confirmPayment(ctx: AppContext, payment: Payment, input: { token: string; otp: string }): Promise<string> {
-  const attempt = await findAttempt(ctx.db, input.token, payment.pidx);
-  if (!attempt) throw new PayerError('attempt_ended');
-  const wallet = (await findWalletById(ctx.db, attempt.wallet_id))!;
+/** Confirms `attempt` of `payment`, read with its wallet, with the OTP; returns the URL to redirect the payer to. */
+export async function confirmPayment(ctx: AppContext, { payment, attempt, wallet }: { payment: Payment; attempt?: PaymentAttempt; wallet?: Wallet }, otp: string): Promise<string> {
+  if (!attempt || !wallet) throw new PayerError('attempt_ended');
   // The same payer submitting twice (a double click, a retry) gets the same result, not an error,
   // even when the duplicate finished the payment (and ended the attempt) a moment ago.
   const already = await finishedBy(ctx, payment, wallet);
   if (already) return already;
   try {
-    return await confirmAttempt(ctx, payment, attempt, wallet, input.otp);
+    return await confirmAttempt(ctx, payment, attempt, wallet, otp);
   } catch (error) {
     if (!(error instanceof PayerError) || error.code !== 'attempt_ended') throw error;
     const finished = await finishedBy(ctx, (await findPayment(ctx.db, payment.pidx))!, wallet);
@@ -63,7 +69,8 @@ export async function confirmPayment(ctx: AppContext, payment: Payment, input: {
 
 async function confirmAttempt(ctx: AppContext, payment: Payment, attempt: PaymentAttempt, wallet: Wallet, otp: string): Promise<string> {
   const now = ctx.clock.now();
-  await assertPayable(ctx.db, payment, now);
+  // A payment of the same order paid elsewhere is refused by the store when this one moves.
+  assertPayableStatus(payment, now);
   if (attempt.ended) throw new PayerError('attempt_ended');
   if (attempt.otp_expires_at.getTime() <= now.getTime()) {
     await endAttempt(ctx.db, attempt.token);
@@ -90,9 +97,10 @@ async function confirmAttempt(ctx: AppContext, payment: Payment, attempt: Paymen
   }
   if (moved) return callbackUrl(ctx.db, moved, callbackStatusOf(moved)!);
 
-  // Another request moved the payment first: answer with what it became.
+  // Another request moved the payment or ended the attempt first: answer with what it became.
   const current = (await findPayment(ctx.db, payment.pidx))!;
   const finished = await finishedBy(ctx, current, wallet);
   if (finished) return finished;
-  throw new PayerError(effectiveStatus(current, now) === 'Expired' ? 'payment_expired' : 'not_payable');
+  const status = effectiveStatus(current, now);
+  throw new PayerError(status === 'Expired' ? 'payment_expired' : status === 'Initiated' ? 'attempt_ended' : 'not_payable');
 }

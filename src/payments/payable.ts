@@ -12,10 +12,15 @@ export async function orderPaidElsewhere(db: Queryable, payment: Payment): Promi
   return rows.length > 0;
 }
 
-/** Throws the payer's reason when `payment` cannot be paid now. */
-export async function assertPayable(db: Queryable, payment: Payment, now: Date): Promise<void> {
+/** Throws the payer's reason when `payment`'s own status does not let it be paid now. */
+export function assertPayableStatus(payment: Payment, now: Date): void {
   const status = effectiveStatus(payment, now);
   if (status === 'Expired') throw new PayerError('payment_expired');
   if (status !== 'Initiated') throw new PayerError('not_payable');
+}
+
+/** Throws the payer's reason when `payment` cannot be paid now. */
+export async function assertPayable(db: Queryable, payment: Payment, now: Date): Promise<void> {
+  assertPayableStatus(payment, now);
   if (await orderPaidElsewhere(db, payment)) throw new PayerError('order_paid');
 }

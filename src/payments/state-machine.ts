@@ -2,10 +2,11 @@
 // them. Each move is a single conditional UPDATE, so when requests race exactly one wins.
 import type { Queryable } from '../db/db.js';
 import { pgCode, PgCode } from '../db/db.js';
+import { gated, Statement } from '../db/statement.js';
 import type { Payment } from './payment.js';
 import { paymentColumns } from './payment-store.js';
 import type { PaymentStatus } from './payment-status.js';
-import { eventTypeOfMove, outboxCte } from '../webhooks/outbox.js';
+import { eventTypeOfMove, outboxInsert } from '../webhooks/outbox.js';
 
 export type Move =
   | { name: 'pay'; transactionId: string; payerMobile: string }
@@ -42,57 +43,61 @@ export class OrderAlreadyPaidError extends Error {
 interface Update {
   set: string;
   where: string;
-  params: unknown[];
 }
 
-// $1 pidx, $2 now; each move adds its own parameters from $3.
-function update(move: Move): Update {
+/** The move's SET and WHERE, its parameters added to `s`; `now` is the placeholder of the time. */
+function update(move: Move, s: Statement, now: string): Update {
   switch (move.name) {
     case 'pay':
     case 'hold':
       return {
-        set: `status = '${move.name === 'pay' ? 'Completed' : 'Pending'}', transaction_id = $3, payer_mobile = $4`,
-        where: `status = 'Initiated' AND expires_at > $2`,
-        params: [move.transactionId, move.payerMobile],
+        set: `status = '${move.name === 'pay' ? 'Completed' : 'Pending'}', transaction_id = ${s.param(move.transactionId)}, payer_mobile = ${s.param(move.payerMobile)}`,
+        where: `status = 'Initiated' AND expires_at > ${now}`,
       };
     case 'cancel':
-      return { set: `status = 'User canceled'`, where: `status = 'Initiated' AND expires_at > $2`, params: [] };
+      return { set: `status = 'User canceled'`, where: `status = 'Initiated' AND expires_at > ${now}` };
     case 'expire':
-      return { set: `status = 'Expired'`, where: `status = 'Initiated' AND expires_at <= $2`, params: [] };
+      return { set: `status = 'Expired'`, where: `status = 'Initiated' AND expires_at <= ${now}` };
     case 'resolve_completed':
-      return { set: `status = 'Completed'`, where: `status = 'Pending'`, params: [] };
+      return { set: `status = 'Completed'`, where: `status = 'Pending'` };
     case 'resolve_canceled':
-      return { set: `status = 'User canceled'`, where: `status = 'Pending'`, params: [] };
-    case 'refund':
+      return { set: `status = 'User canceled'`, where: `status = 'Pending'` };
+    case 'refund': {
+      const amount = s.param(move.amount);
       return {
-        set: `refunded_amount = refunded_amount + $3,
-              status = CASE WHEN refunded_amount + $3 = amount THEN 'Refunded' ELSE 'Partially refunded' END`,
-        where: `status IN ('Completed', 'Partially refunded') AND $3::bigint > 0 AND refunded_amount + $3 <= amount`,
-        params: [move.amount],
+        set: `refunded_amount = refunded_amount + ${amount},
+              status = CASE WHEN refunded_amount + ${amount} = amount THEN 'Refunded' ELSE 'Partially refunded' END`,
+        where: `status IN ('Completed', 'Partially refunded') AND ${amount}::bigint > 0 AND refunded_amount + ${amount} <= amount`,
       };
+    }
   }
+}
+
+/** What else one statement does with a move, atomically. */
+export interface MoveParts {
+  /** Runs first and adds a CTE; the move is made only when it returned a row. Returns its name. */
+  requires?: (s: Statement) => string;
+  /** Written only with the move; each reads the moved payment from the CTE named by its `moved`. */
+  with?: ((s: Statement, moved: string) => void)[];
 }
 
 /**
  * Makes `move` on payment `pidx` if its current status allows it, and records the event.
  * Returns the updated payment, or null when the payment was not in a state that allows the move
- * (another request won the race, or it expired).
+ * (another request won the race, or it expired) or `parts.requires` returned no row.
  */
-export async function transition(db: Queryable, pidx: string, move: Move, now: Date): Promise<Payment | null> {
-  const { set, where, params } = update(move);
-  const detail = move.name === 'refund' ? { amount: move.amount } : {};
-  const [nameParam, detailParam, typeParam] = [params.length + 3, params.length + 4, params.length + 5].map((n) => `$${n}`);
+export async function transition(db: Queryable, pidx: string, move: Move, now: Date, parts: MoveParts = {}): Promise<Payment | null> {
+  const s = new Statement();
+  const gate = parts.requires?.(s);
+  const at = s.param(now);
+  const { set, where } = update(move, s, at);
+  const detail = s.param(JSON.stringify(move.name === 'refund' ? { amount: move.amount } : {}));
+  s.with('moved', `UPDATE payments SET ${set}, updated_at = ${at} WHERE pidx = ${s.param(pidx)} AND ${where}${gate ? ` AND ${gated(gate)}` : ''} RETURNING *`);
+  s.with('event', `INSERT INTO payment_events (pidx, occurred_at, event, detail) SELECT pidx, ${at}, ${s.param(move.name)}, ${detail} FROM moved`);
+  s.with('outbox', outboxInsert({ type: s.param(eventTypeOfMove[move.name]), now: at, detail }));
+  for (const part of parts.with ?? []) part(s, 'moved');
   try {
-    const rows = await db.query<Payment>(
-      `WITH moved AS (
-         UPDATE payments SET ${set}, updated_at = $2 WHERE pidx = $1 AND ${where} RETURNING *
-       ), event AS (
-         INSERT INTO payment_events (pidx, occurred_at, event, detail)
-         SELECT pidx, $2, ${nameParam}, ${detailParam} FROM moved
-       ), ${outboxCte({ type: typeParam, now: '$2', detail: detailParam })}
-       SELECT ${paymentColumns} FROM moved`,
-      [pidx, now, ...params, move.name, JSON.stringify(detail), eventTypeOfMove[move.name]],
-    );
+    const rows = await db.query<Payment>(s.text(`SELECT ${paymentColumns} FROM moved`), s.params);
     return rows[0] ?? null;
   } catch (error) {
     if (pgCode(error) === PgCode.uniqueViolation && String((error as Error).message).includes('payments_one_paid_per_order')) {
@@ -118,7 +123,7 @@ export async function expireOverdue(db: Queryable, now: Date, limit: number): Pr
        RETURNING p.*
      ), event AS (
        INSERT INTO payment_events (pidx, occurred_at, event, detail) SELECT pidx, $1, 'expire', '{}' FROM moved
-     ), ${outboxCte({ type: `'payment.expired'`, now: '$1', detail: `'{}'` })}
+     ), outbox AS (${outboxInsert({ type: `'payment.expired'`, now: '$1', detail: `'{}'` })})
      SELECT pidx FROM moved`,
     [now, limit],
   );

@@ -11,7 +11,7 @@ export type Step = { name: 'wallet'; mobile?: string } | { name: 'otp'; token: s
 
 export interface CheckoutView {
   payment: Payment;
-  merchant: Merchant;
+  merchant: Pick<Merchant, 'name'>;
   now: Date;
   step: Step;
   csrf: string;
@@ -24,7 +24,7 @@ function timeLeft(payment: Payment, now: Date): string {
   return minutes >= 60 ? `${Math.floor(minutes / 60)} h ${minutes % 60} min` : `${minutes}:${String(seconds % 60).padStart(2, '0')}`;
 }
 
-function summary(payment: Payment, merchant: Merchant, now: Date): Html {
+function summary(payment: Payment, merchant: Pick<Merchant, 'name'>, now: Date): Html {
   const breakdown = payment.amount_breakdown ?? [];
   const products = payment.product_details ?? [];
   return html`<section class="summary" aria-label="Order summary">

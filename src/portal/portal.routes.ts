@@ -6,29 +6,20 @@ import { csrfToken, csrfValid } from '../http/csrf.js';
 import type { Html } from '../http/html.js';
 import { setPageHeaders } from '../http/page-headers.js';
 import { withinIpLimit } from '../http/rate-limit.js';
-import type { Merchant } from '../merchants/merchant.js';
-import { findMerchantById } from '../merchants/merchant-store.js';
-import { findAttempt } from '../payments/attempt-store.js';
 import { callbackStatusOf, callbackUrl } from '../payments/callback.js';
 import { cancelPayment } from '../payments/cancel-payment.js';
 import { confirmPayment } from '../payments/confirm-payment.js';
 import { orderPaidElsewhere } from '../payments/payable.js';
 import { effectiveStatus, type Payment } from '../payments/payment.js';
-import { findPayment } from '../payments/payment-store.js';
 import { PayerError } from '../payments/payer-error.js';
 import { startPaymentAttempt } from '../payments/start-payment-attempt.js';
-import { findWalletById } from '../wallets/wallet-store.js';
 import { checkoutPage, type Step } from './checkout-page.js';
+import { findCheckout, type Checkout } from './checkout-store.js';
 import { noticePage } from './notice-page.js';
 
 const PIDX = /^[\w-]{1,64}$/;
 /** An attempt token as issued (base64url); anything else names no attempt, and never reaches the store. */
 const ATTEMPT = /^[\w-]{1,64}$/;
-
-interface Loaded {
-  payment: Payment;
-  merchant: Merchant;
-}
 
 export async function portalPlugin(app: FastifyInstance, { ctx, csrfSecret }: { ctx: AppContext; csrfSecret: Buffer }) {
   const secure = ctx.config.publicUrl.startsWith('https:');
@@ -41,18 +32,16 @@ export async function portalPlugin(app: FastifyInstance, { ctx, csrfSecret }: { 
   const notFound = (reply: FastifyReply) =>
     send(reply, 404, noticePage({ title: 'Payment not found', message: 'This payment link is not valid. Check the link or start again from the shop.', tone: 'error' }));
 
-  async function load(request: FastifyRequest, reply: FastifyReply): Promise<Loaded | undefined> {
+  /** The payment of the URL, with the attempt `token` names when it is one of this payment's. */
+  async function load(request: FastifyRequest, reply: FastifyReply, token?: string): Promise<Checkout | undefined> {
     const { pidx } = request.params as { pidx: string };
-    const payment = PIDX.test(pidx) ? await findPayment(ctx.db, pidx) : undefined;
-    if (!payment) {
-      notFound(reply);
-      return undefined;
-    }
-    return { payment, merchant: (await findMerchantById(ctx.db, payment.merchant_id))! };
+    const checkout = PIDX.test(pidx) ? await findCheckout(ctx.db, pidx, token !== undefined && ATTEMPT.test(token) ? token : undefined) : undefined;
+    if (!checkout) notFound(reply);
+    return checkout;
   }
 
   /** The page for a payment that cannot take a payment now, or undefined when it can. */
-  async function unpayablePage(reply: FastifyReply, { payment, merchant }: Loaded, reason?: PayerError) {
+  async function unpayablePage(reply: FastifyReply, { payment, merchant }: Checkout, reason?: PayerError) {
     const environment = payment.environment;
     const status = effectiveStatus(payment, ctx.clock.now());
     const backToShop = { href: payment.website_url, text: `Back to ${merchant.name}` };
@@ -73,7 +62,7 @@ export async function portalPlugin(app: FastifyInstance, { ctx, csrfSecret }: { 
     return undefined;
   }
 
-  const page = (request: FastifyRequest, reply: FastifyReply, loaded: Loaded, step: Step, status = 200, message?: string) => {
+  const page = (request: FastifyRequest, reply: FastifyReply, loaded: Checkout, step: Step, status = 200, message?: string) => {
     const csrf = csrfToken(request, reply, csrfSecret, { binding: loaded.payment.pidx, secure });
     return send(reply, status, checkoutPage({ ...loaded, now: ctx.clock.now(), step, csrf, message }), loaded.payment);
   };
@@ -125,35 +114,28 @@ export async function portalPlugin(app: FastifyInstance, { ctx, csrfSecret }: { 
   });
 
   app.get('/pay/:pidx/otp/:token', async (request, reply) => {
-    const loaded = await load(request, reply);
+    const { token } = request.params as { token: string };
+    const loaded = await load(request, reply, token);
     if (!loaded) return reply;
     const unpayable = await unpayablePage(reply, loaded);
     if (unpayable) return unpayable;
-    const { token } = request.params as { token: string };
-    const attempt = ATTEMPT.test(token) ? await findAttempt(ctx.db, token, loaded.payment.pidx) : undefined;
-    if (!attempt || attempt.ended) return reply.code(303).redirect(`/pay/${loaded.payment.pidx}`);
-    const wallet = (await findWalletById(ctx.db, attempt.wallet_id))!;
-    return page(request, reply, loaded, { name: 'otp', token, mobile: wallet.mobile });
+    if (!loaded.attempt || loaded.attempt.ended) return reply.code(303).redirect(`/pay/${loaded.payment.pidx}`);
+    return page(request, reply, loaded, { name: 'otp', token, mobile: loaded.wallet!.mobile });
   });
 
   app.post('/pay/:pidx/confirm', async (request, reply) => {
-    const loaded = await load(request, reply);
+    const token = text(request.body, 'attempt');
+    const loaded = await load(request, reply, token);
     if (!loaded) return reply;
     if (!csrfValid(request, csrfSecret, loaded.payment.pidx)) return csrfRejected(reply);
     if (await throttled(request, reply)) return reply;
-    const given = text(request.body, 'attempt');
-    const token = ATTEMPT.test(given) ? given : '';
     try {
-      return reply.code(303).redirect(await confirmPayment(ctx, loaded.payment, { token, otp: text(request.body, 'otp') }));
+      return reply.code(303).redirect(await confirmPayment(ctx, loaded, text(request.body, 'otp')));
     } catch (error) {
       if (!(error instanceof PayerError)) throw error;
       const unpayable = await unpayablePage(reply, loaded, error);
       if (unpayable) return unpayable;
-      if (error.code === 'wrong_otp') {
-        const attempt = (await findAttempt(ctx.db, token, loaded.payment.pidx))!;
-        const wallet = (await findWalletById(ctx.db, attempt.wallet_id))!;
-        return page(request, reply, loaded, { name: 'otp', token, mobile: wallet.mobile }, 400, messageFor(error));
-      }
+      if (error.code === 'wrong_otp') return page(request, reply, loaded, { name: 'otp', token, mobile: loaded.wallet!.mobile }, 400, messageFor(error));
       return page(request, reply, loaded, { name: 'wallet' }, 400, messageFor(error));
     }
   });

@@ -2,7 +2,7 @@ import type { Queryable } from '../db/db.js';
 import type { Environment } from '../payments/payment-status.js';
 import type { Wallet } from './wallet.js';
 
-const walletColumns = 'id, idx, environment, mobile, name, mpin_hash, sandbox, created_at';
+export const walletColumns = 'id, idx, environment, mobile, name, mpin_hash, sandbox, created_at';
 
 export async function insertWallet(
   db: Queryable,

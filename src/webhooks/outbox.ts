@@ -16,12 +16,12 @@ export const eventTypeOfMove: Record<MoveName, WebhookEventType> = {
 };
 
 /**
- * A CTE named `outbox` that queues one delivery per moved row whose merchant has an endpoint for
+ * The body of a CTE named `outbox` that queues one delivery per moved row whose merchant has an endpoint for
  * the environment. `moved` is the CTE with the updated payments; the parameters are SQL
  * placeholders for the event type, the time and the move's detail (JSON).
  */
-export function outboxCte(p: { type: string; now: string; detail: string }): string {
-  return `outbox AS (
+export function outboxInsert(p: { type: string; now: string; detail: string }): string {
+  return `
     INSERT INTO webhook_deliveries (event_id, merchant_id, environment, type, pidx, payload, url, next_attempt_at, created_at)
     SELECT 'evt_' || replace(gen_random_uuid()::text, '-', ''), moved.merchant_id, moved.environment, ${p.type}::text, moved.pidx,
            jsonb_build_object(
@@ -36,6 +36,5 @@ export function outboxCte(p: { type: string; now: string; detail: string }): str
            ) || CASE WHEN ${p.type}::text = 'refund.completed'
                      THEN jsonb_build_object('refund_amount', (${p.detail}::jsonb ->> 'amount')::bigint) ELSE '{}'::jsonb END,
            w.url, ${p.now}, ${p.now}
-      FROM moved JOIN webhook_endpoints w ON w.merchant_id = moved.merchant_id AND w.environment = moved.environment
-  )`;
+      FROM moved JOIN webhook_endpoints w ON w.merchant_id = moved.merchant_id AND w.environment = moved.environment`;
 }

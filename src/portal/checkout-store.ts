@@ -1,0 +1,56 @@
+// What a step of the hosted page reads, in one statement: the payment, the name of the merchant it
+// pays, and the payer's attempt and wallet when the step names an attempt.
+import type { Queryable } from '../db/db.js';
+import type { Merchant } from '../merchants/merchant.js';
+import { attemptColumns, type PaymentAttempt } from '../payments/attempt-store.js';
+import type { Payment } from '../payments/payment.js';
+import { paymentColumns } from '../payments/payment-store.js';
+import type { Wallet } from '../wallets/wallet.js';
+import { walletColumns } from '../wallets/wallet-store.js';
+
+export interface Checkout {
+  payment: Payment;
+  merchant: Pick<Merchant, 'name'>;
+  /** The attempt the step names, if it is one of this payment's. */
+  attempt?: PaymentAttempt;
+  /** The attempt's wallet. */
+  wallet?: Wallet;
+}
+
+const columns = (alias: string, list: string, prefix = '') =>
+  list.split(',').map((c) => `${alias}.${c.trim()}${prefix && ` AS ${prefix}${c.trim()}`}`);
+
+/** Takes the columns named `prefix…` out of `row`, without the prefix; undefined when the join found no row. */
+function unprefixed<T>(row: Record<string, unknown>, prefix: string, key: string): T | undefined {
+  const found = row[prefix + key] !== null;
+  const picked: Record<string, unknown> = {};
+  for (const name of Object.keys(row)) {
+    if (name.startsWith(prefix)) {
+      picked[name.slice(prefix.length)] = row[name];
+      delete row[name];
+    }
+  }
+  return found ? (picked as T) : undefined;
+}
+
+const sql = `SELECT ${[
+  ...columns('p', paymentColumns),
+  'm.name AS merchant_name',
+  ...columns('a', attemptColumns, 'attempt_'),
+  ...columns('w', walletColumns, 'wallet_'),
+].join(', ')}
+  FROM payments p
+  JOIN merchants m ON m.id = p.merchant_id
+  LEFT JOIN payment_attempts a ON a.token = $2 AND a.pidx = p.pidx
+  LEFT JOIN wallets w ON w.id = a.wallet_id
+ WHERE p.pidx = $1`;
+
+export async function findCheckout(db: Queryable, pidx: string, attemptToken?: string): Promise<Checkout | undefined> {
+  const [row] = await db.query<Record<string, unknown>>(sql, [pidx, attemptToken ?? null]);
+  if (!row) return undefined;
+  const attempt = unprefixed<PaymentAttempt>(row, 'attempt_', 'token');
+  const wallet = unprefixed<Wallet>(row, 'wallet_', 'id');
+  const merchant = { name: row.merchant_name as string };
+  delete row.merchant_name;
+  return { payment: row as unknown as Payment, merchant, attempt, wallet };
+}
