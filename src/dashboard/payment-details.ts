@@ -44,7 +44,7 @@ export async function readPaymentDetails(
     status,
     payer: payment.payer_mobile ? { name: paid?.payer_name ?? '', mobile: maskMobile(payment.payer_mobile) } : undefined,
     refunds: records.filter((r) => r.type === 'Refund').map((r) => ({ idx: r.idx, amount: r.amount, at: r.created_at })),
-    timeline: paymentTimeline(events, status === 'Expired' ? payment.expires_at : undefined),
+    timeline: paymentTimeline(payment.created_at, events, status === 'Expired' ? payment.expires_at : undefined),
     callbackUrl: finished ? await callbackUrl(ctx.db, payment, finished) : undefined,
     refundable: status === 'Completed' || status === 'Partially refunded' ? payment.amount - payment.refunded_amount : 0,
   };

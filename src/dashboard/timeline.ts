@@ -21,8 +21,6 @@ export function timelineEntry(e: PaymentEvent): TimelineEntry {
   const at = e.occurred_at;
   const detail = e.detail ?? {};
   switch (e.event) {
-    case 'initiate':
-      return { at, title: 'Payment initiated', note: 'Your server asked for a payment link.', tone: 'info' };
     case 'otp_sent':
       return { at, title: 'Payer started paying', note: 'Wallet and MPIN accepted; OTP sent.', tone: 'info' };
     case 'wrong_mpin':
@@ -50,9 +48,12 @@ export function timelineEntry(e: PaymentEvent): TimelineEntry {
   }
 }
 
-/** Every event in order; an expiry that no job has written down yet is shown at its time. */
-export function paymentTimeline(events: PaymentEvent[], expiry?: Date): TimelineEntry[] {
-  const entries = events.map(timelineEntry);
+/**
+ * The payment's creation (its `created_at`; initiate writes no event of its own), then every event
+ * in order; an expiry that no job has written down yet is shown at its time.
+ */
+export function paymentTimeline(initiatedAt: Date, events: PaymentEvent[], expiry?: Date): TimelineEntry[] {
+  const entries: TimelineEntry[] = [{ at: initiatedAt, title: 'Payment initiated', note: 'Your server asked for a payment link.', tone: 'info' }, ...events.map(timelineEntry)];
   if (expiry && !events.some((e) => e.event === 'expire')) entries.push({ at: expiry, title: 'Link expired', note: 'The payment link expired unpaid.', tone: 'bad' });
   return entries;
 }

@@ -11,14 +11,11 @@ export type NewPayment = Omit<Payment, 'status' | 'transaction_id' | 'payer_mobi
 
 export async function insertPayment(db: Queryable, payment: NewPayment): Promise<void> {
   await db.query(
-    `WITH created AS (
-       INSERT INTO payments (pidx, merchant_id, environment, purchase_order_id, purchase_order_name, amount, fee,
-         return_url, website_url, customer_info, amount_breakdown, product_details, merchant_fields,
-         status, created_at, expires_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, 'Initiated', $14, $15, $14)
-       RETURNING pidx
-     )
-     INSERT INTO payment_events (pidx, occurred_at, event) SELECT pidx, $14, 'initiate' FROM created`,
+    // No event row: the payment's timeline starts at its created_at.
+    `INSERT INTO payments (pidx, merchant_id, environment, purchase_order_id, purchase_order_name, amount, fee,
+       return_url, website_url, customer_info, amount_breakdown, product_details, merchant_fields,
+       status, created_at, expires_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, 'Initiated', $14, $15, $14)`,
     [
       payment.pidx,
       payment.merchant_id,

@@ -56,7 +56,7 @@ describe('the pending wallet 9800000007', () => {
     expect(lookup.status).toBe(200);
     expect(lookup.body).toMatchObject({ pidx, status: 'Pending', transaction_id: null, total_amount: 4321, fee: 86, refunded: false });
     expect(await journalsOf(pidx)).toEqual([]);
-    expect(await eventsOf(pidx)).toEqual(['initiate', 'otp_sent', 'hold']);
+    expect(await eventsOf(pidx)).toEqual(['otp_sent', 'hold']);
 
     const page = await payerBrowser(t.app).open(pidx);
     expect(page.status).toBe(200);
@@ -82,7 +82,7 @@ describe('the pending wallet 9800000007', () => {
       { kind: 'fee', amount: 86 },
       { kind: 'merchant', amount: 4235 },
     ]);
-    expect(await eventsOf(pidx)).toEqual(['initiate', 'otp_sent', 'hold', 'resolve_completed']);
+    expect(await eventsOf(pidx)).toEqual(['otp_sent', 'hold', 'resolve_completed']);
   });
 
   it('resolved User canceled: lookup 400 User canceled, no money moved, and the order can be paid with a new pidx', async () => {

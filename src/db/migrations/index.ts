@@ -6,6 +6,7 @@ import m004 from './004_server_secrets.js';
 import m005 from './005_dashboard.js';
 import m006 from './006_integrations.js';
 import m007 from './007_transaction_counts.js';
+import m008 from './008_lighter_payment_writes.js';
 
 export interface Migration {
   name: string;
@@ -23,4 +24,5 @@ export const migrations: Migration[] = [
   sql('005_dashboard', m005),
   sql('006_integrations', m006),
   sql('007_transaction_counts', m007),
+  sql('008_lighter_payment_writes', m008),
 ];
