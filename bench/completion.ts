@@ -1,12 +1,13 @@
 // Payment completion: 32 payers, each with a live wallet of its own, paying one merchant at once.
 // The measured request is exactly the OTP-confirm step, POST /pay/:pidx/confirm, which moves the
-// payment and writes its journal and transaction record in one database transaction.
+// payment and writes its journal and transaction record in one statement.
 //
 // Everything before it is real and unmeasured: payments made through the API, and the wallet step
 // (POST /pay/:pidx/wallet with the CSRF token of the hosted page, mobile and MPIN) on a second
 // instance at LOG_LEVEL=info, whose default OTP sender writes each live OTP to its log, where the
 // harness reads it, as an operator would. The measured instance runs at LOG_LEVEL=warn.
 import { randomBytes } from 'node:crypto';
+import autocannon, { type RawRequest } from 'autocannon';
 import { cryptoIds, systemClock } from '../src/clock.js';
 import type { AppContext } from '../src/context.js';
 import { loadConfig } from '../src/config.js';
@@ -15,7 +16,6 @@ import { createWallet } from '../src/wallets/create-wallet.js';
 import { topupWallet } from '../src/wallets/topup-wallet.js';
 import { capturePostgresLog, startEvidenceService, statementsOf } from './evidence.js';
 import { client, inParallel, type Client } from './http.js';
-import { percentile } from './load.js';
 import { analyze, waitSampler, type WaitProfile } from './postgres.js';
 import { cpuWindow, type CpuSplit } from './processes.js';
 import { profileUnderLoad, type ProfileResult } from './profile.js';
@@ -108,6 +108,65 @@ function confirm(api: Client, payer: Payer, p: Prepared) {
 
 const completedAnswer = (status: number, location: unknown) => status === 303 && /[?&]status=Completed(&|$)/.test(String(location ?? ''));
 
+function confirmRequest(payer: Payer, p: Prepared): RawRequest {
+  return {
+    method: 'POST',
+    path: `/pay/${p.pidx}/confirm`,
+    headers: { cookie: `bhuktani_csrf=${payer.nonce}`, 'content-type': 'application/x-www-form-urlencoded' },
+    body: form({ csrf_token: p.csrf, attempt: p.token, otp: p.otp }),
+  };
+}
+
+/**
+ * The confirms, driven by autocannon (the load generator of the other scenarios, lighter than a
+ * Node HTTP client): one keep-alive connection per payer, each confirming its own payments in turn.
+ */
+async function confirmWindow(port: number, payers: Payer[], queues: Prepared[][]) {
+  const failures: Record<string, number> = {};
+  let completed = 0;
+  let open = true;
+  let assigned = 0;
+  let ended = 0;
+  const longest = Math.max(...queues.map((q) => q.length));
+  const started = performance.now();
+  const run = autocannon({
+    url: `http://127.0.0.1:${port}`,
+    connections: payers.length,
+    duration: settings.completionSeconds,
+    timeout: 30,
+    // One entry per payment a payer may confirm: autocannon keeps a connection's context until it
+    // wraps around its list, so each connection stays one payer's browser.
+    requests: Array.from({ length: longest + 1 }, () => ({
+      setupRequest: (request: RawRequest, context: Record<string, unknown>) => {
+        context.payer ??= assigned++;
+        const payer = context.payer as number;
+        const next = queues[payer]?.shift();
+        context.confirming = next !== undefined && open;
+        if (next) return confirmRequest(payers[payer], next);
+        // The first payer with nothing left ends the window; its connection asks for /health meanwhile.
+        if (open) {
+          open = false;
+          ended = performance.now();
+          setImmediate(() => run.stop());
+        }
+        return { ...request, method: 'GET', path: '/health', headers: {}, body: undefined };
+      },
+      onResponse: (status: number, body: string, context: Record<string, unknown>, headers: Record<string, string>) => {
+        if (!context.confirming || !open) return;
+        if (completedAnswer(status, headers.location)) completed++;
+        else {
+          const reason = `${status} ${status === 303 ? String(headers.location).replace(/.*[?&](status=[^&]*).*/, '$1') : body.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').slice(0, 120)}`;
+          failures[reason] = (failures[reason] ?? 0) + 1;
+        }
+      },
+    })),
+  });
+  const result = await run;
+  open = false;
+  // autocannon's own duration is in whole seconds; the window is timed here.
+  return { completed, failures, seconds: ((ended || performance.now()) - started) / 1000, p50: result.latency.p50, p99: result.latency.p99 };
+}
+
 export async function completionRun(service: Service, merchant: BenchMerchant, log: (line: string) => void): Promise<CompletionResult> {
   const payers = await createPayers();
   const perPayer = settings.paymentsPerPayer;
@@ -161,38 +220,11 @@ export async function completionRun(service: Service, merchant: BenchMerchant, l
 
   // The measured window: all 32 payers confirming, until the time is up or the first payer has
   // nothing left to pay (so that exactly 32 pay at once throughout).
-  const failures: Record<string, number> = {};
-  const latencies: number[] = [];
-  let completed = 0;
-  let windowOpen = true;
   const waits = waitSampler(pg.serviceDb);
   const pool = poolSampler(service.port);
   const cpu = cpuWindow({ service: service.proc.pid }, pg.serviceDb, () => waits.backendPids());
-  const started = performance.now();
-  const deadline = started + settings.completionSeconds * 1000;
-  let ended = 0;
-  await Promise.all(
-    payers.map(async (payer, i) => {
-      for (const p of queues[i]) {
-        if (!windowOpen) return;
-        const answer = await confirm(api, payer, p);
-        if (!windowOpen) return;
-        if (completedAnswer(answer.status, answer.headers.location)) {
-          completed++;
-          latencies.push(answer.ms);
-        } else {
-          const reason = `${answer.status} ${answer.status === 303 ? String(answer.headers.location).replace(/.*[?&](status=[^&]*).*/, '$1') : answer.body.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').slice(0, 120)}`;
-          failures[reason] = (failures[reason] ?? 0) + 1;
-        }
-        if (performance.now() >= deadline) break;
-      }
-      if (windowOpen) {
-        windowOpen = false;
-        ended = performance.now();
-      }
-    }),
-  );
-  const seconds = ((ended || performance.now()) - started) / 1000;
+  const window = await confirmWindow(service.port, payers, queues);
+  const { completed, failures, seconds, p50, p99 } = window;
   const cpuSplit = cpu.stop();
   const waitProfile = await waits.stop();
   const poolProfile = await pool.stop();
@@ -232,8 +264,8 @@ export async function completionRun(service: Service, merchant: BenchMerchant, l
     failed,
     failures,
     seconds,
-    p50: percentile(latencies, 50),
-    p99: percentile(latencies, 99),
+    p50,
+    p99,
     prepareSeconds,
     prepared: prepared.length,
     waits: waitProfile,
