@@ -22,6 +22,7 @@ import { explain, statementCosts } from './statement-cost.js';
 import { createMerchant, initiateBody, serviceCliEnv, startService, type Service } from './service.js';
 import { pg, ROOT, runs, settings } from './settings.js';
 import { measureLoad } from './load.js';
+import { lookupStatement } from '../src/payments/payment-store.js';
 
 const began = performance.now();
 const elapsed = () => `${((performance.now() - began) / 1000).toFixed(0)} s`;
@@ -115,7 +116,7 @@ async function main() {
       const pidxs = await preparePayments(api, apiMerchant.liveKey, 1000);
       api.close();
       // The lookup's plan on the fresh table, then statistics as a running installation has them.
-      results.lookupPlanBeforeAnalyze = await explain(pg.serviceDb, 'SELECT * FROM payments WHERE pidx = $1 AND merchant_id = $2 AND environment = $3', [pidxs[0], apiMerchant.id, 'live'], 'payments');
+      results.lookupPlanBeforeAnalyze = await explain(pg.serviceDb, lookupStatement, [pidxs[0]], 'payments');
       await analyze(pg.serviceDb);
       for (let round = 0; round < settings.rounds; round++) {
         // The HTTP ceiling is context, not a target: once is enough.
@@ -130,7 +131,7 @@ async function main() {
 
     if (settings.evidence && pgbench && lookupPidx) {
       results.statementCosts = await step('statement cost in PostgreSQL alone (pgbench, unnamed vs prepared)', async () => {
-        const costs = await statementCosts(pgbench, { pidx: lookupPidx!, merchantId: apiMerchant.id });
+        const costs = await statementCosts(pgbench, { pidx: lookupPidx! });
         for (const c of costs) log(`  ${c.statement.slice(0, 40)}…: extended ${c.tps.extended.toFixed(0)} tps, prepared ${c.tps.prepared.toFixed(0)} tps`);
         return costs;
       });

@@ -5,6 +5,7 @@
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { lookupStatement } from '../src/payments/payment-store.js';
 import { admin } from './postgres.js';
 import { run } from './processes.js';
 import { pg, settings } from './settings.js';
@@ -47,13 +48,13 @@ async function pgbenchScript(pgbench: string, database: string, script: string, 
   return tps;
 }
 
-export async function statementCosts(pgbench: string, lookup: { pidx: string; merchantId: number }): Promise<StatementCost[]> {
+export async function statementCosts(pgbench: string, lookup: { pidx: string }): Promise<StatementCost[]> {
   // -D variables are sent as parameters, as the service sends them.
-  const lookupSql = `SELECT * FROM payments WHERE pidx = :pidx AND merchant_id = :merchant AND environment = :environment;\n`;
+  const lookupSql = `${lookupStatement.replace('$1', ':pidx')};\n`;
   const referenceSql = `\\set id random(1, 10000)\nSELECT id, pidx, amount, status, created_at FROM reference_rows WHERE id = :id;\n`;
-  const lookupDefines = [`pidx=${lookup.pidx}`, `merchant=${lookup.merchantId}`, 'environment=live'];
+  const lookupDefines = [`pidx=${lookup.pidx}`];
   const statements: { statement: string; database: string; script: string; defines: string[] }[] = [
-    { statement: 'lookup: SELECT * FROM payments WHERE pidx = $1 AND merchant_id = $2 AND environment = $3', database: pg.serviceDb, script: lookupSql, defines: lookupDefines },
+    { statement: `lookup: ${lookupStatement}`, database: pg.serviceDb, script: lookupSql, defines: lookupDefines },
     { statement: 'reference: SELECT id, pidx, amount, status, created_at FROM reference_rows WHERE id = $1', database: pg.referenceDb, script: referenceSql, defines: [] },
   ];
   const tps = statements.map(() => ({ extended: NaN, prepared: NaN }));
@@ -62,7 +63,7 @@ export async function statementCosts(pgbench: string, lookup: { pidx: string; me
     for (const [i, s] of statements.entries()) tps[i][mode] = await pgbenchScript(pgbench, s.database, s.script, mode, s.defines);
   }
   const out: StatementCost[] = statements.map((s, i) => ({ statement: s.statement, database: s.database, tps: tps[i] }));
-  Object.assign(out[0], await explain(pg.serviceDb, 'SELECT * FROM payments WHERE pidx = $1 AND merchant_id = $2 AND environment = $3', [lookup.pidx, lookup.merchantId, 'live'], 'payments'));
+  Object.assign(out[0], await explain(pg.serviceDb, lookupStatement, [lookup.pidx], 'payments'));
   Object.assign(out[1], await explain(pg.referenceDb, 'SELECT id, pidx, amount, status, created_at FROM reference_rows WHERE id = $1', [42], 'reference_rows'));
   return out;
 }
