@@ -23,14 +23,6 @@ export async function insertAttempt(db: Queryable, row: Omit<PaymentAttempt, 'ot
 
 export const attemptColumns = 'token, pidx, wallet_id, otp_hash, otp_expires_at, otp_failures, ended';
 
-export async function findAttempt(db: Queryable, token: string, pidx: string): Promise<PaymentAttempt | undefined> {
-  const rows = await db.query<PaymentAttempt>(
-    `SELECT ${attemptColumns} FROM payment_attempts WHERE token = $1 AND pidx = $2`,
-    [token, pidx],
-  );
-  return rows[0];
-}
-
 /** Counts a wrong OTP; the attempt ends at `max`. */
 export async function recordOtpFailure(db: Queryable, token: string, max: number): Promise<{ otp_failures: number; ended: boolean } | undefined> {
   const rows = await db.query<{ otp_failures: number; ended: boolean }>(

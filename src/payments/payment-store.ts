@@ -57,16 +57,13 @@ const ownedBy = (payment: Pick<Payment, 'merchant_id' | 'environment'>, merchant
 
 export type PaymentStatusRow = Pick<Payment, 'pidx' | 'amount' | 'fee' | 'status' | 'transaction_id' | 'refunded_amount' | 'purchase_order_id' | 'expires_at'>;
 
-/** What a lookup answers of a merchant's payment: only the columns it shows. */
 /** The lookup's one statement: by primary key, only the columns it answers (the bench runs it alone too). */
 export const lookupStatement =
   'SELECT pidx, merchant_id, environment, amount, fee, status, transaction_id, refunded_amount, purchase_order_id, expires_at FROM payments WHERE pidx = $1';
 
+/** What a lookup answers of a merchant's payment: only the columns it shows. */
 export async function findMerchantPaymentStatus(db: Queryable, pidx: string, merchantId: number, environment: Environment): Promise<PaymentStatusRow | undefined> {
-  const [row] = await db.query<PaymentStatusRow & Pick<Payment, 'merchant_id' | 'environment'>>(
-    lookupStatement,
-    [pidx],
-  );
+  const [row] = await db.query<PaymentStatusRow & Pick<Payment, 'merchant_id' | 'environment'>>(lookupStatement, [pidx]);
   return row && ownedBy(row, merchantId, environment) ? row : undefined;
 }
 

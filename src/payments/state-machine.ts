@@ -92,7 +92,7 @@ export async function transition(db: Queryable, pidx: string, move: Move, now: D
   const at = s.param(now);
   const { set, where } = update(move, s, at);
   const detail = s.param(JSON.stringify(move.name === 'refund' ? { amount: move.amount } : {}));
-  s.with('moved', `UPDATE payments SET ${set}, updated_at = ${at} WHERE pidx = ${s.param(pidx)} AND ${where}${gate ? ` AND ${gated(gate)}` : ''} RETURNING *`);
+  s.with('moved', `UPDATE payments SET ${set}, updated_at = ${at} WHERE pidx = ${s.param(pidx)} AND ${where} AND ${gated(gate)} RETURNING *`);
   s.with('event', `INSERT INTO payment_events (pidx, occurred_at, event, detail) SELECT pidx, ${at}, ${s.param(move.name)}, ${detail} FROM moved`);
   s.with('outbox', outboxInsert({ type: s.param(eventTypeOfMove[move.name]), now: at, detail }));
   for (const part of parts.with ?? []) part(s, 'moved');

@@ -21,10 +21,6 @@ export async function findWallet(db: Queryable, environment: Environment, mobile
   return rows[0];
 }
 
-export async function findWalletById(db: Queryable, id: number): Promise<Wallet | undefined> {
-  const rows = await db.query<Wallet>(`SELECT ${walletColumns} FROM wallets WHERE id = $1`, [id]);
-  return rows[0];
-}
 
 export interface MpinFailures {
   failures: number;
