@@ -57,17 +57,28 @@ export async function confirmPayment(ctx: AppContext, { payment, attempt, wallet
   // even when the duplicate finished the payment (and ended the attempt) a moment ago.
   const already = await finishedBy(ctx, payment, wallet);
   if (already) return already;
+  let moved: Payment | null;
+  let ended: PayerError | undefined;
   try {
-    return await confirmAttempt(ctx, payment, attempt, wallet, otp);
+    moved = await confirmAttempt(ctx, payment, attempt, wallet, otp);
   } catch (error) {
     if (!(error instanceof PayerError) || error.code !== 'attempt_ended') throw error;
-    const finished = await finishedBy(ctx, (await findPayment(ctx.db, payment.pidx))!, wallet);
-    if (finished) return finished;
-    throw error;
+    [moved, ended] = [null, error];
   }
+  if (moved) return callbackUrl(ctx.db, moved, callbackStatusOf(moved)!);
+
+  // Another request moved the payment or ended the attempt first (this payer's duplicate among
+  // them): answer with what the payment became.
+  const current = (await findPayment(ctx.db, payment.pidx))!;
+  const finished = await finishedBy(ctx, current, wallet);
+  if (finished) return finished;
+  if (ended) throw ended;
+  const status = effectiveStatus(current, ctx.clock.now());
+  throw new PayerError(status === 'Expired' ? 'payment_expired' : status === 'Initiated' ? 'attempt_ended' : 'not_payable');
 }
 
-async function confirmAttempt(ctx: AppContext, payment: Payment, attempt: PaymentAttempt, wallet: Wallet, otp: string): Promise<string> {
+/** Checks the OTP and pays; the moved payment, or null when another request moved it or ended the attempt first. */
+async function confirmAttempt(ctx: AppContext, payment: Payment, attempt: PaymentAttempt, wallet: Wallet, otp: string): Promise<Payment | null> {
   const now = ctx.clock.now();
   // A payment of the same order paid elsewhere is refused by the store when this one moves.
   assertPayableStatus(payment, now);
@@ -83,9 +94,8 @@ async function confirmAttempt(ctx: AppContext, payment: Payment, attempt: Paymen
     throw new PayerError('wrong_otp', { attemptsLeft: MAX_OTP_FAILURES - counted.otp_failures });
   }
 
-  let moved: Payment | null;
   try {
-    moved = await pay(ctx, payment, wallet, attempt.token);
+    return await pay(ctx, payment, wallet, attempt.token);
   } catch (error) {
     if (error instanceof OrderAlreadyPaidError) throw new PayerError('order_paid');
     if (error instanceof InsufficientBalanceError) {
@@ -95,12 +105,4 @@ async function confirmAttempt(ctx: AppContext, payment: Payment, attempt: Paymen
     }
     throw error;
   }
-  if (moved) return callbackUrl(ctx.db, moved, callbackStatusOf(moved)!);
-
-  // Another request moved the payment or ended the attempt first: answer with what it became.
-  const current = (await findPayment(ctx.db, payment.pidx))!;
-  const finished = await finishedBy(ctx, current, wallet);
-  if (finished) return finished;
-  const status = effectiveStatus(current, now);
-  throw new PayerError(status === 'Expired' ? 'payment_expired' : status === 'Initiated' ? 'attempt_ended' : 'not_payable');
 }
