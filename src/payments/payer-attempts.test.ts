@@ -186,6 +186,23 @@ describe('OTP', () => {
     expect(callbackParams(done.location!).status).toBe('Completed');
   });
 
+  it('the right OTP posted twice at once (a double click) pays once, and both answers return to the shop as Completed', async () => {
+    const payer = await operatorWallet(t.ctx, { balance: 10_000 });
+    const pidx = await initiate(liveApi, { amount: 2500 });
+    const browser = payerBrowser(t.app);
+    await browser.open(pidx);
+    await browser.wallet(pidx, payer.mobile, payer.mpin);
+    const otp = otpSentFor(t.sentOtps, pidx);
+    const answers = await Promise.all([browser.otp(pidx, otp), browser.otp(pidx, otp)]);
+    for (const answer of answers) {
+      expect(answer.status).toBe(303);
+      expect(callbackParams(answer.location!).status).toBe('Completed');
+    }
+    expect(callbackParams(answers[0].location!).transaction_id).toBe(callbackParams(answers[1].location!).transaction_id);
+    expect(await paymentJournals(pidx)).toBe(1);
+    expect(await walletBalanceOf(t.ctx, payer.wallet)).toBe(10_000 - 2500);
+  });
+
   it('OTPs sent all at once: three wrong ones end the attempt, and the right one cannot pay after that', async () => {
     const pidx = await initiate(testApi);
     const browser = payerBrowser(t.app);
