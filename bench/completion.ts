@@ -99,16 +99,7 @@ async function walletStep(api: Client, payer: Payer, payerIndex: number, pidx: s
   return { payer: payerIndex, pidx, csrf, token, otp: await otp };
 }
 
-function confirm(api: Client, payer: Payer, p: Prepared) {
-  return api.send('POST', `/pay/${p.pidx}/confirm`, {
-    headers: { cookie: `bhuktani_csrf=${payer.nonce}`, 'content-type': 'application/x-www-form-urlencoded' },
-    body: form({ csrf_token: p.csrf, attempt: p.token, otp: p.otp }),
-  });
-}
-
-const completedAnswer = (status: number, location: unknown) => status === 303 && /[?&]status=Completed(&|$)/.test(String(location ?? ''));
-
-function confirmRequest(payer: Payer, p: Prepared): RawRequest {
+function confirmRequest(payer: Payer, p: Prepared) {
   return {
     method: 'POST',
     path: `/pay/${p.pidx}/confirm`,
@@ -116,6 +107,13 @@ function confirmRequest(payer: Payer, p: Prepared): RawRequest {
     body: form({ csrf_token: p.csrf, attempt: p.token, otp: p.otp }),
   };
 }
+
+function confirm(api: Client, payer: Payer, p: Prepared) {
+  const { method, path, ...options } = confirmRequest(payer, p);
+  return api.send(method, path, options);
+}
+
+const completedAnswer = (status: number, location: unknown) => status === 303 && /[?&]status=Completed(&|$)/.test(String(location ?? ''));
 
 /**
  * The confirms, driven by autocannon (the load generator of the other scenarios, lighter than a
