@@ -1,6 +1,6 @@
-// One SQL statement assembled from parts that live in their own domains (a payment's move, its
-// journal, its transaction record), so that a use case needing all of them atomically sends one
-// statement — no BEGIN, no COMMIT, no connection held while Node runs in between.
+// One SQL statement assembled from parts that live in their own domains (a payment's move and its
+// event and webhook delivery; a journal and its postings), so that a use case needing all of them
+// atomically sends one statement — no BEGIN, no COMMIT, no connection held while Node runs between.
 // Each part adds its own parameters; the text comes out the same for the same parts, so the store
 // prepares it once per connection.
 
@@ -25,9 +25,3 @@ export class Statement {
     return this.parts.length ? `WITH ${this.parts.join(',\n')}\n${result}` : result;
   }
 }
-
-/** A part of a statement that runs only when the CTE `gate` returned a row (or always, without one). */
-export type StatementPart = (statement: Statement, gate?: string) => void;
-
-/** `WHERE`-clause condition: `gate` returned a row. */
-export const gated = (gate: string | undefined) => (gate ? `EXISTS (SELECT FROM ${gate})` : 'true');

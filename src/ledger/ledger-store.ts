@@ -1,6 +1,6 @@
 // The ledger's SQL: accounts, journals and postings. Nothing here decides what a movement means.
 import { pgCode, PgCode, type Queryable } from '../db/db.js';
-import { gated, type StatementPart } from '../db/statement.js';
+import type { Statement } from '../db/statement.js';
 import type { Environment } from '../payments/payment-status.js';
 
 export type AccountKind = 'wallet' | 'merchant' | 'fee' | 'funding';
@@ -39,12 +39,12 @@ export async function findOrCreateAccount(
 }
 
 /**
- * A journal as parts of a statement, written only when `gate` returned a row. Wallet balances move
- * first: the row lock serialises concurrent payments from one wallet, and the CHECK on the balance
- * refuses a debit the wallet cannot pay, failing the whole statement (see `isShortWallet`).
+ * A journal as parts of a statement. Wallet balances move first: the row lock serialises concurrent
+ * payments from one wallet, and the CHECK on the balance refuses a debit the wallet cannot pay,
+ * failing the whole statement (see `isShortWallet`).
  */
-export function journalPart(journal: { environment: Environment; kind: JournalKind; pidx: string | null; at: Date; postings: Posting[] }): StatementPart {
-  return (s, gate) => {
+export function journalPart(journal: { environment: Environment; kind: JournalKind; pidx: string | null; at: Date; postings: Posting[] }): (s: Statement) => void {
+  return (s) => {
     // In account order, so two journals never wait on each other in a cycle.
     const wallets = journal.postings.filter((p) => p.wallet).sort((a, b) => a.accountId - b.accountId);
     if (wallets.length > 0) {
@@ -52,14 +52,13 @@ export function journalPart(journal: { environment: Environment; kind: JournalKi
         'wallet_moves',
         `UPDATE ledger_accounts a SET balance = a.balance + m.amount
            FROM unnest(${s.param(wallets.map((p) => p.accountId))}::bigint[], ${s.param(wallets.map((p) => p.amount))}::bigint[]) AS m (account_id, amount)
-          WHERE a.id = m.account_id AND a.kind = 'wallet' AND ${gated(gate)}`,
+          WHERE a.id = m.account_id AND a.kind = 'wallet'`,
       );
     }
     s.with(
       'journal',
       `INSERT INTO journals (environment, kind, pidx, created_at)
-       SELECT ${s.param(journal.environment)}::text, ${s.param(journal.kind)}::text, ${s.param(journal.pidx)}::text, ${s.param(journal.at)}::timestamptz
-        WHERE ${gated(gate)} RETURNING id`,
+       VALUES (${s.param(journal.environment)}, ${s.param(journal.kind)}, ${s.param(journal.pidx)}, ${s.param(journal.at)}) RETURNING id`,
     );
     s.with(
       'posted',

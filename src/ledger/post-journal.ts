@@ -1,9 +1,9 @@
-// Writes one balanced journal in one statement, inside the caller's transaction or as part of a
-// larger statement. A wallet never goes negative: a debit it cannot pay fails the statement, and
-// the caller's transaction must roll back.
+// Writes one balanced journal in one statement, inside the caller's transaction. A wallet never
+// goes negative: a debit it cannot pay fails the statement, and the caller's transaction must roll
+// back.
 import type { Queryable } from '../db/db.js';
 import type { Environment } from '../payments/payment-status.js';
-import { Statement, type StatementPart } from '../db/statement.js';
+import { Statement } from '../db/statement.js';
 import { isShortWallet, journalPart, type JournalKind, type Posting } from './ledger-store.js';
 
 export class InsufficientBalanceError extends Error {
@@ -30,11 +30,6 @@ export function balancedPostings(postings: Posting[]): Posting[] {
   return kept;
 }
 
-/** A balanced journal as a part of a larger statement, written only when the statement's gate passes. */
-export function journalPartOf(journal: JournalInput): StatementPart {
-  return journalPart({ ...journal, postings: balancedPostings(journal.postings) });
-}
-
 /** The error a statement holding `journal` failed with, as the ledger names it. */
 export function ledgerError(error: unknown, journal: JournalInput): unknown {
   if (!isShortWallet(error)) return error;
@@ -44,7 +39,7 @@ export function ledgerError(error: unknown, journal: JournalInput): unknown {
 
 export async function postJournal(tx: Queryable, journal: JournalInput): Promise<number> {
   const statement = new Statement();
-  journalPartOf(journal)(statement);
+  journalPart({ ...journal, postings: balancedPostings(journal.postings) })(statement);
   try {
     const [row] = await tx.query<{ id: number }>(statement.text('SELECT id FROM journal'), statement.params);
     return row.id;

@@ -1,5 +1,4 @@
 import type { Queryable } from '../db/db.js';
-import type { Statement } from '../db/statement.js';
 
 export interface PaymentAttempt {
   token: string;
@@ -35,17 +34,6 @@ export async function recordOtpFailure(db: Queryable, token: string, max: number
 
 export async function endAttempt(db: Queryable, token: string): Promise<void> {
   await db.query('UPDATE payment_attempts SET ended = true WHERE token = $1', [token]);
-}
-
-/**
- * Ends the attempt that is paying, as the part of the paying statement that must pass first: no
- * row when it had already ended (wrong OTPs sent at the same time, or this OTP sent twice).
- */
-export function claimAttempt(token: string): (s: Statement) => string {
-  return (s) => {
-    s.with('claimed', `UPDATE payment_attempts SET ended = true WHERE token = ${s.param(token)} AND NOT ended RETURNING token`);
-    return 'claimed';
-  };
 }
 
 /** A payer's failed try, for the payment's timeline. */

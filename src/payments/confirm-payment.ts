@@ -1,45 +1,42 @@
 // Step two on the hosted page: the OTP. A right OTP pays (or, for the sandbox's pending wallet,
-// holds) the payment: status move, journal and transaction record in one statement.
+// holds) the payment: status move, journal and transaction record in one statement, shared with
+// whatever other confirms are being written at the same moment (completion-store).
 import type { AppContext } from '../context.js';
-import type { Queryable } from '../db/db.js';
 import { paymentJournal } from '../ledger/payment-journal.js';
-import { InsufficientBalanceError, journalPartOf, ledgerError } from '../ledger/post-journal.js';
-import { paymentRecord } from '../transactions/transaction-store.js';
+import { balancedPostings, InsufficientBalanceError, ledgerError } from '../ledger/post-journal.js';
 import { MAX_OTP_FAILURES } from '../wallets/attempt-rules.js';
 import { keepSandboxFunded } from '../wallets/keep-sandbox-funded.js';
 import { sandbox, type Wallet } from '../wallets/wallet.js';
-import { claimAttempt, endAttempt, recordOtpFailure, recordPayerEvent, type PaymentAttempt } from './attempt-store.js';
+import { endAttempt, recordOtpFailure, recordPayerEvent, type PaymentAttempt } from './attempt-store.js';
 import { callbackStatusOf, callbackUrl } from './callback.js';
 import { assertPayableStatus } from './payable.js';
 import { effectiveStatus, type Payment } from './payment.js';
 import { findPayment } from './payment-store.js';
 import { PayerError } from './payer-error.js';
 import { otpHash } from './start-payment-attempt.js';
-import { OrderAlreadyPaidError, transition } from './state-machine.js';
+import { complete, OrderAlreadyPaidError } from './completion-store.js';
 
 /**
  * Pays (or holds) the payment: the attempt claimed, the status moved, the journal and the record
- * written, in one statement. A sandbox wallet short of the amount is topped up first, in the same
- * transaction. Null when the attempt had ended or the payment could no longer move.
+ * written, in one statement (`complete`). A sandbox wallet short of the amount is topped up first.
+ * Null when the attempt had ended or the payment could no longer move.
  */
 async function pay(ctx: AppContext, payment: Payment, wallet: Wallet, token: string): Promise<Payment | null> {
   const now = ctx.clock.now();
   const move = wallet.mobile === sandbox.pendingMobile && wallet.sandbox ? 'hold' : 'pay';
   // A held payment moves no money until the operator resolves it.
   const journal = move === 'pay' ? await paymentJournal(ctx, ctx.db, payment, wallet.id, now) : undefined;
-  const payIn = (db: Queryable) =>
-    transition(db, payment.pidx, { name: move, transactionId: ctx.ids.random(16), payerMobile: wallet.mobile }, now, {
-      requires: claimAttempt(token),
-      with: [...(journal ? [journalPartOf(journal)] : []), paymentRecord(wallet, move === 'pay' ? 'Completed' : 'Confirmed', now)],
-    });
-  try {
-    if (!journal || !wallet.sandbox) return await payIn(ctx.db);
-    return await ctx.db.transaction(async (tx) => {
-      await keepSandboxFunded(ctx, tx, wallet, payment.amount);
-      return payIn(tx);
-    });
-  } catch (error) {
-    throw journal ? ledgerError(error, journal) : error;
+  const completion = { pidx: payment.pidx, token, move, transactionId: ctx.ids.random(16), wallet, at: now, postings: journal ? balancedPostings(journal.postings) : [] } as const;
+  // A sandbox wallet topped up, then drained by another payment of the same wallet before this
+  // one's write, is topped up again.
+  for (let tries = 1; ; tries++) {
+    if (journal && wallet.sandbox) await ctx.db.transaction((tx) => keepSandboxFunded(ctx, tx, wallet, payment.amount));
+    try {
+      return await complete(ctx.db, completion);
+    } catch (error) {
+      const refused = journal ? ledgerError(error, journal) : error;
+      if (!(refused instanceof InsufficientBalanceError) || !wallet.sandbox || tries >= 3) throw refused;
+    }
   }
 }
 

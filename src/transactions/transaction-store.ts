@@ -1,24 +1,10 @@
-// Writes the records of the merchant transaction list, in the same transaction (or statement) as the payment move.
+// Writes the records of the merchant transaction list, in the same transaction as the payment move
+// (a payment's first record is written by the statement that pays it: payments/completion-store).
 import type { Queryable } from '../db/db.js';
-import type { Statement } from '../db/statement.js';
 import type { Payment } from '../payments/payment.js';
-import type { Wallet } from '../wallets/wallet.js';
 import type { Environment } from '../payments/payment-status.js';
 import { moveCountedState } from './hour-counts.js';
 import type { RecordState } from './transaction-record.js';
-
-/** The record of a payment as the part of the statement that moves it; `moved` is that CTE. */
-export function paymentRecord(wallet: Wallet, state: RecordState, at: Date): (s: Statement, moved: string) => void {
-  return (s, moved) => {
-    s.with(
-      'record',
-      `INSERT INTO transactions (idx, merchant_id, environment, type, state, pidx, purchase_order_id, amount, fee_amount,
-         payer_idx, payer_mobile, payer_name, created_at)
-       SELECT transaction_id, merchant_id, environment, 'Wallet payment', ${s.param(state)}, pidx, purchase_order_id, amount, fee,
-              ${s.param(wallet.idx)}, ${s.param(wallet.mobile)}, ${s.param(wallet.name)}, ${s.param(at)} FROM ${moved}`,
-    );
-  };
-}
 
 export async function setPaymentRecordState(db: Queryable, transactionId: string, state: RecordState): Promise<void> {
   const [moved] = await db.query<{ merchant_id: number; environment: Environment; created_at: Date; old_state: RecordState }>(

@@ -1,0 +1,62 @@
+// Group commit for one kind of write: what arrives while earlier writes are in flight goes to the
+// store together, as one statement, instead of one statement (and one commit) each. Under light
+// load nothing waits: an item finds a free slot and runs alone at once. Under load the slots are
+// busy, items queue, and each freed slot takes the whole queue, so the cost per statement (the round
+// trip, the executor, the commit and its WAL flush) is shared by everything that arrived meanwhile.
+
+export interface BatchOptions {
+  /** Most items in one run. */
+  max: number;
+  /** Most runs in flight at once. */
+  inFlight: number;
+}
+
+interface Queued<I, O> {
+  item: I;
+  resolve(result: O): void;
+  reject(error: unknown): void;
+}
+
+/**
+ * Returns a function that submits one item and resolves with its result. `run` gets the items of a
+ * batch and returns one result per item, in their order. A run of several items that fails is run
+ * again one item at a time, in order, so each item gets its own result or its own error: one bad
+ * item (a wallet short of money, say) fails alone, and `run` must therefore be safe to repeat for an
+ * item whose first run did not commit.
+ */
+export function batcher<I, O>(run: (items: I[]) => Promise<O[]>, options: BatchOptions): (item: I) => Promise<O> {
+  const queue: Queued<I, O>[] = [];
+  let running = 0;
+
+  async function settle(batch: Queued<I, O>[]): Promise<void> {
+    try {
+      const results = await run(batch.map((q) => q.item));
+      batch.forEach((q, i) => q.resolve(results[i]));
+    } catch (error) {
+      if (batch.length === 1) return batch[0].reject(error);
+      for (const q of batch) {
+        try {
+          q.resolve((await run([q.item]))[0]);
+        } catch (alone) {
+          q.reject(alone);
+        }
+      }
+    }
+  }
+
+  function pump(): void {
+    while (running < options.inFlight && queue.length > 0) {
+      running++;
+      void settle(queue.splice(0, options.max)).finally(() => {
+        running--;
+        pump();
+      });
+    }
+  }
+
+  return (item) =>
+    new Promise<O>((resolve, reject) => {
+      queue.push({ item, resolve, reject });
+      pump();
+    });
+}

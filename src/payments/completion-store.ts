@@ -1,0 +1,137 @@
+// The writes of the hosted page's last step (contract section 4): a right OTP pays the payment, or,
+// for the sandbox's pending wallet, holds it. Confirms that arrive while earlier ones are being
+// written go to the store together (`batcher`), as one statement for all of them: per payment the
+// attempt claimed, the status moved, the event and the webhook delivery queued, the payer's wallet
+// debited, the journal with its postings and the transaction record written. No BEGIN, no COMMIT,
+// no connection held while Node runs; the statement commits everything or nothing.
+import { batcher } from '../db/batcher.js';
+import type { Db } from '../db/db.js';
+import { pgCode, PgCode } from '../db/db.js';
+import type { Posting } from '../ledger/ledger-store.js';
+import type { RecordState } from '../transactions/transaction-record.js';
+import { eventTypeOfMove, outboxInsert } from '../webhooks/outbox.js';
+import type { Wallet } from '../wallets/wallet.js';
+import type { Payment } from './payment.js';
+import { paymentColumns } from './payment-store.js';
+import { moveRules, type PayingMove } from './state-machine.js';
+
+export interface Completion {
+  pidx: string;
+  /** The attempt whose OTP was right; claimed (ended) by the statement, so it pays once. */
+  token: string;
+  move: PayingMove['name'];
+  transactionId: string;
+  wallet: Pick<Wallet, 'idx' | 'mobile' | 'name'>;
+  at: Date;
+  /** The payment journal's balanced postings; a hold moves no money and has none. */
+  postings: Posting[];
+}
+
+export class OrderAlreadyPaidError extends Error {
+  constructor() {
+    super('another payment of this order already holds or took the money');
+  }
+}
+
+const recordStateOf: Record<Completion['move'], RecordState> = { pay: 'Completed', hold: 'Confirmed' };
+
+/**
+ * Each row of `input` is one completion (`ord` is its place in the batch); each row of `posting` one
+ * of its journal's postings. A payment moves only if its attempt was claimed and it is still payable,
+ * and everything after the move is written from `moved`, so only for the payments that moved: if the
+ * same payment is in the batch twice, it moves (and its wallet pays) once. A wallet that cannot pay
+ * fails the whole statement through the `CHECK (balance >= 0)` on its row; `batcher` then writes the
+ * batch one completion at a time, so that only that payer is refused.
+ */
+const sql = `WITH input AS (
+  SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[])
+    AS i (ord, pidx, token, move, status, webhook_type, record_state, transaction_id, at, payer_idx, payer_mobile, payer_name)
+),
+posting AS (
+  SELECT * FROM unnest($13::int[], $14::bigint[], $15::bigint[], $16::boolean[]) AS p (ord, account_id, amount, wallet)
+),
+claimed AS (
+  UPDATE payment_attempts a SET ended = true FROM input i WHERE a.token = i.token AND NOT a.ended RETURNING a.token
+),
+moved AS (
+  UPDATE payments p SET status = i.status, transaction_id = i.transaction_id, payer_mobile = i.payer_mobile, updated_at = i.at::timestamptz
+    FROM input i JOIN claimed c ON c.token = i.token
+   WHERE p.pidx = i.pidx AND p.status = 'Initiated' AND p.expires_at > i.at::timestamptz
+  RETURNING p.*, i.ord, i.move, i.webhook_type, i.record_state, i.payer_idx, i.payer_name
+),
+event AS (
+  INSERT INTO payment_events (pidx, occurred_at, event, detail) SELECT pidx, updated_at, move, '{}' FROM moved
+),
+outbox AS (${outboxInsert({ type: 'moved.webhook_type', now: 'moved.updated_at', detail: `'{}'` })}),
+wallet_moves AS (
+  UPDATE ledger_accounts a SET balance = a.balance + d.amount
+    FROM (SELECT p.account_id, sum(p.amount) AS amount FROM moved JOIN posting p ON p.ord = moved.ord
+           WHERE p.wallet GROUP BY p.account_id ORDER BY p.account_id) d
+   WHERE a.id = d.account_id AND a.kind = 'wallet'
+),
+journal AS (
+  INSERT INTO journals (environment, kind, pidx, created_at)
+  SELECT environment, 'payment', pidx, updated_at FROM moved WHERE EXISTS (SELECT FROM posting p WHERE p.ord = moved.ord)
+  RETURNING id, pidx
+),
+posted AS (
+  INSERT INTO postings (journal_id, account_id, amount)
+  SELECT journal.id, p.account_id, p.amount FROM journal JOIN moved ON moved.pidx = journal.pidx JOIN posting p ON p.ord = moved.ord
+),
+record AS (
+  INSERT INTO transactions (idx, merchant_id, environment, type, state, pidx, purchase_order_id, amount, fee_amount,
+    payer_idx, payer_mobile, payer_name, created_at)
+  SELECT transaction_id, merchant_id, environment, 'Wallet payment', record_state, pidx, purchase_order_id, amount, fee,
+         payer_idx, payer_mobile, payer_name, updated_at FROM moved
+)
+SELECT ord, ${paymentColumns} FROM moved`;
+
+/** The moved payment of each completion, or null where its attempt had ended or the payment could no longer move. */
+async function writeCompletions(db: Db, batch: Completion[]): Promise<(Payment | null)[]> {
+  const column = <T>(value: (c: Completion, ord: number) => T) => batch.map(value);
+  const postings = batch.flatMap((c, ord) => c.postings.map((p) => ({ ord, ...p })));
+  try {
+    const rows = await db.query<Payment & { ord: number }>(sql, [
+      column((_, ord) => ord),
+      column((c) => c.pidx),
+      column((c) => c.token),
+      column((c) => c.move),
+      column((c) => moveRules[c.move].to[0]),
+      column((c) => eventTypeOfMove[c.move]),
+      column((c) => recordStateOf[c.move]),
+      column((c) => c.transactionId),
+      column((c) => c.at.toISOString()),
+      column((c) => c.wallet.idx),
+      column((c) => c.wallet.mobile),
+      column((c) => c.wallet.name),
+      postings.map((p) => p.ord),
+      postings.map((p) => p.accountId),
+      postings.map((p) => p.amount),
+      postings.map((p) => p.wallet === true),
+    ]);
+    const moved = new Map(rows.map(({ ord, ...payment }) => [ord, payment as Payment]));
+    return batch.map((_, ord) => moved.get(ord) ?? null);
+  } catch (error) {
+    if (pgCode(error) === PgCode.uniqueViolation && String((error as Error).message).includes('payments_one_paid_per_order')) {
+      throw new OrderAlreadyPaidError();
+    }
+    throw error;
+  }
+}
+
+/** At most this many statements of completions in flight per store; the pool keeps the rest for reads. */
+const IN_FLIGHT = 2;
+const MAX_BATCH = 64;
+
+const writers = new WeakMap<Db, (completion: Completion) => Promise<Payment | null>>();
+
+/**
+ * Writes one completion, together with whatever other completions are waiting; resolves with the
+ * moved payment, or null. Rejects with `OrderAlreadyPaidError`, or the store's error when the
+ * payer's wallet is short of the amount (see `isShortWallet`).
+ */
+export function complete(db: Db, completion: Completion): Promise<Payment | null> {
+  let write = writers.get(db);
+  if (!write) writers.set(db, (write = batcher((batch: Completion[]) => writeCompletions(db, batch), { max: MAX_BATCH, inFlight: IN_FLIGHT })));
+  return write(completion);
+}
