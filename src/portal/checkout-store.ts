@@ -1,6 +1,8 @@
 // What a step of the hosted page reads, in one statement: the payment, the name of the merchant it
-// pays, and the payer's attempt and wallet when the step names an attempt.
-import type { Queryable } from '../db/db.js';
+// pays, and the payer's attempt and wallet when the step names an attempt. Steps that arrive while
+// earlier reads are in flight are read together, in one statement (`batcher`).
+import { batcher } from '../db/batcher.js';
+import type { Db } from '../db/db.js';
 import type { Merchant } from '../merchants/merchant.js';
 import { attemptColumns, type PaymentAttempt } from '../payments/attempt-store.js';
 import type { Payment } from '../payments/payment.js';
@@ -33,24 +35,42 @@ function unprefixed<T>(row: Record<string, unknown>, prefix: string, key: string
   return found ? (picked as T) : undefined;
 }
 
-const sql = `SELECT ${[
+const sql = `SELECT i.ord, ${[
   ...columns('p', paymentColumns),
   'm.name AS merchant_name',
   ...columns('a', attemptColumns, 'attempt_'),
   ...columns('w', walletColumns, 'wallet_'),
 ].join(', ')}
-  FROM payments p
+  FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS i (pidx, token, ord)
+  JOIN payments p ON p.pidx = i.pidx
   JOIN merchants m ON m.id = p.merchant_id
-  LEFT JOIN payment_attempts a ON a.token = $2 AND a.pidx = p.pidx
-  LEFT JOIN wallets w ON w.id = a.wallet_id
- WHERE p.pidx = $1`;
+  LEFT JOIN payment_attempts a ON a.token = i.token AND a.pidx = p.pidx
+  LEFT JOIN wallets w ON w.id = a.wallet_id`;
 
-export async function findCheckout(db: Queryable, pidx: string, attemptToken?: string): Promise<Checkout | undefined> {
-  const [row] = await db.query<Record<string, unknown>>(sql, [pidx, attemptToken ?? null]);
-  if (!row) return undefined;
+interface Step {
+  pidx: string;
+  attemptToken?: string;
+}
+
+async function readCheckouts(db: Db, steps: Step[]): Promise<(Checkout | undefined)[]> {
+  const rows = await db.query<Record<string, unknown>>(sql, [steps.map((s) => s.pidx), steps.map((s) => s.attemptToken ?? null)]);
+  const found = new Map(rows.map((row) => [Number(row.ord), checkoutOf(row)]));
+  return steps.map((_, i) => found.get(i + 1));
+}
+
+function checkoutOf(row: Record<string, unknown>): Checkout {
+  delete row.ord;
   const attempt = unprefixed<PaymentAttempt>(row, 'attempt_', 'token');
   const wallet = unprefixed<Wallet>(row, 'wallet_', 'id');
   const merchant = { name: row.merchant_name as string };
   delete row.merchant_name;
   return { payment: row as unknown as Payment, merchant, attempt, wallet };
+}
+
+const readers = new WeakMap<Db, (step: Step) => Promise<Checkout | undefined>>();
+
+export function findCheckout(db: Db, pidx: string, attemptToken?: string): Promise<Checkout | undefined> {
+  let read = readers.get(db);
+  if (!read) readers.set(db, (read = batcher((steps: Step[]) => readCheckouts(db, steps), { max: 64, inFlight: 2 })));
+  return read({ pidx, attemptToken });
 }
