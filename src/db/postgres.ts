@@ -41,6 +41,14 @@ export function openPostgres(url: string, options: { max?: number; queryTimeoutM
   });
   // An idle client losing its connection (the server restarting) must not crash the process.
   pool.on('error', () => {});
+  // A prepared statement is planned once, too. PostgreSQL's default plans each execution again while
+  // a plan for the actual values looks cheaper than the generic one, and for the batch statements
+  // (their parameters are arrays, mostly short) it always does: planning them cost more than running
+  // them. Every statement here is written for its indexes, so the generic plan is the plan. Queued
+  // before any other statement on the connection; a SET, so it passes a session-mode pooler too.
+  pool.on('connect', (client) => {
+    client.query('SET plan_cache_mode = force_generic_plan').catch(() => {});
+  });
   const statement = preparedStatements();
   const query: Queryable['query'] = async (sql, params = []) => (await pool.query(statement(sql, params))).rows;
   return {

@@ -4,7 +4,7 @@
 // attempt claimed, the status moved, the event and the webhook delivery queued, the payer's wallet
 // debited, the journal with its postings and the transaction record written. No BEGIN, no COMMIT,
 // no connection held while Node runs; the statement commits everything or nothing.
-import { batcher } from '../db/batcher.js';
+import { batchedPerStore } from '../db/batcher.js';
 import type { Db } from '../db/db.js';
 import { pgCode, PgCode } from '../db/db.js';
 import type { Posting } from '../ledger/ledger-store.js';
@@ -39,9 +39,10 @@ const recordStateOf: Record<Completion['move'], RecordState> = { pay: 'Completed
  * Each row of `input` is one completion (`ord` is its place in the batch); each row of `posting` one
  * of its journal's postings. A payment moves only if its attempt was claimed and it is still payable,
  * and everything after the move is written from `moved`, so only for the payments that moved: if the
- * same payment is in the batch twice, it moves (and its wallet pays) once. A wallet that cannot pay
- * fails the whole statement through the `CHECK (balance >= 0)` on its row; `batcher` then writes the
- * batch one completion at a time, so that only that payer is refused.
+ * same payment is in the batch twice, it moves (and its wallet pays) once. Wallet rows are locked in
+ * account order, so two batches debiting the same wallets never wait on each other in a cycle. A
+ * wallet that cannot pay fails the whole statement through the `CHECK (balance >= 0)` on its row;
+ * `batcher` then writes the batch one completion at a time, so that only that payer is refused.
  */
 const sql = `WITH input AS (
   SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[])
@@ -63,11 +64,13 @@ event AS (
   INSERT INTO payment_events (pidx, occurred_at, event, detail) SELECT pidx, updated_at, move, '{}' FROM moved
 ),
 outbox AS (${outboxInsert({ type: 'moved.webhook_type', now: 'moved.updated_at', detail: `'{}'` })}),
+debit AS (
+  SELECT p.account_id, sum(p.amount) AS amount FROM moved JOIN posting p ON p.ord = moved.ord WHERE p.wallet GROUP BY p.account_id
+),
 wallet_moves AS (
-  UPDATE ledger_accounts a SET balance = a.balance + d.amount
-    FROM (SELECT p.account_id, sum(p.amount) AS amount FROM moved JOIN posting p ON p.ord = moved.ord
-           WHERE p.wallet GROUP BY p.account_id ORDER BY p.account_id) d
-   WHERE a.id = d.account_id AND a.kind = 'wallet'
+  UPDATE ledger_accounts a SET balance = a.balance + debit.amount
+    FROM debit, (SELECT id FROM ledger_accounts WHERE id IN (SELECT account_id FROM debit) ORDER BY id FOR UPDATE) locked
+   WHERE a.id = debit.account_id AND a.id = locked.id AND a.kind = 'wallet'
 ),
 journal AS (
   INSERT INTO journals (environment, kind, pidx, created_at)
@@ -119,19 +122,10 @@ async function writeCompletions(db: Db, batch: Completion[]): Promise<(Payment |
   }
 }
 
-/** At most this many statements of completions in flight per store; the pool keeps the rest for reads. */
-const IN_FLIGHT = 2;
-const MAX_BATCH = 64;
-
-const writers = new WeakMap<Db, (completion: Completion) => Promise<Payment | null>>();
-
 /**
  * Writes one completion, together with whatever other completions are waiting; resolves with the
  * moved payment, or null. Rejects with `OrderAlreadyPaidError`, or the store's error when the
- * payer's wallet is short of the amount (see `isShortWallet`).
+ * payer's wallet is short of the amount (see `isShortWallet`). At most two statements of
+ * completions are in flight per store; the pool keeps the rest of its connections for reads.
  */
-export function complete(db: Db, completion: Completion): Promise<Payment | null> {
-  let write = writers.get(db);
-  if (!write) writers.set(db, (write = batcher((batch: Completion[]) => writeCompletions(db, batch), { max: MAX_BATCH, inFlight: IN_FLIGHT })));
-  return write(completion);
-}
+export const complete = batchedPerStore(writeCompletions, { max: 64, inFlight: 2 });

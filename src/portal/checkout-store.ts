@@ -1,7 +1,7 @@
 // What a step of the hosted page reads, in one statement: the payment, the name of the merchant it
 // pays, and the payer's attempt and wallet when the step names an attempt. Steps that arrive while
 // earlier reads are in flight are read together, in one statement (`batcher`).
-import { batcher } from '../db/batcher.js';
+import { batchedPerStore } from '../db/batcher.js';
 import type { Db } from '../db/db.js';
 import type { Merchant } from '../merchants/merchant.js';
 import { attemptColumns, type PaymentAttempt } from '../payments/attempt-store.js';
@@ -67,10 +67,8 @@ function checkoutOf(row: Record<string, unknown>): Checkout {
   return { payment: row as unknown as Payment, merchant, attempt, wallet };
 }
 
-const readers = new WeakMap<Db, (step: Step) => Promise<Checkout | undefined>>();
+const readCheckout = batchedPerStore(readCheckouts, { max: 64, inFlight: 2 });
 
 export function findCheckout(db: Db, pidx: string, attemptToken?: string): Promise<Checkout | undefined> {
-  let read = readers.get(db);
-  if (!read) readers.set(db, (read = batcher((steps: Step[]) => readCheckouts(db, steps), { max: 64, inFlight: 2 })));
-  return read({ pidx, attemptToken });
+  return readCheckout(db, { pidx, attemptToken });
 }
