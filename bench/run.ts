@@ -116,7 +116,7 @@ async function main() {
       const pidxs = await preparePayments(api, apiMerchant.liveKey, 1000);
       api.close();
       // The lookup's plan on the fresh table, then statistics as a running installation has them.
-      results.lookupPlanBeforeAnalyze = await explain(pg.serviceDb, lookupStatement, [pidxs[0]], 'payments');
+      results.lookupPlanBeforeAnalyze = await explain(pg.serviceDb, lookupStatement, [[pidxs[0]]], 'payments');
       await analyze(pg.serviceDb);
       for (let round = 0; round < settings.rounds; round++) {
         // The HTTP ceiling is context, not a target: once is enough.

@@ -52,7 +52,7 @@ export async function statementCosts(pgbench: string, lookup: { pidx: string }):
   // -D variables are sent as parameters, as the service sends them.
   const lookupSql = `${lookupStatement.replace('$1', ':pidx')};\n`;
   const referenceSql = `\\set id random(1, 10000)\nSELECT id, pidx, amount, status, created_at FROM reference_rows WHERE id = :id;\n`;
-  const lookupDefines = [`pidx=${lookup.pidx}`];
+  const lookupDefines = [`pidx={${lookup.pidx}}`];
   const statements: { statement: string; database: string; script: string; defines: string[] }[] = [
     { statement: `lookup: ${lookupStatement}`, database: pg.serviceDb, script: lookupSql, defines: lookupDefines },
     { statement: 'reference: SELECT id, pidx, amount, status, created_at FROM reference_rows WHERE id = $1', database: pg.referenceDb, script: referenceSql, defines: [] },
@@ -63,7 +63,7 @@ export async function statementCosts(pgbench: string, lookup: { pidx: string }):
     for (const [i, s] of statements.entries()) tps[i][mode] = await pgbenchScript(pgbench, s.database, s.script, mode, s.defines);
   }
   const out: StatementCost[] = statements.map((s, i) => ({ statement: s.statement, database: s.database, tps: tps[i] }));
-  Object.assign(out[0], await explain(pg.serviceDb, lookupStatement, [lookup.pidx], 'payments'));
+  Object.assign(out[0], await explain(pg.serviceDb, lookupStatement, [[lookup.pidx]], 'payments'));
   Object.assign(out[1], await explain(pg.referenceDb, 'SELECT id, pidx, amount, status, created_at FROM reference_rows WHERE id = $1', [42], 'reference_rows'));
   return out;
 }

@@ -1,4 +1,5 @@
-import type { Queryable } from '../db/db.js';
+import { batchedPerStore } from '../db/batcher.js';
+import type { Db, Queryable } from '../db/db.js';
 import type { Environment } from './payment-status.js';
 import type { Payment } from './payment.js';
 
@@ -57,13 +58,26 @@ const ownedBy = (payment: Pick<Payment, 'merchant_id' | 'environment'>, merchant
 
 export type PaymentStatusRow = Pick<Payment, 'pidx' | 'amount' | 'fee' | 'status' | 'transaction_id' | 'refunded_amount' | 'purchase_order_id' | 'expires_at'>;
 
-/** The lookup's one statement: by primary key, only the columns it answers (the bench runs it alone too). */
+/**
+ * The lookup's one statement: by primary key, only the columns it answers, for every lookup that
+ * arrived while earlier ones were being read (the bench runs it alone too).
+ */
 export const lookupStatement =
-  'SELECT pidx, merchant_id, environment, amount, fee, status, transaction_id, refunded_amount, purchase_order_id, expires_at FROM payments WHERE pidx = $1';
+  'SELECT pidx, merchant_id, environment, amount, fee, status, transaction_id, refunded_amount, purchase_order_id, expires_at FROM payments WHERE pidx = ANY($1::text[])';
+
+type StatusRow = PaymentStatusRow & Pick<Payment, 'merchant_id' | 'environment'>;
+
+const readStatus = batchedPerStore(
+  async (db: Db, pidxs: string[]): Promise<(StatusRow | undefined)[]> => {
+    const rows = new Map((await db.query<StatusRow>(lookupStatement, [pidxs])).map((row) => [row.pidx, row]));
+    return pidxs.map((pidx) => rows.get(pidx));
+  },
+  { max: 64, inFlight: 2 },
+);
 
 /** What a lookup answers of a merchant's payment: only the columns it shows. */
-export async function findMerchantPaymentStatus(db: Queryable, pidx: string, merchantId: number, environment: Environment): Promise<PaymentStatusRow | undefined> {
-  const [row] = await db.query<PaymentStatusRow & Pick<Payment, 'merchant_id' | 'environment'>>(lookupStatement, [pidx]);
+export async function findMerchantPaymentStatus(db: Db, pidx: string, merchantId: number, environment: Environment): Promise<PaymentStatusRow | undefined> {
+  const row = await readStatus(db, pidx);
   return row && ownedBy(row, merchantId, environment) ? row : undefined;
 }
 
