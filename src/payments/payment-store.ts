@@ -10,32 +10,46 @@ export const paymentColumns = `pidx, merchant_id, environment, purchase_order_id
 
 export type NewPayment = Omit<Payment, 'status' | 'transaction_id' | 'payer_mobile' | 'refunded_amount' | 'updated_at'>;
 
-export async function insertPayment(db: Queryable, payment: NewPayment): Promise<void> {
-  await db.query(
-    // No event row: the payment's timeline starts at its created_at.
-    `INSERT INTO payments (pidx, merchant_id, environment, purchase_order_id, purchase_order_name, amount, fee,
-       return_url, website_url, customer_info, amount_breakdown, product_details, merchant_fields,
-       status, created_at, expires_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, 'Initiated', $14, $15, $14)`,
-    [
-      payment.pidx,
-      payment.merchant_id,
-      payment.environment,
-      payment.purchase_order_id,
-      payment.purchase_order_name,
-      payment.amount,
-      payment.fee,
-      payment.return_url,
-      payment.website_url,
-      json(payment.customer_info),
-      json(payment.amount_breakdown),
-      json(payment.product_details),
-      JSON.stringify(payment.merchant_fields),
-      payment.created_at,
-      payment.expires_at,
-    ],
-  );
-}
+/**
+ * Stores a new `Initiated` payment, in one statement with the other payments initiated meanwhile.
+ * No event row: the payment's timeline starts at its created_at.
+ */
+export const insertPayment = batchedPerStore(
+  async (db: Db, payments: NewPayment[]): Promise<void[]> => {
+    const column = <T>(value: (p: NewPayment) => T) => payments.map(value);
+    await db.query(
+      `INSERT INTO payments (pidx, merchant_id, environment, purchase_order_id, purchase_order_name, amount, fee,
+         return_url, website_url, customer_info, amount_breakdown, product_details, merchant_fields,
+         status, created_at, expires_at, updated_at)
+       SELECT pidx, merchant_id, environment, purchase_order_id, purchase_order_name, amount, fee,
+              return_url, website_url, customer_info::jsonb, amount_breakdown::jsonb, product_details::jsonb, merchant_fields::jsonb,
+              'Initiated', created_at::timestamptz, expires_at::timestamptz, created_at::timestamptz
+         FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::bigint[], $8::text[], $9::text[],
+                     $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[])
+           AS p (pidx, merchant_id, environment, purchase_order_id, purchase_order_name, amount, fee, return_url, website_url,
+                 customer_info, amount_breakdown, product_details, merchant_fields, created_at, expires_at)`,
+      [
+        column((p) => p.pidx),
+        column((p) => p.merchant_id),
+        column((p) => p.environment),
+        column((p) => p.purchase_order_id),
+        column((p) => p.purchase_order_name),
+        column((p) => p.amount),
+        column((p) => p.fee),
+        column((p) => p.return_url),
+        column((p) => p.website_url),
+        column((p) => json(p.customer_info)),
+        column((p) => json(p.amount_breakdown)),
+        column((p) => json(p.product_details)),
+        column((p) => JSON.stringify(p.merchant_fields)),
+        column((p) => p.created_at.toISOString()),
+        column((p) => p.expires_at.toISOString()),
+      ],
+    );
+    return payments.map(() => undefined);
+  },
+  { max: 64, inFlight: 2 },
+);
 
 const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
 
