@@ -27,8 +27,11 @@ export function callbackParams(payment: Payment, status: CallbackStatus): [strin
 export async function callbackUrl(db: Queryable, payment: Payment, status: CallbackStatus): Promise<string> {
   const params = callbackParams(payment, status);
   const url = new URL(payment.return_url);
-  for (const [name, value] of params) url.searchParams.set(name, value);
-  url.searchParams.set('signature', signCallback(Object.fromEntries(params), await signingSecret(db, payment.merchant_id, payment.environment)));
+  // Set on a copy and written back once: each set on url.searchParams would rewrite the URL.
+  const query = new URLSearchParams(url.search);
+  for (const [name, value] of params) query.set(name, value);
+  query.set('signature', signCallback(Object.fromEntries(params), await signingSecret(db, payment.merchant_id, payment.environment)));
+  url.search = query.toString();
   return url.toString();
 }
 
