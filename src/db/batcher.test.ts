@@ -59,4 +59,20 @@ describe('batcher', () => {
     await finishAll();
     expect(await later).toBe('E');
   });
+
+  it('does not run the items of a batch again when the store is unavailable, and fails what queued behind it too', async () => {
+    const calls: string[][] = [];
+    let fail: (error: Error) => void = () => {};
+    const submit = batcher(
+      (items: string[]) => {
+        calls.push(items);
+        return new Promise<string[]>((_, reject) => (fail = reject));
+      },
+      { max: 2, inFlight: 1 },
+    );
+    const settled = Promise.allSettled(['a', 'b', 'c', 'd', 'e'].map(submit));
+    fail(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }));
+    expect((await settled).map((s) => s.status)).toEqual(['rejected', 'rejected', 'rejected', 'rejected', 'rejected']);
+    expect(calls).toEqual([['a']]);
+  });
 });

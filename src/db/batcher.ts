@@ -3,7 +3,7 @@
 // load nothing waits: an item finds a free slot and runs alone at once. Under load the slots are
 // busy, items queue, and each freed slot takes the whole queue, so the cost per statement (the round
 // trip, the executor, the commit and its WAL flush) is shared by everything that arrived meanwhile.
-import type { Db } from './db.js';
+import { isUnavailable, type Db } from './db.js';
 
 export interface BatchOptions {
   /** Most items in one run. */
@@ -23,22 +23,30 @@ interface Queued<I, O> {
  * batch and returns one result per item, in their order. A run of several items that fails is run
  * again one item at a time, in order, so each item gets its own result or its own error: one bad
  * item (a wallet short of money, say) fails alone, and `run` must therefore be safe to repeat for an
- * item whose first run did not commit.
+ * item whose first run did not commit. A run that failed because the store is unavailable (down, or
+ * not answering within the statement timeout) is not run again: its items, and every item queued
+ * behind it, get that error at once, so that no request waits longer than one statement's timeout.
  */
 export function batcher<I, O>(run: (items: I[]) => Promise<O[]>, options: BatchOptions): (item: I) => Promise<O> {
   const queue: Queued<I, O>[] = [];
   let running = 0;
+
+  const failAll = (batch: Queued<I, O>[], error: unknown) => {
+    for (const q of [...batch, ...queue.splice(0)]) q.reject(error);
+  };
 
   async function settle(batch: Queued<I, O>[]): Promise<void> {
     try {
       const results = await run(batch.map((q) => q.item));
       batch.forEach((q, i) => q.resolve(results[i]));
     } catch (error) {
+      if (isUnavailable(error)) return failAll(batch, error);
       if (batch.length === 1) return batch[0].reject(error);
-      for (const q of batch) {
+      for (const [i, q] of batch.entries()) {
         try {
           q.resolve((await run([q.item]))[0]);
         } catch (alone) {
+          if (isUnavailable(alone)) return failAll(batch.slice(i), alone);
           q.reject(alone);
         }
       }
