@@ -3,7 +3,7 @@
 // load nothing waits: an item finds a free slot and runs alone at once. Under load the slots are
 // busy, items queue, and each freed slot takes the whole queue, so the cost per statement (the round
 // trip, the executor, the commit and its WAL flush) is shared by everything that arrived meanwhile.
-import { isUnavailable, type Db } from './db.js';
+import { isUnavailable, type Db, type Queryable } from './db.js';
 
 export interface BatchOptions {
   /** Most items in one run. */
@@ -72,13 +72,14 @@ export function batcher<I, O>(run: (items: I[]) => Promise<O[]>, options: BatchO
 
 /**
  * `batcher` for a statement of the store: one queue per store (`Db`), made on first use, so that
- * everything asking the same store at the same moment shares its statements.
+ * everything asking the same store at the same moment shares its statements. They run where the
+ * store puts batch statements (`Db.batches`).
  */
-export function batchedPerStore<I, O>(run: (db: Db, items: I[]) => Promise<O[]>, options: BatchOptions): (db: Db, item: I) => Promise<O> {
+export function batchedPerStore<I, O>(run: (db: Queryable, items: I[]) => Promise<O[]>, options: BatchOptions): (db: Db, item: I) => Promise<O> {
   const queues = new WeakMap<Db, (item: I) => Promise<O>>();
   return (db, item) => {
     let submit = queues.get(db);
-    if (!submit) queues.set(db, (submit = batcher((items: I[]) => run(db, items), options)));
+    if (!submit) queues.set(db, (submit = batcher((items: I[]) => run(db.batches ?? db, items), options)));
     return submit(item);
   };
 }

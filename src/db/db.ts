@@ -8,6 +8,8 @@ export interface Queryable {
 
 export interface Db extends Queryable {
   readonly kind: 'pglite' | 'postgres';
+  /** Where batch statements run (`batcher.ts`), when the store has a place of its own for them. */
+  readonly batches?: Queryable;
   /** Runs `work` in one transaction; retried on serialization failures and deadlocks. */
   transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
   close(): Promise<void>;

@@ -30,23 +30,33 @@ function preparedStatements() {
  * `queryTimeoutMs`: a statement not answered by then fails (and its connection is dropped), so a
  * database that hangs turns into 503s instead of requests that never end. Unset: no limit.
  */
-export function openPostgres(url: string, options: { max?: number; queryTimeoutMs?: number } = {}): Db & { pool: pg.Pool } {
+function openPool(url: string, max: number, queryTimeoutMs: number | undefined): pg.Pool {
   const pool = new pg.Pool({
     connectionString: url,
-    max: options.max ?? 10,
+    max,
     types,
     connectionTimeoutMillis: 3000,
     idleTimeoutMillis: 30_000,
-    query_timeout: options.queryTimeoutMs,
+    query_timeout: queryTimeoutMs,
   });
   // An idle client losing its connection (the server restarting) must not crash the process.
   pool.on('error', () => {});
-  // A prepared statement is planned once, too. PostgreSQL's default plans each execution again while
-  // a plan for the actual values looks cheaper than the generic one, and for the batch statements
-  // (their parameters are arrays, mostly short) it always does: planning them cost more than running
-  // them. Every statement here is written for its indexes, so the generic plan is the plan. Queued
-  // before any other statement on the connection; a SET, so it passes a session-mode pooler too.
-  pool.on('connect', (client) => {
+  return pool;
+}
+
+/** Batch statements in flight at once: four kinds (batcher.ts users), two each. */
+const BATCH_CONNECTIONS = 8;
+
+export function openPostgres(url: string, options: { max?: number; queryTimeoutMs?: number } = {}): Db & { pool: pg.Pool } {
+  const pool = openPool(url, options.max ?? 10, options.queryTimeoutMs);
+  // The batch statements (their parameters are arrays, mostly short) run on connections of their
+  // own that keep one generic plan per statement. PostgreSQL's default plans each execution again
+  // while a plan for the actual values looks cheaper than the generic one, which for a short array
+  // it always does, and planning these statements costs more than running them. Everything else
+  // keeps the default: a range in a list query needs the plan for its actual bounds. A SET, so it
+  // passes a session-mode pooler too; queued before any other statement on the connection.
+  const batchPool = openPool(url, BATCH_CONNECTIONS, options.queryTimeoutMs);
+  batchPool.on('connect', (client) => {
     client.query('SET plan_cache_mode = force_generic_plan').catch(() => {});
   });
   const statement = preparedStatements();
@@ -55,6 +65,12 @@ export function openPostgres(url: string, options: { max?: number; queryTimeoutM
     kind: 'postgres',
     pool,
     query,
+    batches: {
+      query: async (sql, params = []) => (await batchPool.query(statement(sql, params))).rows,
+      exec: async (sql) => {
+        await batchPool.query(sql);
+      },
+    },
     exec: async (sql) => {
       await pool.query(sql);
     },
@@ -93,6 +109,8 @@ export function openPostgres(url: string, options: { max?: number; queryTimeoutM
           client.release(broken);
         }
       }),
-    close: () => pool.end(),
+    close: async () => {
+      await Promise.all([pool.end(), batchPool.end()]);
+    },
   };
 }

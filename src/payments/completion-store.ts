@@ -5,8 +5,7 @@
 // debited, the journal with its postings and the transaction record written. No BEGIN, no COMMIT,
 // no connection held while Node runs; the statement commits everything or nothing.
 import { batchedPerStore } from '../db/batcher.js';
-import type { Db } from '../db/db.js';
-import { pgCode, PgCode } from '../db/db.js';
+import { pgCode, PgCode, type Queryable } from '../db/db.js';
 import type { Posting } from '../ledger/ledger-store.js';
 import type { RecordState } from '../transactions/transaction-record.js';
 import { eventTypeOfMove, outboxInsert } from '../webhooks/outbox.js';
@@ -90,7 +89,7 @@ record AS (
 SELECT ord, ${paymentColumns} FROM moved`;
 
 /** The moved payment of each completion, or null where its attempt had ended or the payment could no longer move. */
-async function writeCompletions(db: Db, batch: Completion[]): Promise<(Payment | null)[]> {
+async function writeCompletions(db: Queryable, batch: Completion[]): Promise<(Payment | null)[]> {
   const column = <T>(value: (c: Completion, ord: number) => T) => batch.map(value);
   const postings = batch.flatMap((c, ord) => c.postings.map((p) => ({ ord, ...p })));
   try {

@@ -15,7 +15,7 @@ export type NewPayment = Omit<Payment, 'status' | 'transaction_id' | 'payer_mobi
  * No event row: the payment's timeline starts at its created_at.
  */
 export const insertPayment = batchedPerStore(
-  async (db: Db, payments: NewPayment[]): Promise<void[]> => {
+  async (db: Queryable, payments: NewPayment[]): Promise<void[]> => {
     const column = <T>(value: (p: NewPayment) => T) => payments.map(value);
     await db.query(
       `INSERT INTO payments (pidx, merchant_id, environment, purchase_order_id, purchase_order_name, amount, fee,
@@ -82,7 +82,7 @@ export const lookupStatement =
 type StatusRow = PaymentStatusRow & Pick<Payment, 'merchant_id' | 'environment'>;
 
 const readStatus = batchedPerStore(
-  async (db: Db, pidxs: string[]): Promise<(StatusRow | undefined)[]> => {
+  async (db: Queryable, pidxs: string[]): Promise<(StatusRow | undefined)[]> => {
     const rows = new Map((await db.query<StatusRow>(lookupStatement, [pidxs])).map((row) => [row.pidx, row]));
     return pidxs.map((pidx) => rows.get(pidx));
   },

@@ -2,7 +2,7 @@
 // pays, and the payer's attempt and wallet when the step names an attempt. Steps that arrive while
 // earlier reads are in flight are read together, in one statement (`batcher`).
 import { batchedPerStore } from '../db/batcher.js';
-import type { Db } from '../db/db.js';
+import type { Db, Queryable } from '../db/db.js';
 import type { Merchant } from '../merchants/merchant.js';
 import { attemptColumns, type PaymentAttempt } from '../payments/attempt-store.js';
 import type { Payment } from '../payments/payment.js';
@@ -52,7 +52,7 @@ interface Step {
   attemptToken?: string;
 }
 
-async function readCheckouts(db: Db, steps: Step[]): Promise<(Checkout | undefined)[]> {
+async function readCheckouts(db: Queryable, steps: Step[]): Promise<(Checkout | undefined)[]> {
   const rows = await db.query<Record<string, unknown>>(sql, [steps.map((s) => s.pidx), steps.map((s) => s.attemptToken ?? null)]);
   const found = new Map(rows.map((row) => [Number(row.ord), checkoutOf(row)]));
   return steps.map((_, i) => found.get(i + 1));
