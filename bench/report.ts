@@ -209,7 +209,7 @@ function cpuBound(name: string, scenario: { rps: number; cpu?: CpuSplit; pool?: 
     `**What bounds it: CPU per request.** Service, PostgreSQL and load generator share the machine's cores, which were ${pct(scenario.cpu.machineBusy)} and ${pct(reference.cpu.machineBusy)} busy during the two runs, so a route is served about as fast as its total CPU cost per request allows.`,
     `${name} cost ${n2(a.total)} ms of CPU per request in all (${partsText(a)}); ${refName} ${n2(b.total)} ms (${partsText(b)}).`,
     `The ratio of those costs, ${n2(b.total / a.total)}, against the measured throughput ratio, ${n2(scenario.rps / reference.rps)}.`,
-    pool ? `The service's pool of 10 connections: on average ${n1(pool.total)} open, ${n1(pool.idle)} idle, ${n1(pool.waiting)} queries queued for one (at most ${pool.maxWaiting}), from its /metrics every 500 ms.` : '',
+    pool ? `The service's pools (10 connections for single statements, 8 for batch statements): on average ${n1(pool.total)} open, ${n1(pool.idle)} idle, ${n1(pool.waiting)} queries queued for one (at most ${pool.maxWaiting}), from its /metrics every 500 ms.` : '',
   ].join(' ');
 }
 
@@ -222,7 +222,7 @@ function connectionTimeText(c: CompletionResult): string {
   const heldMs = (open * c.seconds * 1000) / Math.max(1, c.completed);
   const share = working / Math.max(1e-9, working + clientWait);
   return [
-    `**Where a connection's time goes.** The service held on average ${n1(open)} of its 10 pool connections (${n1(c.pool.waiting)} queries queued for one), about ${n1(heldMs)} ms of connection time per confirm for its ${c.statementsPerConfirm?.length ?? '?'} statements (each shared with the other confirms of its batch).`,
+    `**Where a connection's time goes.** The service held on average ${n1(open)} of its 18 pool connections (10 for single statements, 8 for batch statements; ${n1(c.pool.waiting)} queries queued for one), about ${n1(heldMs)} ms of connection time per confirm for its ${c.statementsPerConfirm?.length ?? '?'} statements (each shared with the other confirms of its batch).`,
     `Sampled from pg_stat_activity, ${n1(working)} of those sessions were running a statement on average (on CPU, WAL or I/O) and ${n1(clientWait)} waiting for the service's next message (ClientRead, in or out of a transaction): ${pct(share)} of the connection time was spent running statements${share < 0.5 ? '; the rest the connection waited, held, while the service handled the previous result, other requests and the hand-over of the connection' : ''}.`,
   ].join(' ');
 }
@@ -404,7 +404,7 @@ export function render(r: Results, designNotes = ''): string {
     '',
     '## How each figure is measured',
     '',
-    `- **References** (\`bench/reference-server.ts\`, a process of its own): Fastify without logging; \`GET /json\`; \`GET /select/:id\`, one prepared primary-key \`SELECT\` (\`{ name: 'q', text, values }\`) of a 10,000-row table; \`POST /insert\`, one prepared \`INSERT … RETURNING id\` of a JSON body's amount. A \`pg\` pool of 10 connections, the service's pool size, in a database of its own on the same PostgreSQL.`,
+    `- **References** (\`bench/reference-server.ts\`, a process of its own): Fastify without logging; \`GET /json\`; \`GET /select/:id\`, one prepared primary-key \`SELECT\` (\`{ name: 'q', text, values }\`) of a 10,000-row table; \`POST /insert\`, one prepared \`INSERT … RETURNING id\` of a JSON body's amount. A \`pg\` pool of 10 connections, the size of the service's pool for single statements (its batch statements have 8 more, at most two in flight per kind), in a database of its own on the same PostgreSQL.`,
     '- **Lookup**: `POST /api/v2/epayment/lookup/` with a live key over 1,000 payments made through the API, rotating, after an `ANALYZE` of the fresh database (autovacuum would make the statistics within a minute or so; the plan before it is in the appendix). **Memory**: `VmRSS` of the service process from `/proc` every 100 ms during the measured lookup runs; the maximum.',
     '- **Initiate**: `POST /api/v2/epayment/initiate/` with a typical body (customer info, a new order id each time), a live key.',
     `- **The service**: \`node dist/main.js\` after \`npm run build\`, on PostgreSQL (\`DATABASE_URL\`), \`LOG_LEVEL=warn\`, the API and payer rate limits raised so that they never bound a figure, its background jobs (expiry sweep, webhook sender) running as in production.`,

@@ -47,7 +47,7 @@ function openPool(url: string, max: number, queryTimeoutMs: number | undefined):
 /** Batch statements in flight at once: four kinds (batcher.ts users), two each. */
 const BATCH_CONNECTIONS = 8;
 
-export function openPostgres(url: string, options: { max?: number; queryTimeoutMs?: number } = {}): Db & { pool: pg.Pool } {
+export function openPostgres(url: string, options: { max?: number; queryTimeoutMs?: number } = {}): Db & { pools: pg.Pool[] } {
   const pool = openPool(url, options.max ?? 10, options.queryTimeoutMs);
   // The batch statements (their parameters are arrays, mostly short) run on connections of their
   // own that keep one generic plan per statement. PostgreSQL's default plans each execution again
@@ -63,7 +63,7 @@ export function openPostgres(url: string, options: { max?: number; queryTimeoutM
   const query: Queryable['query'] = async (sql, params = []) => (await pool.query(statement(sql, params))).rows;
   return {
     kind: 'postgres',
-    pool,
+    pools: [pool, batchPool],
     query,
     batches: {
       query: async (sql, params = []) => (await batchPool.query(statement(sql, params))).rows,

@@ -31,17 +31,20 @@ export function createMetrics(db: Db): Metrics {
       for (const row of statusCounts.rows) this.set({ environment: row.environment, status: row.status }, row.count);
     },
   });
-  const pool = (db as Db & { pool?: { totalCount: number; idleCount: number; waitingCount: number } }).pool;
-  if (pool) {
+  // Every pool of the instance (single statements, batch statements), summed.
+  type PoolCounts = { totalCount: number; idleCount: number; waitingCount: number };
+  const pools = (db as Db & { pools?: PoolCounts[] }).pools;
+  if (pools) {
+    const sum = (count: (pool: PoolCounts) => number) => pools.reduce((total, pool) => total + count(pool), 0);
     new Gauge({
       name: 'bhuktani_db_pool_connections',
       help: 'PostgreSQL pool connections by state',
       labelNames: ['state'],
       registers: [registry],
       collect() {
-        this.set({ state: 'total' }, pool.totalCount);
-        this.set({ state: 'idle' }, pool.idleCount);
-        this.set({ state: 'waiting' }, pool.waitingCount);
+        this.set({ state: 'total' }, sum((pool) => pool.totalCount));
+        this.set({ state: 'idle' }, sum((pool) => pool.idleCount));
+        this.set({ state: 'waiting' }, sum((pool) => pool.waitingCount));
       },
     });
   }
