@@ -90,22 +90,21 @@ SELECT ord, ${paymentColumns} FROM moved`;
 
 /** The moved payment of each completion, or null where its attempt had ended or the payment could no longer move. */
 async function writeCompletions(db: Queryable, batch: Completion[]): Promise<(Payment | null)[]> {
-  const column = <T>(value: (c: Completion, ord: number) => T) => batch.map(value);
   const postings = batch.flatMap((c, ord) => c.postings.map((p) => ({ ord, ...p })));
   try {
     const rows = await db.query<Payment & { ord: number }>(sql, [
-      column((_, ord) => ord),
-      column((c) => c.pidx),
-      column((c) => c.token),
-      column((c) => c.move),
-      column((c) => moveRules[c.move].to[0]),
-      column((c) => eventTypeOfMove[c.move]),
-      column((c) => recordStateOf[c.move]),
-      column((c) => c.transactionId),
-      column((c) => c.at.toISOString()),
-      column((c) => c.wallet.idx),
-      column((c) => c.wallet.mobile),
-      column((c) => c.wallet.name),
+      batch.map((_, ord) => ord),
+      batch.map((c) => c.pidx),
+      batch.map((c) => c.token),
+      batch.map((c) => c.move),
+      batch.map((c) => moveRules[c.move].to[0]),
+      batch.map((c) => eventTypeOfMove[c.move]),
+      batch.map((c) => recordStateOf[c.move]),
+      batch.map((c) => c.transactionId),
+      batch.map((c) => c.at.toISOString()),
+      batch.map((c) => c.wallet.idx),
+      batch.map((c) => c.wallet.mobile),
+      batch.map((c) => c.wallet.name),
       postings.map((p) => p.ord),
       postings.map((p) => p.accountId),
       postings.map((p) => p.amount),

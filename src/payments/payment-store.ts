@@ -16,7 +16,6 @@ export type NewPayment = Omit<Payment, 'status' | 'transaction_id' | 'payer_mobi
  */
 export const insertPayment = batchedPerStore(
   async (db: Queryable, payments: NewPayment[]): Promise<void[]> => {
-    const column = <T>(value: (p: NewPayment) => T) => payments.map(value);
     await db.query(
       `INSERT INTO payments (pidx, merchant_id, environment, purchase_order_id, purchase_order_name, amount, fee,
          return_url, website_url, customer_info, amount_breakdown, product_details, merchant_fields,
@@ -29,21 +28,21 @@ export const insertPayment = batchedPerStore(
            AS p (pidx, merchant_id, environment, purchase_order_id, purchase_order_name, amount, fee, return_url, website_url,
                  customer_info, amount_breakdown, product_details, merchant_fields, created_at, expires_at)`,
       [
-        column((p) => p.pidx),
-        column((p) => p.merchant_id),
-        column((p) => p.environment),
-        column((p) => p.purchase_order_id),
-        column((p) => p.purchase_order_name),
-        column((p) => p.amount),
-        column((p) => p.fee),
-        column((p) => p.return_url),
-        column((p) => p.website_url),
-        column((p) => json(p.customer_info)),
-        column((p) => json(p.amount_breakdown)),
-        column((p) => json(p.product_details)),
-        column((p) => JSON.stringify(p.merchant_fields)),
-        column((p) => p.created_at.toISOString()),
-        column((p) => p.expires_at.toISOString()),
+        payments.map((p) => p.pidx),
+        payments.map((p) => p.merchant_id),
+        payments.map((p) => p.environment),
+        payments.map((p) => p.purchase_order_id),
+        payments.map((p) => p.purchase_order_name),
+        payments.map((p) => p.amount),
+        payments.map((p) => p.fee),
+        payments.map((p) => p.return_url),
+        payments.map((p) => p.website_url),
+        payments.map((p) => json(p.customer_info)),
+        payments.map((p) => json(p.amount_breakdown)),
+        payments.map((p) => json(p.product_details)),
+        payments.map((p) => JSON.stringify(p.merchant_fields)),
+        payments.map((p) => p.created_at.toISOString()),
+        payments.map((p) => p.expires_at.toISOString()),
       ],
     );
     return payments.map(() => undefined);
