@@ -71,11 +71,18 @@ export function batcher<I, O>(run: (items: I[]) => Promise<O[]>, options: BatchO
 }
 
 /**
+ * What every batched statement of the store gets: up to 64 items a statement, two statements in
+ * flight, so the pool keeps its other connections for everything else. The store's room for batch
+ * statements (`Db.batches`) is sized from it.
+ */
+export const storeBatches: BatchOptions = { max: 64, inFlight: 2 };
+
+/**
  * `batcher` for a statement of the store: one queue per store (`Db`), made on first use, so that
  * everything asking the same store at the same moment shares its statements. They run where the
  * store puts batch statements (`Db.batches`).
  */
-export function batchedPerStore<I, O>(run: (db: Queryable, items: I[]) => Promise<O[]>, options: BatchOptions): (db: Db, item: I) => Promise<O> {
+export function batchedPerStore<I, O>(run: (db: Queryable, items: I[]) => Promise<O[]>, options: BatchOptions = storeBatches): (db: Db, item: I) => Promise<O> {
   const queues = new WeakMap<Db, (item: I) => Promise<O>>();
   return (db, item) => {
     let submit = queues.get(db);

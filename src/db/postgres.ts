@@ -1,6 +1,7 @@
 import pg from 'pg';
 import type { Db, Queryable } from './db.js';
 import { isUnavailable, withRetry } from './db.js';
+import { storeBatches } from './batcher.js';
 import { parsers } from './parsers.js';
 
 const types = {
@@ -44,8 +45,12 @@ function openPool(url: string, max: number, queryTimeoutMs: number | undefined):
   return pool;
 }
 
-/** Batch statements in flight at once: four kinds (batcher.ts users), two each. */
-const BATCH_CONNECTIONS = 8;
+/**
+ * One connection per batch statement that can be in flight: four kinds use `batchedPerStore`
+ * (lookup, initiate, the hosted page's read, completion), each with `storeBatches.inFlight`. Fewer,
+ * and a batch would wait for a connection and fail after the connect timeout as if the store were down.
+ */
+const BATCH_CONNECTIONS = 4 * storeBatches.inFlight;
 
 export function openPostgres(url: string, options: { max?: number; queryTimeoutMs?: number } = {}): Db & { pools: pg.Pool[] } {
   const pool = openPool(url, options.max ?? 10, options.queryTimeoutMs);

@@ -123,7 +123,6 @@ async function writeCompletions(db: Queryable, batch: Completion[]): Promise<(Pa
 /**
  * Writes one completion, together with whatever other completions are waiting; resolves with the
  * moved payment, or null. Rejects with `OrderAlreadyPaidError`, or the store's error when the
- * payer's wallet is short of the amount (see `isShortWallet`). At most two statements of
- * completions are in flight per store; the pool keeps the rest of its connections for reads.
+ * payer's wallet is short of the amount (see `isShortWallet`).
  */
-export const complete = batchedPerStore(writeCompletions, { max: 64, inFlight: 2 });
+export const complete = batchedPerStore(writeCompletions);

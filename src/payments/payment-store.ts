@@ -47,7 +47,6 @@ export const insertPayment = batchedPerStore(
     );
     return payments.map(() => undefined);
   },
-  { max: 64, inFlight: 2 },
 );
 
 const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
@@ -85,7 +84,6 @@ const readStatus = batchedPerStore(
     const rows = new Map((await db.query<StatusRow>(lookupStatement, [pidxs])).map((row) => [row.pidx, row]));
     return pidxs.map((pidx) => rows.get(pidx));
   },
-  { max: 64, inFlight: 2 },
 );
 
 /** What a lookup answers of a merchant's payment: only the columns it shows. */

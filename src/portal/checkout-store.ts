@@ -67,7 +67,7 @@ function checkoutOf(row: Record<string, unknown>): Checkout {
   return { payment: row as unknown as Payment, merchant, attempt, wallet };
 }
 
-const readCheckout = batchedPerStore(readCheckouts, { max: 64, inFlight: 2 });
+const readCheckout = batchedPerStore(readCheckouts);
 
 export function findCheckout(db: Db, pidx: string, attemptToken?: string): Promise<Checkout | undefined> {
   return readCheckout(db, { pidx, attemptToken });
