@@ -52,7 +52,7 @@ async function countingStatements<T>(work: () => Promise<T>): Promise<{ result: 
 describe('completions written together', () => {
   it('answers each payment of a batch with its own moved payment, one journal and one debit each', async () => {
     const payers = await Promise.all([1, 2, 3, 4, 5, 6].map(() => operatorWallet(t.ctx, { balance: 50_000 })));
-    const completions = [];
+    const completions: Awaited<ReturnType<typeof readyToPay>>[] = [];
     for (const [i, payer] of payers.entries()) completions.push(await readyToPay(payer, 1000 * (i + 1)));
 
     // Submitted in one tick: the first two find free slots, the other four go together.
