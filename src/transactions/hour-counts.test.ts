@@ -93,4 +93,25 @@ describe('the list by counted hours', () => {
     await expectSameAsNaive();
     await expectSameAsNaive('Completed');
   });
+
+  it('stays exact when a day is counted in two passes and over many days', async () => {
+    // Noon (UTC) two days on: the morning's hours close now, the afternoon's on the next request.
+    const day = 24 * 3600_000;
+    const noon = Math.floor(t.clock.now().getTime() / day) * day + 2 * day + 12 * 3600_000 + 10 * 60_000;
+    t.clock.advance((noon - t.clock.now().getTime()) / 1000);
+    await seed('morning', 40, t.clock.now(), 900);
+    await expectSameAsNaive();
+    t.clock.advance(3 * 3600);
+    await seed('afternoon', 12, t.clock.now(), 900);
+    await expectSameAsNaive();
+    await expectSameAsNaive('Canceled');
+    // A record of an earlier day, already summed into its day, changing state.
+    const [held] = await t.db.query<{ idx: string }>(
+      `SELECT idx FROM transactions WHERE merchant_id = $1 AND state = 'Confirmed' AND idx LIKE 'tx' || $2 || '%' ORDER BY created_at DESC LIMIT 1`,
+      [merchantId, `${run}-old`],
+    );
+    await t.db.transaction((tx) => setPaymentRecordState(tx, held.idx, 'Canceled'));
+    await expectSameAsNaive('Confirmed');
+    await expectSameAsNaive('Canceled');
+  });
 });

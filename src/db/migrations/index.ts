@@ -7,6 +7,7 @@ import m005 from './005_dashboard.js';
 import m006 from './006_integrations.js';
 import m007 from './007_transaction_counts.js';
 import m008 from './008_lighter_payment_writes.js';
+import m009 from './009_transaction_day_counts.js';
 
 export interface Migration {
   name: string;
@@ -25,4 +26,5 @@ export const migrations: Migration[] = [
   sql('006_integrations', m006),
   sql('007_transaction_counts', m007),
   sql('008_lighter_payment_writes', m008),
+  sql('009_transaction_day_counts', m009),
 ];
