@@ -31,8 +31,9 @@ function preparedStatements() {
  * `queryTimeoutMs`: a statement not answered by then fails (and its connection is dropped), so a
  * database that hangs turns into 503s instead of requests that never end. Unset: no limit.
  */
-function openPool(url: string, max: number, queryTimeoutMs: number | undefined): pg.Pool {
+function openPool(url: string, max: number, queryTimeoutMs: number | undefined, onConnect?: (client: pg.ClientBase) => Promise<unknown>): pg.Pool {
   const pool = new pg.Pool({
+    onConnect,
     connectionString: url,
     max,
     types,
@@ -59,11 +60,9 @@ export function openPostgres(url: string, options: { max?: number; queryTimeoutM
   // while a plan for the actual values looks cheaper than the generic one, which for a short array
   // it always does, and planning these statements costs more than running them. Everything else
   // keeps the default: a range in a list query needs the plan for its actual bounds. A SET, so it
-  // passes a session-mode pooler too; queued before any other statement on the connection.
-  const batchPool = openPool(url, BATCH_CONNECTIONS, options.queryTimeoutMs);
-  batchPool.on('connect', (client) => {
-    client.query('SET plan_cache_mode = force_generic_plan').catch(() => {});
-  });
+  // passes a session-mode pooler too; the pool hands the connection out once it has answered (a
+  // connection where it fails is dropped, and the statement waiting for it fails with the error).
+  const batchPool = openPool(url, BATCH_CONNECTIONS, options.queryTimeoutMs, (client) => client.query('SET plan_cache_mode = force_generic_plan'));
   const statement = preparedStatements();
   const query: Queryable['query'] = async (sql, params = []) => (await pool.query(statement(sql, params))).rows;
   return {
