@@ -3,9 +3,9 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { profileByArea, profileInclusive, profileSummary } from './evidence.js';
+import { readProfile } from './evidence.js';
 import { client, inParallel } from './http.js';
-import type { ProfileResult } from './profile.js';
+import { profileResult, type ProfileResult } from './profile.js';
 import { freePort, startProcess, waitForHttp } from './processes.js';
 import { initiateBody } from './service.js';
 import { settings } from './settings.js';
@@ -59,10 +59,7 @@ export async function embeddedStart(): Promise<EmbeddedStart> {
       try {
         await startOnce(dataDir, false, ['--cpu-prof', `--cpu-prof-dir=${profileDir}`]);
         const file = readdirSync(profileDir).find((f) => f.endsWith('.cpuprofile'));
-        if (file) {
-          const path = join(profileDir, file);
-          profile = { top: profileSummary(path), areas: profileByArea(path), service: profileInclusive(path) };
-        }
+        if (file) profile = profileResult(readProfile(join(profileDir, file)), 'of every sample from spawn to exit');
       } finally {
         rmSync(profileDir, { recursive: true, force: true });
       }

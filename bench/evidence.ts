@@ -101,9 +101,35 @@ interface ProfileNode {
   children?: number[];
 }
 
+/** A V8 .cpuprofile: its nodes' hit counts and the samples behind them (times in µs). */
+export interface CpuProfile {
+  nodes: ProfileNode[];
+  startTime: number;
+  endTime: number;
+  samples?: number[];
+  timeDeltas?: number[];
+}
+
+/**
+ * A .cpuprofile, or only its samples from `window.fromEndMs + window.lengthMs` to `window.fromEndMs`
+ * before it ended: a profile of the time a load ran, without the process's start-up and stop.
+ */
+export function readProfile(path: string, window?: { lengthMs: number; fromEndMs: number }): CpuProfile {
+  const profile = JSON.parse(readFileSync(path, 'utf8')) as CpuProfile;
+  if (!window || !profile.samples || !profile.timeDeltas) return profile;
+  const to = profile.endTime - window.fromEndMs * 1000;
+  const from = to - window.lengthMs * 1000;
+  const hits = new Map<number, number>();
+  let at = profile.startTime;
+  profile.samples.forEach((id, i) => {
+    at += profile.timeDeltas![i];
+    if (at >= from && at <= to) hits.set(id, (hits.get(id) ?? 0) + 1);
+  });
+  return { ...profile, nodes: profile.nodes.map((node) => ({ ...node, hitCount: hits.get(node.id) ?? 0 })) };
+}
+
 /** The functions with the most self time in a V8 .cpuprofile, as shares of the busy (non-idle) samples. */
-export function profileSummary(path: string, top = 15): { share: number; name: string }[] {
-  const profile = JSON.parse(readFileSync(path, 'utf8')) as { nodes: ProfileNode[] };
+export function profileSummary(profile: CpuProfile, top = 15): { share: number; name: string }[] {
   const byName = new Map<string, number>();
   let total = 0;
   for (const node of profile.nodes) {
@@ -122,8 +148,7 @@ export function profileSummary(path: string, top = 15): { share: number; name: s
 }
 
 /** Busy self time grouped by where the code lives: the service, its dependencies, Node internals, GC. */
-export function profileByArea(path: string): Record<string, number> {
-  const profile = JSON.parse(readFileSync(path, 'utf8')) as { nodes: ProfileNode[] };
+export function profileByArea(profile: CpuProfile): Record<string, number> {
   const areas: Record<string, number> = {};
   let total = 0;
   for (const node of profile.nodes) {
@@ -149,8 +174,7 @@ export function profileByArea(path: string): Record<string, number> {
  * Inclusive time (self plus callees) of the service's own functions (dist/), as shares of the busy
  * samples: which of its paths cost most, whatever library code they spend it in.
  */
-export function profileInclusive(path: string, top = 12): { share: number; name: string }[] {
-  const profile = JSON.parse(readFileSync(path, 'utf8')) as { nodes: ProfileNode[] };
+export function profileInclusive(profile: CpuProfile, top = 12): { share: number; name: string }[] {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const busy = profile.nodes.reduce((sum, n) => sum + (n.callFrame.functionName === '(idle)' ? 0 : (n.hitCount ?? 0)), 0);
   const inclusive = new Map<number, number>();

@@ -151,7 +151,7 @@ function profileText(name: string, p: ProfileResult | undefined): string {
   const table = (items: { share: number; name: string }[]) =>
     items.map((t) => `| ${pct(t.share)} | \`${t.name.replace(/\|/g, '\\|')}\` |`).join('\n');
   return [
-    `CPU profile of the service ${name} (\`node --cpu-prof\`, a separate run; shares of the busy samples, start-up included). Self time by area: ${areas}.`,
+    `CPU profile of the service ${name} (\`node --cpu-prof\`, a separate run; shares ${p.covers}, idle excluded). Self time by area: ${areas}.`,
     '',
     '| self time | function |',
     '|---|---|',
