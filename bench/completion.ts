@@ -40,8 +40,8 @@ interface Payer {
   nonce: string;
 }
 
-export interface CompletionResult {
-  payers: number;
+/** One measured window: the 32 payers confirming at once. */
+export interface CompletionRound {
   /** Confirms answered 303 to return_url with status=Completed, per second of the window. */
   rps: number;
   completed: number;
@@ -50,14 +50,20 @@ export interface CompletionResult {
   seconds: number;
   p50: number;
   p99: number;
-  prepareSeconds: number;
-  prepared: number;
   waits: WaitProfile;
   pool: PoolProfile;
   cpu: CpuSplit;
+}
+
+/** The median round (by confirms/s), every round, and what was measured once. */
+export interface CompletionResult extends CompletionRound {
+  payers: number;
+  rounds: CompletionRound[];
+  prepareSeconds: number;
+  prepared: number;
   /** Statements one confirm sends to PostgreSQL, from the server's statement log. */
   statementsPerConfirm?: string[];
-  /** Where the service's CPU goes while payers confirm (a short profiled run after the window). */
+  /** Where the service's CPU goes while payers confirm (a short profiled run after the windows). */
   profile?: ProfileResult;
 }
 
@@ -121,6 +127,8 @@ const completedAnswer = (status: number, location: unknown) => status === 303 &&
  */
 async function confirmWindow(port: number, payers: Payer[], queues: Prepared[][]) {
   const failures: Record<string, number> = {};
+  /** Milliseconds from building each counted confirm to its answer. */
+  const latencies: number[] = [];
   let completed = 0;
   let open = true;
   let assigned = 0;
@@ -140,6 +148,7 @@ async function confirmWindow(port: number, payers: Payer[], queues: Prepared[][]
         const payer = context.payer as number;
         const next = queues[payer]?.shift();
         context.confirming = next !== undefined && open;
+        context.sentAt = performance.now();
         if (next) return confirmRequest(payers[payer], next);
         // The first payer with nothing left ends the window; its connection asks for /health meanwhile.
         if (open) {
@@ -151,6 +160,7 @@ async function confirmWindow(port: number, payers: Payer[], queues: Prepared[][]
       },
       onResponse: (status: number, body: string, context: Record<string, unknown>, headers: Record<string, string>) => {
         if (!context.confirming || !open) return;
+        latencies.push(performance.now() - (context.sentAt as number));
         if (completedAnswer(status, headers.location)) completed++;
         else {
           const reason = `${status} ${status === 303 ? String(headers.location).replace(/.*[?&](status=[^&]*).*/, '$1') : body.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').slice(0, 120)}`;
@@ -159,13 +169,16 @@ async function confirmWindow(port: number, payers: Payer[], queues: Prepared[][]
       },
     })),
   });
-  const result = await run;
+  await run;
   open = false;
-  // autocannon's own duration is in whole seconds; the window is timed here.
-  return { completed, failures, seconds: ((ended || performance.now()) - started) / 1000, p50: result.latency.p50, p99: result.latency.p99 };
+  // autocannon's own duration is in whole seconds, and its latencies count the /health requests
+  // after the window too: both are measured here, for the confirms in the window only.
+  latencies.sort((a, b) => a - b);
+  const percentile = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? NaN;
+  return { completed, failures, seconds: ((ended || performance.now()) - started) / 1000, p50: percentile(0.5), p99: percentile(0.99) };
 }
 
-export async function completionRun(service: Service, merchant: BenchMerchant, log: (line: string) => void): Promise<CompletionResult> {
+export async function completionRun(service: Service, merchant: BenchMerchant, log: (line: string) => void, beforeEachRound: (round: number) => Promise<void>): Promise<CompletionResult> {
   const payers = await createPayers();
   const perPayer = settings.paymentsPerPayer;
   const api = client(service.port, 64);
@@ -216,17 +229,22 @@ export async function completionRun(service: Service, merchant: BenchMerchant, l
     }),
   );
 
-  // The measured window: all 32 payers confirming, until the time is up or the first payer has
-  // nothing left to pay (so that exactly 32 pay at once throughout).
-  const waits = waitSampler(pg.serviceDb);
-  const pool = poolSampler(service.port);
-  const cpu = cpuWindow({ service: service.proc.pid }, pg.serviceDb, () => waits.backendPids());
-  const window = await confirmWindow(service.port, payers, queues);
-  const { completed, failures, seconds, p50, p99 } = window;
-  const cpuSplit = cpu.stop();
-  const waitProfile = await waits.stop();
-  const poolProfile = await pool.stop();
-  const failed = Object.values(failures).reduce((a, b) => a + b, 0);
+  // The measured windows, each after `beforeEachRound` (the reference's round): all 32 payers
+  // confirming, until the time is up or the first payer has nothing left of the round's share
+  // (so that exactly 32 pay at once throughout).
+  const share = Math.floor(Math.min(...queues.map((q) => q.length)) / settings.rounds);
+  const rounds: CompletionRound[] = [];
+  for (let round = 0; round < settings.rounds; round++) {
+    await beforeEachRound(round);
+    const waits = waitSampler(pg.serviceDb);
+    const pool = poolSampler(service.port);
+    const cpu = cpuWindow({ service: service.proc.pid }, pg.serviceDb, () => waits.backendPids());
+    const window = await confirmWindow(service.port, payers, queues.map((q) => q.splice(0, share)));
+    const cpuSplit = cpu.stop();
+    const failed = Object.values(window.failures).reduce((a, b) => a + b, 0);
+    rounds.push({ ...window, rps: window.completed / window.seconds, failed, cpu: cpuSplit, waits: await waits.stop(), pool: await pool.stop() });
+    log(`  round ${round + 1}: ${rounds[round].rps.toFixed(0)} confirms/s over ${window.seconds.toFixed(1)} s (${window.completed} completed, ${failed} failed), p99 ${window.p99.toFixed(1)} ms`);
+  }
 
   // Evidence: the statements of one confirm, from an instance whose sessions log them.
   let statementsPerConfirm: string[] | undefined;
@@ -255,20 +273,13 @@ export async function completionRun(service: Service, merchant: BenchMerchant, l
   }
   api.close();
 
+  const byRate = [...rounds].sort((a, b) => a.rps - b.rps);
   return {
+    ...byRate[Math.floor(byRate.length / 2)],
     payers: settings.payers,
-    rps: completed / seconds,
-    completed,
-    failed,
-    failures,
-    seconds,
-    p50,
-    p99,
+    rounds,
     prepareSeconds,
     prepared: prepared.length,
-    waits: waitProfile,
-    pool: poolProfile,
-    cpu: cpuSplit,
     statementsPerConfirm,
     profile,
   };

@@ -48,7 +48,8 @@ export interface Results {
   lookup: LookupRun[];
   insert: ReferenceRun[];
   initiate: InitiateRun[];
-  pgbench?: PgbenchResult;
+  /** pgbench rounds, each run just before a completion round. */
+  pgbenchRounds: PgbenchResult[];
   completion?: CompletionResult;
   verifyAfterCompletion?: VerifyResult;
   listSeed?: { rows: number; seconds: number };
@@ -106,7 +107,7 @@ function rows(r: Results): Row[] {
   const initiateRps = med(r.initiate, (x) => x.rps);
   add({ id: 'initiate', scenario: 'initiate, 50 connections: throughput', measured: `${n0(initiateRps)} req/s`, reference: `INSERT route ${n0(insertRps)} req/s`, ratio: initiateRps / insertRps, value: initiateRps / insertRps, target: '≥ 0.7 ×', ok: (v) => v >= 0.7 });
   const c = r.completion;
-  const tps = r.pgbench?.tps ?? NaN;
+  const tps = pgbenchOf(r)?.tps ?? NaN;
   add({ id: 'completion', scenario: `payment completion (OTP confirm + journal), ${settings.payers} payers, one merchant`, measured: c ? `${n0(c.rps)} confirms/s` : '—', reference: `pgbench TPC-B-like ${n0(tps)} tps`, ratio: (c?.rps ?? NaN) / tps, value: (c?.rps ?? NaN) / tps, target: '≥ 1.0 ×', ok: (v) => v >= 1.0 });
   const rowsLabel = `${(settings.listRows / 1e6).toLocaleString('en')}M`;
   const list = r.list ?? [];
@@ -195,6 +196,11 @@ const partsText = (c: { parts: Record<string, number> }) =>
     .map(([role, ms]) => `${role} ${n2(ms)}`)
     .join(', ');
 
+/** The pgbench round whose tps is the median. */
+function pgbenchOf(r: Results): PgbenchResult | undefined {
+  return [...r.pgbenchRounds].sort((a, b) => a.tps - b.tps)[Math.floor((r.pgbenchRounds.length - 1) / 2)];
+}
+
 /** The run of `runs` whose throughput is the median, with its CPU figures. */
 function middleRun<T extends { rps: number }>(runs: T[]): T | undefined {
   return [...runs].sort((a, b) => a.rps - b.rps)[Math.floor((runs.length - 1) / 2)];
@@ -276,8 +282,9 @@ function notes(r: Results, table: Row[]): string[] {
     const c = r.completion;
     const statements = c.statementsPerConfirm;
     const confirmCost = cpuPerRequest(c.cpu, c.rps);
-    const pgbenchCost = r.pgbench ? cpuPerRequest(r.pgbench.cpu, r.pgbench.tps) : undefined;
-    const lockWaiting = r.pgbench ? Object.entries(r.pgbench.waits.average).filter(([w]) => /\bLock:/.test(w)).reduce((sum, [, n]) => sum + n, 0) : NaN;
+    const pgbench = pgbenchOf(r);
+    const pgbenchCost = pgbench ? cpuPerRequest(pgbench.cpu, pgbench.tps) : undefined;
+    const lockWaiting = pgbench ? Object.entries(pgbench.waits.average).filter(([w]) => /\bLock:/.test(w)).reduce((sum, [, n]) => sum + n, 0) : NaN;
     const confirmLockWaiting = Object.entries(c.waits.average).filter(([w]) => /\bLock:/.test(w)).reduce((sum, [, n]) => sum + n, 0);
     out.push(
       [
@@ -297,7 +304,7 @@ function notes(r: Results, table: Row[]): string[] {
         '',
         waitTable("What the service's PostgreSQL sessions did during the completion window", c.waits),
         '',
-        r.pgbench ? waitTable("The same for pgbench's 32 sessions", r.pgbench.waits) : '',
+        pgbench ? waitTable("The same for pgbench's 32 sessions (the median round)", pgbench.waits) : '',
         '',
         profileText('while the 32 payers confirm', c.profile),
       ].join('\n'),
@@ -408,8 +415,8 @@ export function render(r: Results, designNotes = ''): string {
     '- **Lookup**: `POST /api/v2/epayment/lookup/` with a live key over 1,000 payments made through the API, rotating, after an `ANALYZE` of the fresh database (autovacuum would make the statistics within a minute or so; the plan before it is in the appendix). **Memory**: `VmRSS` of the service process from `/proc` every 100 ms during the measured lookup runs; the maximum.',
     '- **Initiate**: `POST /api/v2/epayment/initiate/` with a typical body (customer info, a new order id each time), a live key.',
     `- **The service**: \`node dist/main.js\` after \`npm run build\`, on PostgreSQL (\`DATABASE_URL\`), \`LOG_LEVEL=warn\`, the API and payer rate limits raised so that they never bound a figure, its background jobs (expiry sweep, webhook sender) running as in production.`,
-    `- **Ledger ceiling**: \`${r.pgbench?.command ?? 'pgbench -c 32 -j 2 -T 15 -b tpcb-like'}\` in its own database: ${r.pgbench ? `${n0(r.pgbench.tps)} tps, ${n1(r.pgbench.latencyMs)} ms average latency, ${r.pgbench.failed} failed` : 'not run'}.`,
-    `- **Payment completion**: one merchant; ${settings.payers} live wallets (made and topped up through the service's \`createWallet\`/\`topupWallet\`, as \`bhuktani wallet create/topup\` does); ${settings.paymentsPerPayer} payments per payer made through the API. The wallet step (hosted page for the CSRF token, then \`POST /pay/:pidx/wallet\` with mobile and MPIN) runs first, unmeasured, on a second instance at \`LOG_LEVEL=info\`, whose default OTP sender logs each live OTP; the harness reads them there. Then each of the ${settings.payers} payers confirms its own payments one after another over a keep-alive connection of its own (autocannon, one connection per payer; \`POST /pay/:pidx/confirm\` with \`csrf_token\`, \`attempt\`, \`otp\` and the \`bhuktani_csrf\` cookie) against the measured instance; ${settings.warmupPaymentsPerPayer} per payer warm up, then the window lasts until ${settings.completionSeconds} s pass or a payer has nothing left to pay, so that ${settings.payers} pay at once throughout. Only 303s to \`return_url\` with \`status=Completed\` count.${r.completion ? ` This run: ${r.completion.completed} completed in ${n1(r.completion.seconds)} s, ${r.completion.failed} failed${r.completion.failed ? ` (${Object.entries(r.completion.failures).map(([k, v]) => `${k}: ${v}`).join('; ')})` : ''}; latency p50 ${n1(r.completion.p50)} ms, p99 ${n1(r.completion.p99)} ms; the wallet steps took ${n0(r.completion.prepareSeconds)} s.` : ''}`,
+    `- **Ledger ceiling**: \`${pgbenchOf(r)?.command ?? `pgbench -c 32 -j 2 -T ${settings.pgbenchSeconds} -b tpcb-like`}\` in its own database, ${settings.rounds} rounds, each just before a round of the completion run (below); the median round: ${pgbenchOf(r) ? `${n0(pgbenchOf(r)!.tps)} tps, ${n1(pgbenchOf(r)!.latencyMs)} ms average latency, ${pgbenchOf(r)!.failed} failed` : 'not run'}.`,
+    `- **Payment completion**: one merchant; ${settings.payers} live wallets (made and topped up through the service's \`createWallet\`/\`topupWallet\`, as \`bhuktani wallet create/topup\` does); ${settings.paymentsPerPayer} payments per payer made through the API. The wallet step (hosted page for the CSRF token, then \`POST /pay/:pidx/wallet\` with mobile and MPIN) runs first, unmeasured, on a second instance at \`LOG_LEVEL=info\`, whose default OTP sender logs each live OTP; the harness reads them there. Then each of the ${settings.payers} payers confirms its own payments one after another over a keep-alive connection of its own (autocannon, one connection per payer; \`POST /pay/:pidx/confirm\` with \`csrf_token\`, \`attempt\`, \`otp\` and the \`bhuktani_csrf\` cookie) against the measured instance; ${settings.warmupPaymentsPerPayer} per payer warm up; the rest is shared out between ${settings.rounds} rounds, each measured right after a pgbench round, so that service and reference see the machine alike; a round's window lasts until ${settings.completionSeconds} s pass or a payer has nothing left of its share, so that ${settings.payers} pay at once throughout. Only 303s to \`return_url\` with \`status=Completed\` count; the figure is the median round's, against the median pgbench round.${r.completion ? ` The median round: ${r.completion.completed} completed in ${n1(r.completion.seconds)} s, ${r.completion.failed} failed${r.completion.failed ? ` (${Object.entries(r.completion.failures).map(([k, v]) => `${k}: ${v}`).join('; ')})` : ''}; latency p50 ${n1(r.completion.p50)} ms, p99 ${n1(r.completion.p99)} ms; the wallet steps took ${n0(r.completion.prepareSeconds)} s.` : ''}`,
     `- **Transaction list**: one merchant with ${settings.listRows.toLocaleString('en')} transaction records seeded in SQL (\`bench/seed-list.ts\`: one payment every 30 s over about a year, 95% Completed, 4% held/Confirmed, 1% canceled, each Completed payment with its payment journal, the payer wallets with top-ups and balances to match, then \`VACUUM ANALYZE\`)${r.listSeed ? `, in ${n0(r.listSeed.seconds)} s` : ''}. \`GET /api/v2/merchant-transaction/?page_size=20&page=…\` one request at a time: 5 warm-up requests, then ${settings.listSamples} (or ${settings.listSecondsCap} s, whichever comes first) per variant.`,
     `- **Embedded start**: \`node dist/main.js\` (what \`npm start\` runs) with no \`DATABASE_URL\` on a data directory a first start created (schema, sandbox wallets, demo merchant, 500 payments), timed from spawn to the first 200 from \`GET /health\`; median of ${settings.embeddedStarts}.`,
     '',
@@ -429,6 +436,8 @@ export function render(r: Results, designNotes = ''): string {
     loadRunsTable('one-query `INSERT` route', r.insert),
     '',
     loadRunsTable('initiate', r.initiate),
+    '',
+    r.completion ? ['| completion round | pgbench tps just before | confirms/s | ratio | window s | completed | failed | p99 ms |', '|---|---|---|---|---|---|---|---|', ...r.completion.rounds.map((c, i) => `| round ${i + 1} | ${n0(r.pgbenchRounds[i]?.tps ?? NaN)} | ${n0(c.rps)} | ${n2(c.rps / (r.pgbenchRounds[i]?.tps ?? NaN))} | ${n1(c.seconds)} | ${c.completed} | ${c.failed} | ${n1(c.p99)} |`)].join('\n') : '',
     '',
     r.list ? ['| list variant | first request ms | p50 ms | p90 ms | p99 ms | requests | record_range | total_records |', '|---|---|---|---|---|---|---|---|', ...r.list.map((v) => `| ${v.name} | ${n1(v.coldMs)} | ${n1(v.p50)} | ${n1(v.p90)} | ${n1(v.p99)} | ${v.samples}${v.failed ? ` (+${v.failed} failed)` : ''} | ${v.recordRange ? v.recordRange.join('–') : '—'} | ${v.totalRecords ?? '—'} |`)].join('\n') : '',
     '',

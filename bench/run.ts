@@ -11,7 +11,7 @@ import { client } from './http.js';
 import { initiateRun } from './initiate.js';
 import { listEvidence, listRun } from './list.js';
 import { apiStatements, lookupRun, preparePayments } from './lookup.js';
-import { runPgbench } from './pgbench.js';
+import { preparePgbench } from './pgbench.js';
 import { admin, analyze, ensurePgbench, ensurePostgres, postgresInfo, recreateDatabase } from './postgres.js';
 import { run, runCli } from './processes.js';
 import { profileUnderLoad } from './profile.js';
@@ -47,6 +47,7 @@ const results: Results = {
     settings,
   },
   errors: [],
+  pgbenchRounds: [],
   http: [],
   select: [],
   lookup: [],
@@ -146,17 +147,14 @@ async function main() {
     });
     await reference.stop();
 
-    if (runs('completion')) results.pgbench = await step('pgbench TPC-B-like, scale 1, 32 clients', async () => {
+    if (runs('completion')) results.completion = await step('payment completion, 32 payers, one merchant, each round after a pgbench TPC-B-like round', async () => {
       if (!pgbench) throw new Error('pgbench is not installed and could not be installed (apt-get install postgresql-client)');
-      const r = await runPgbench(pgbench);
-      log(`  ${r.tps.toFixed(0)} tps, latency ${r.latencyMs} ms`);
-      return r;
-    });
-
-    if (runs('completion')) results.completion = await step('payment completion, 32 payers, one merchant', async () => {
+      const pgbenchRound = await preparePgbench(pgbench);
       const merchant = await createMerchant('Bench Popular Shop', merchantId);
-      const r = await completionRun(service!, merchant, log);
-      log(`  ${r.rps.toFixed(0)} confirms/s over ${r.seconds.toFixed(1)} s (${r.completed} completed, ${r.failed} failed), p99 ${r.p99.toFixed(1)} ms`);
+      const r = await completionRun(service!, merchant, log, async (round) => {
+        results.pgbenchRounds.push(await pgbenchRound());
+        log(`  round ${round + 1}: pgbench ${results.pgbenchRounds[round].tps.toFixed(0)} tps, latency ${results.pgbenchRounds[round].latencyMs} ms`);
+      });
       return r;
     });
     if (runs('completion')) results.verifyAfterCompletion = await step('bhuktani ledger verify (after the completion run)', ledgerVerify);

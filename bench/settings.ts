@@ -22,14 +22,15 @@ export const settings = {
   /** Each scenario and its reference run alternately this many times; the median run is reported. */
   rounds: quick ? 1 : 3,
   connections: 50,
-  pgbenchSeconds: quick ? 5 : 15,
+  /** Seconds of each pgbench round (one before each completion round). */
+  pgbenchSeconds: quick ? 5 : 8,
   payers: 32,
-  /** Payments prepared per payer for the completion run (the first few of each warm up). */
-  paymentsPerPayer: quick ? 12 : 100,
+  /** Payments prepared per payer for the completion run: the first few of each warm up, the rest is shared between the rounds. */
+  paymentsPerPayer: quick ? 12 : 160,
   warmupPaymentsPerPayer: quick ? 2 : 10,
   /** Further payments per payer confirmed on a profiled instance after the measured window. */
   profilePaymentsPerPayer: quick ? 3 : 20,
-  /** Seconds the measured completion window may last at most. */
+  /** Seconds a measured completion window may last at most. */
   completionSeconds: quick ? 5 : 15,
   listRows: quick ? 50_000 : 1_000_000,
   /** Newest-first pages of 20: page 25,000 of 50,000 is the middle of the history. */
