@@ -245,6 +245,9 @@ function notes(r: Results, table: Row[]): string[] {
       [
         '### Lookup',
         '',
+        missed('memory')
+          ? `**Memory.** The largest RSS sampled in each lookup round: ${r.lookup.map((x) => `${mb(x.maxRssBytes)} MB at ${n0(x.rps)} req/s`).join('; ')}. The figure is the largest sample of all rounds, not a median like the throughput figures.\n`
+          : '',
         cpuBound('The lookup', lookup, 'the SELECT route', select),
         '',
         lookup && select
