@@ -12,8 +12,11 @@ const CLOSE_AFTER_MS = 5 * 60_000;
 /** The count of all states is kept under this state name. */
 export const ALL_STATES = '';
 
+/** The start of the hour or UTC day (`unit`) that the time `ms` falls in. */
+const startOf = (unit: number, ms: number) => new Date(Math.floor(ms / unit) * unit);
+
 export function closedBefore(now: Date): Date {
-  return new Date(Math.floor((now.getTime() - CLOSE_AFTER_MS) / HOUR_MS) * HOUR_MS);
+  return startOf(HOUR_MS, now.getTime() - CLOSE_AFTER_MS);
 }
 
 interface Owner {
@@ -66,7 +69,7 @@ export async function moveCountedState(tx: Queryable, owner: Owner, record: { cr
   const until = await coverage(tx, owner, true);
   if (!until || record.createdAt.getTime() >= until.getTime()) return;
   const at = record.createdAt.getTime();
-  const params = [owner.merchantId, owner.environment, new Date(Math.floor(at / HOUR_MS) * HOUR_MS), new Date(Math.floor(at / DAY_MS) * DAY_MS)];
+  const params = [owner.merchantId, owner.environment, startOf(HOUR_MS, at), startOf(DAY_MS, at)];
   await tx.query(
     `WITH hour AS (
        UPDATE transaction_hour_counts SET count = count - 1 WHERE merchant_id = $1 AND environment = $2 AND state = $5 AND hour = $3
@@ -85,18 +88,25 @@ export async function moveCountedState(tx: Queryable, owner: Owner, record: { cr
   );
 }
 
-/** The start of the UTC day `until` falls in: whole days before it are summed by day, its own hours by hour. */
-const dayOf = (until: Date) => new Date(Math.floor(until.getTime() / DAY_MS) * DAY_MS);
+/**
+ * The counted records as spans, newest first by `start`: `until`'s own day by hour (its hours before
+ * `until`), every earlier day by day. Parameters: $1 merchant, $2 environment, $3 state, $4 the
+ * start of `until`'s day, $5 `until`. Exact for any `until`, even while another request counts
+ * newer hours.
+ */
+const spans = `spans AS (
+  SELECT hour AS start, interval '1 hour' AS length, count FROM transaction_hour_counts
+   WHERE merchant_id = $1 AND environment = $2 AND state = $3 AND hour >= $4 AND hour < $5
+  UNION ALL
+  SELECT day, interval '1 day', count FROM transaction_day_counts
+   WHERE merchant_id = $1 AND environment = $2 AND state = $3 AND day < $4
+)`;
 
-/** Records in counted hours: the days before `until`'s day, and that day's hours before `until`. */
+const spanParams = (owner: Owner, state: string, until: Date) => [owner.merchantId, owner.environment, state, startOf(DAY_MS, until.getTime()), until];
+
+/** Records in counted hours. */
 export async function countedRecords(db: Queryable, owner: Owner, state: string, until: Date): Promise<number> {
-  const [row] = await db.query<{ total: number }>(
-    `SELECT (SELECT coalesce(sum(count), 0) FROM transaction_day_counts
-              WHERE merchant_id = $1 AND environment = $2 AND state = $3 AND day < $4)
-          + (SELECT coalesce(sum(count), 0) FROM transaction_hour_counts
-              WHERE merchant_id = $1 AND environment = $2 AND state = $3 AND hour >= $4 AND hour < $5) AS total`,
-    [owner.merchantId, owner.environment, state, dayOf(until), until],
-  );
+  const [row] = await db.query<{ total: number }>(`WITH ${spans} SELECT coalesce(sum(count), 0) AS total FROM spans`, spanParams(owner, state, until));
   return row.total;
 }
 
@@ -107,13 +117,7 @@ export async function countedRecords(db: Queryable, owner: Owner, state: string,
  */
 export async function hourOfPosition(db: Queryable, owner: Owner, state: string, until: Date, skip: number): Promise<{ hourEnd: Date; before: number } | undefined> {
   const rows = await db.query<{ hour: Date; before: number }>(
-    `WITH spans AS (
-       SELECT hour AS start, interval '1 hour' AS length, count FROM transaction_hour_counts
-        WHERE merchant_id = $1 AND environment = $2 AND state = $3 AND hour >= $4 AND hour < $5
-       UNION ALL
-       SELECT day, interval '1 day', count FROM transaction_day_counts
-        WHERE merchant_id = $1 AND environment = $2 AND state = $3 AND day < $4
-     ), span AS (
+    `WITH ${spans}, span AS (
        SELECT start, length, before FROM (
          SELECT start, length, count, sum(count) OVER (ORDER BY start DESC) - count AS before FROM spans
        ) s WHERE before + count > $6 ORDER BY start DESC LIMIT 1
@@ -124,7 +128,7 @@ export async function hourOfPosition(db: Queryable, owner: Owner, state: string,
           WHERE merchant_id = $1 AND environment = $2 AND state = $3 AND hour >= span.start AND hour < span.start + span.length
        ) h
       WHERE span.before + h.before + h.count > $6 ORDER BY h.hour DESC LIMIT 1`,
-    [owner.merchantId, owner.environment, state, dayOf(until), until, skip],
+    [...spanParams(owner, state, until), skip],
   );
   const row = rows[0];
   return row ? { hourEnd: new Date(row.hour.getTime() + HOUR_MS), before: row.before } : undefined;
