@@ -64,20 +64,18 @@ export function openPostgres(url: string, options: { max?: number; queryTimeoutM
   // connection where it fails is dropped, and the statement waiting for it fails with the error).
   const batchPool = openPool(url, BATCH_CONNECTIONS, options.queryTimeoutMs, (client) => client.query('SET plan_cache_mode = force_generic_plan'));
   const statement = preparedStatements();
-  const query: Queryable['query'] = async (sql, params = []) => (await pool.query(statement(sql, params))).rows;
+  // Statements on a pool, or on the one connection of a transaction.
+  const on = (target: pg.Pool | pg.PoolClient): Queryable => ({
+    query: async (sql, params = []) => (await target.query(statement(sql, params))).rows,
+    exec: async (sql) => {
+      await target.query(sql);
+    },
+  });
   return {
     kind: 'postgres',
     pools: [pool, batchPool],
-    query,
-    batches: {
-      query: async (sql, params = []) => (await batchPool.query(statement(sql, params))).rows,
-      exec: async (sql) => {
-        await batchPool.query(sql);
-      },
-    },
-    exec: async (sql) => {
-      await pool.query(sql);
-    },
+    ...on(pool),
+    batches: on(batchPool),
     transaction: (work) =>
       withRetry(async () => {
         const client = await pool.connect();
@@ -90,12 +88,7 @@ export function openPostgres(url: string, options: { max?: number; queryTimeoutM
         client.on('error', onLost);
         try {
           await client.query('BEGIN');
-          const result = await work({
-            query: async (sql, params = []) => (await client.query(statement(sql, params))).rows,
-            exec: async (sql) => {
-              await client.query(sql);
-            },
-          });
+          const result = await work(on(client));
           await client.query('COMMIT');
           return result;
         } catch (error) {
