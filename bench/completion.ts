@@ -18,6 +18,7 @@ import { capturePostgresLog, startEvidenceService, statementsOf } from './eviden
 import { client, inParallel, type Client } from './http.js';
 import { analyze, waitSampler, type WaitProfile } from './postgres.js';
 import { cpuWindow, type CpuSplit } from './processes.js';
+import { medianRun, percentile } from './load.js';
 import { profileUnderLoad, type ProfileResult } from './profile.js';
 import { initiateBody, poolSampler, startService, type BenchMerchant, type PoolProfile, type Service } from './service.js';
 import { databaseUrl, pg, settings } from './settings.js';
@@ -173,9 +174,7 @@ async function confirmWindow(port: number, payers: Payer[], queues: Prepared[][]
   open = false;
   // autocannon's own duration is in whole seconds, and its latencies count the /health requests
   // after the window too: both are measured here, for the confirms in the window only.
-  latencies.sort((a, b) => a - b);
-  const percentile = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? NaN;
-  return { completed, failures, seconds: ((ended || performance.now()) - started) / 1000, p50: percentile(0.5), p99: percentile(0.99) };
+  return { completed, failures, seconds: ((ended || performance.now()) - started) / 1000, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
 }
 
 export async function completionRun(service: Service, merchant: BenchMerchant, log: (line: string) => void, beforeEachRound: (round: number) => Promise<void>): Promise<CompletionResult> {
@@ -273,9 +272,8 @@ export async function completionRun(service: Service, merchant: BenchMerchant, l
   }
   api.close();
 
-  const byRate = [...rounds].sort((a, b) => a.rps - b.rps);
   return {
-    ...byRate[Math.floor(byRate.length / 2)],
+    ...medianRun(rounds)!,
     payers: settings.payers,
     rounds,
     prepareSeconds,

@@ -76,9 +76,11 @@ export async function measureLoad(spec: LoadSpec, hooks: { start?(): void; stop?
   };
 }
 
-/** The median run by throughput (its own latencies kept together). */
-export function medianRun<T extends { rps: number }>(runs: T[]): T {
-  const sorted = [...runs].sort((a, b) => a.rps - b.rps);
+/** The median run by `value` (throughput unless told), its other figures kept together with it. */
+export function medianRun<T extends { rps: number }>(runs: T[]): T | undefined;
+export function medianRun<T>(runs: T[], value: (run: T) => number): T | undefined;
+export function medianRun<T>(runs: T[], value = (run: T) => (run as { rps: number }).rps): T | undefined {
+  const sorted = [...runs].sort((a, b) => value(a) - value(b));
   return sorted[Math.floor((sorted.length - 1) / 2)];
 }
 

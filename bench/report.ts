@@ -7,6 +7,7 @@ import type { CompletionResult } from './completion.js';
 import type { EmbeddedStart } from './embedded-start.js';
 import type { InitiateRun } from './initiate.js';
 import type { ListEvidence, ListVariant } from './list.js';
+import { medianRun } from './load.js';
 import type { LookupRun } from './lookup.js';
 import type { PgbenchResult } from './pgbench.js';
 import type { CpuSplit } from './processes.js';
@@ -197,14 +198,7 @@ const partsText = (c: { parts: Record<string, number> }) =>
     .join(', ');
 
 /** The pgbench round whose tps is the median. */
-function pgbenchOf(r: Results): PgbenchResult | undefined {
-  return [...r.pgbenchRounds].sort((a, b) => a.tps - b.tps)[Math.floor((r.pgbenchRounds.length - 1) / 2)];
-}
-
-/** The run of `runs` whose throughput is the median, with its CPU figures. */
-function middleRun<T extends { rps: number }>(runs: T[]): T | undefined {
-  return [...runs].sort((a, b) => a.rps - b.rps)[Math.floor((runs.length - 1) / 2)];
-}
+const pgbenchOf = (r: Results) => medianRun(r.pgbenchRounds, (p) => p.tps);
 
 function cpuBound(name: string, scenario: { rps: number; cpu?: CpuSplit; pool?: PoolProfile } | undefined, refName: string, reference: { rps: number; cpu?: CpuSplit } | undefined): string {
   const pool = scenario?.pool;
@@ -237,8 +231,8 @@ function notes(r: Results, table: Row[]): string[] {
   const out: string[] = [];
   const missed = (id: string) => table.find((row) => row.id === id)?.pass === false;
   if (missed('lookup-rps') || missed('lookup-p99') || missed('memory')) {
-    const lookup = middleRun(r.lookup);
-    const select = middleRun(r.select);
+    const lookup = medianRun(r.lookup);
+    const select = medianRun(r.select);
     const cost = r.statementCosts?.find((c) => c.statement.startsWith('lookup'));
     const refCost = r.statementCosts?.find((c) => c.statement.startsWith('reference'));
     out.push(
@@ -273,7 +267,7 @@ function notes(r: Results, table: Row[]): string[] {
       [
         '### Initiate',
         '',
-        cpuBound('Initiate', middleRun(r.initiate), 'the INSERT route', middleRun(r.insert)),
+        cpuBound('Initiate', medianRun(r.initiate), 'the INSERT route', medianRun(r.insert)),
         '',
         r.apiStatements ? `One initiate sends ${r.apiStatements.initiate.length} statement(s) to PostgreSQL, prepared once per connection like the reference's INSERT (which goes into a table with only a primary key; a payment row has five indexes and JSON columns):\n\n${statementList(r.apiStatements.initiate)}` : '',
         '',
