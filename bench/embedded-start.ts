@@ -1,4 +1,4 @@
-// Embedded start: `npm start` (node dist/main.js) with no DATABASE_URL, on a data directory an
+// Embedded start: what `npm start` runs, with no DATABASE_URL, on a data directory an
 // earlier start created, timed from spawn to the first 200 from GET /health.
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { readProfile } from './evidence.js';
 import { client, inParallel } from './http.js';
 import { profileResult, type ProfileResult } from './profile.js';
-import { freePort, startProcess, waitForHttp } from './processes.js';
+import { freePort, npmStartArgs, startProcess, waitForHttp } from './processes.js';
 import { initiateBody } from './service.js';
 import { settings } from './settings.js';
 
@@ -25,7 +25,7 @@ export interface EmbeddedStart {
 async function startOnce(dataDir: string, first = false, nodeArgs: string[] = []): Promise<number> {
   const port = await freePort();
   const started = performance.now();
-  const proc = startProcess(process.execPath, [...nodeArgs, 'dist/main.js'], { DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: first ? 'info' : 'warn', RATE_LIMIT_TEST: '100000' });
+  const proc = startProcess(process.execPath, npmStartArgs(nodeArgs), { DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: first ? 'info' : 'warn', RATE_LIMIT_TEST: '100000' });
   try {
     await waitForHttp(proc, port, '/health', 120_000, 10);
     const seconds = (performance.now() - started) / 1000;

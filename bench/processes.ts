@@ -70,6 +70,17 @@ export function startProcess(command: string, args: string[], env: Record<string
   };
 }
 
+/**
+ * What `npm start` runs, from package.json's `start` script (`node [options] <entry>`): the bench
+ * starts the service with the same options operators get, plus its own (`extra`, before the entry).
+ */
+export function npmStartArgs(extra: string[] = []): string[] {
+  const script: string = JSON.parse(readFileSync(`${ROOT}/package.json`, 'utf8')).scripts.start;
+  const [command, ...args] = script.trim().split(/\s+/);
+  if (command !== 'node' || args.length === 0) throw new Error(`npm start runs "${script}"; the bench expects "node [options] <entry>"`);
+  return [...args.slice(0, -1), ...extra, args.at(-1)!];
+}
+
 /** GET on 127.0.0.1; the status, or 0 when nothing answers. */
 export function httpStatus(port: number, path: string): Promise<number> {
   return new Promise((resolve) => {

@@ -1,8 +1,8 @@
-// The service as operators run it: `node dist/main.js` (what `npm start` runs) on the bench database,
+// The service as operators run it: what `npm start` runs (package.json's start script) on the bench database,
 // and merchants made with `bhuktani merchant create`.
 import { randomBytes } from 'node:crypto';
 import { client } from './http.js';
-import { freePort, runCli, startProcess, waitForHttp, type Proc } from './processes.js';
+import { freePort, npmStartArgs, runCli, startProcess, waitForHttp, type Proc } from './processes.js';
 import { databaseUrl, pg, serviceEnv } from './settings.js';
 
 export interface Service {
@@ -14,7 +14,7 @@ export interface Service {
 /** One instance on PostgreSQL; `env` adds to or overrides the bench defaults (LOG_LEVEL, PGOPTIONS, …). */
 export async function startService(env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<Service> {
   const port = await freePort();
-  const proc = startProcess(process.execPath, [...nodeArgs, 'dist/main.js'], {
+  const proc = startProcess(process.execPath, npmStartArgs(nodeArgs), {
     ...serviceEnv,
     DATABASE_URL: databaseUrl(pg.serviceDb),
     PORT: String(port),
