@@ -125,8 +125,10 @@ const completedAnswer = (status: number, location: unknown) => status === 303 &&
 /**
  * The confirms, driven by autocannon (the load generator of the other scenarios, lighter than a
  * Node HTTP client): one keep-alive connection per payer, each confirming its own payments in turn.
+ * `close` runs once, the moment the window ends: autocannon takes a while to stop, and the payers'
+ * connections ask for /health meanwhile, which is not what the window's samplers are to measure.
  */
-async function confirmWindow(port: number, payers: Payer[], queues: Prepared[][]) {
+async function confirmWindow(port: number, payers: Payer[], queues: Prepared[][], close: () => void) {
   const failures: Record<string, number> = {};
   /** Milliseconds from building each counted confirm to its answer. */
   const latencies: number[] = [];
@@ -155,6 +157,7 @@ async function confirmWindow(port: number, payers: Payer[], queues: Prepared[][]
         if (open) {
           open = false;
           ended = performance.now();
+          close();
           setImmediate(() => run.stop());
         }
         return { ...request, method: 'GET', path: '/health', headers: {}, body: undefined };
@@ -171,6 +174,7 @@ async function confirmWindow(port: number, payers: Payer[], queues: Prepared[][]
     })),
   });
   await run;
+  if (open) close(); // the time ran out before any payer's share did
   open = false;
   // autocannon's own duration is in whole seconds, and its latencies count the /health requests
   // after the window too: both are measured here, for the confirms in the window only.
@@ -238,10 +242,12 @@ export async function completionRun(service: Service, merchant: BenchMerchant, l
     const waits = waitSampler(pg.serviceDb);
     const pool = poolSampler(service.port);
     const cpu = cpuWindow({ service: service.proc.pid }, pg.serviceDb, () => waits.backendPids());
-    const window = await confirmWindow(service.port, payers, queues.map((q) => q.splice(0, share)));
-    const cpuSplit = cpu.stop();
+    let samples: { cpu: CpuSplit; waits: Promise<WaitProfile>; pool: Promise<PoolProfile> } | undefined;
+    const window = await confirmWindow(service.port, payers, queues.map((q) => q.splice(0, share)), () => {
+      samples = { cpu: cpu.stop(), waits: waits.stop(), pool: pool.stop() };
+    });
     const failed = Object.values(window.failures).reduce((a, b) => a + b, 0);
-    rounds.push({ ...window, rps: window.completed / window.seconds, failed, cpu: cpuSplit, waits: await waits.stop(), pool: await pool.stop() });
+    rounds.push({ ...window, rps: window.completed / window.seconds, failed, cpu: samples!.cpu, waits: await samples!.waits, pool: await samples!.pool });
     log(`  round ${round + 1}: ${rounds[round].rps.toFixed(0)} confirms/s over ${window.seconds.toFixed(1)} s (${window.completed} completed, ${failed} failed), p99 ${window.p99.toFixed(1)} ms`);
   }
 
