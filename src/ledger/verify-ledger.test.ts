@@ -147,6 +147,43 @@ describe('verifyLedger', () => {
     expect(broken.map((r) => r.invariant)).toEqual([INVARIANTS.refunds]);
   });
 
+  // The store has no foreign keys from the ledger's rows to their journal or payment (migration
+  // 010): these checks are what proves that every posting, journal and record belongs somewhere.
+  it('detects postings whose journal does not exist', async () => {
+    const [funding, fee] = [await accountId('test', 'funding'), await accountId('test', 'fee')];
+    const broken = await brokenBy(async (tx) => {
+      await tx.query('ALTER TABLE postings DROP CONSTRAINT IF EXISTS postings_journal_id_fkey');
+      await tx.query('INSERT INTO postings (journal_id, account_id, amount) VALUES (999999999, $1, -5), (999999999, $2, 5)', [funding, fee]);
+    });
+    expect(broken.map((r) => r.invariant)).toEqual([INVARIANTS.journalSums]);
+    expect(broken[0].violations).toEqual([{ journal_id: 999999999, sum: 0, postings: 2 }]);
+  });
+
+  it('detects a payment journal whose payment does not exist', async () => {
+    const [funding, fee] = [await accountId('test', 'funding'), await accountId('test', 'fee')];
+    const broken = await brokenBy(async (tx) => {
+      await tx.query('ALTER TABLE journals DROP CONSTRAINT IF EXISTS journals_pidx_fkey');
+      const [journal] = await tx.query<{ id: number }>(`INSERT INTO journals (environment, kind, pidx, created_at) VALUES ('test', 'payment', 'no-such-payment', now()) RETURNING id`);
+      await tx.query('INSERT INTO postings (journal_id, account_id, amount) VALUES ($1, $2, -5), ($1, $3, 5)', [journal.id, funding, fee]);
+    });
+    expect(broken.map((r) => r.invariant)).toEqual([INVARIANTS.oneJournalPerPayment]);
+    expect(broken[0].violations).toEqual([{ pidx: 'no-such-payment', status: null, payment_journals: 1 }]);
+  });
+
+  it('detects a transaction record whose payment does not exist', async () => {
+    const broken = await brokenBy(async (tx) => {
+      await tx.query('ALTER TABLE transactions DROP CONSTRAINT IF EXISTS transactions_pidx_fkey');
+      await tx.query(
+        `INSERT INTO transactions (idx, merchant_id, environment, type, state, pidx, purchase_order_id, amount, fee_amount, payer_idx, payer_mobile, payer_name, created_at)
+         SELECT 'forged-record', merchant_id, environment, type, state, 'no-such-payment', purchase_order_id, amount, fee_amount, payer_idx, payer_mobile, payer_name, created_at
+           FROM transactions WHERE pidx = $1`,
+        [paid],
+      );
+    });
+    expect(broken.map((r) => r.invariant)).toEqual([INVARIANTS.records]);
+    expect(broken[0].violations).toEqual([{ idx: 'forged-record', state: 'Completed', status: null }]);
+  });
+
   it('detects a transaction record that does not match its payment', async () => {
     const broken = await brokenBy((tx) => tx.query(`UPDATE transactions SET amount = amount + 1 WHERE pidx = $1`, [paid]));
     expect(broken.map((r) => r.invariant)).toEqual([INVARIANTS.records]);

@@ -12,9 +12,13 @@ export interface InvariantResult {
 const checks: { invariant: string; sql: string }[] = [
   {
     invariant: 'every journal sums to zero',
+    // Postings whose journal does not exist are money without a journal: they are reported too.
     sql: `SELECT j.id AS journal_id, coalesce(sum(p.amount), 0) AS sum, count(p.id) AS postings
             FROM journals j LEFT JOIN postings p ON p.journal_id = j.id
-           GROUP BY j.id HAVING coalesce(sum(p.amount), 0) <> 0 OR count(p.id) < 2`,
+           GROUP BY j.id HAVING coalesce(sum(p.amount), 0) <> 0 OR count(p.id) < 2
+          UNION ALL
+          SELECT p.journal_id, sum(p.amount), count(p.id) FROM postings p
+           WHERE NOT EXISTS (SELECT FROM journals j WHERE j.id = p.journal_id) GROUP BY p.journal_id`,
   },
   {
     invariant: 'each wallet balance equals the sum of its postings',
@@ -37,10 +41,14 @@ const checks: { invariant: string; sql: string }[] = [
   },
   {
     invariant: 'each Completed payment has exactly one payment journal, and no other payment has one',
+    // A journal naming a payment that does not exist is reported with a null status.
     sql: `SELECT pay.pidx, pay.status, count(j.id) AS payment_journals
             FROM payments pay LEFT JOIN journals j ON j.pidx = pay.pidx AND j.kind = 'payment'
            GROUP BY pay.pidx, pay.status
-          HAVING count(j.id) <> CASE WHEN pay.status IN ('Completed', 'Partially refunded', 'Refunded') THEN 1 ELSE 0 END`,
+          HAVING count(j.id) <> CASE WHEN pay.status IN ('Completed', 'Partially refunded', 'Refunded') THEN 1 ELSE 0 END
+          UNION ALL
+          SELECT j.pidx, NULL, count(j.id) FROM journals j
+           WHERE j.pidx IS NOT NULL AND NOT EXISTS (SELECT FROM payments pay WHERE pay.pidx = j.pidx) GROUP BY j.pidx`,
   },
   {
     invariant: 'each payment journal moves the payment amount: payer pays it, merchant and fee account share it',
@@ -67,9 +75,10 @@ const checks: { invariant: string; sql: string }[] = [
   },
   {
     invariant: 'each transaction record matches its payment',
-    sql: `SELECT t.idx, t.state, pay.status FROM transactions t JOIN payments pay ON pay.pidx = t.pidx
-           WHERE t.type = 'Wallet payment' AND (t.idx IS DISTINCT FROM pay.transaction_id OR t.amount <> pay.amount
-              OR t.merchant_id <> pay.merchant_id OR t.environment <> pay.environment)`,
+    // A record of a payment that does not exist is reported with a null status.
+    sql: `SELECT t.idx, t.state, pay.status FROM transactions t LEFT JOIN payments pay ON pay.pidx = t.pidx
+           WHERE pay.pidx IS NULL OR (t.type = 'Wallet payment' AND (t.idx IS DISTINCT FROM pay.transaction_id OR t.amount <> pay.amount
+              OR t.merchant_id <> pay.merchant_id OR t.environment <> pay.environment))`,
   },
 ];
 
