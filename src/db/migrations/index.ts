@@ -8,6 +8,7 @@ import m006 from './006_integrations.js';
 import m007 from './007_transaction_counts.js';
 import m008 from './008_lighter_payment_writes.js';
 import m009 from './009_transaction_day_counts.js';
+import m010 from './010_ledger_references_verified.js';
 
 export interface Migration {
   name: string;
@@ -27,4 +28,5 @@ export const migrations: Migration[] = [
   sql('007_transaction_counts', m007),
   sql('008_lighter_payment_writes', m008),
   sql('009_transaction_day_counts', m009),
+  sql('010_ledger_references_verified', m010),
 ];
