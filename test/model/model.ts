@@ -237,17 +237,22 @@ export function confirmStep(model: Model, attempt: ModelAttempt, otp: string): C
   const finished = finishedAs(p);
   if (finished && finished !== 'User canceled' && p.payer === wallet.mobile) return { kind: 'again', status: finished };
   const reason = unpayable(model, p);
-  if (reason) return { kind: reason };
-  if (attempt.ended) return { kind: 'attempt_ended' };
+  if (reason && reason !== 'order_paid') return { kind: reason };
+  // An order paid through another payment is found only when this one is written, after its attempt
+  // and OTP are checked: an expired OTP still ends the attempt and a wrong one still counts, and the
+  // page says the order is paid. A right OTP leaves the attempt open (the refused write changes nothing).
+  const orderPaid = reason === 'order_paid';
+  if (attempt.ended) return { kind: orderPaid ? 'order_paid' : 'attempt_ended' };
   if (attempt.otpExpiresAt <= model.now) {
     attempt.ended = true;
-    return { kind: 'otp_expired' };
+    return { kind: orderPaid ? 'order_paid' : 'otp_expired' };
   }
   if (otp.trim() !== attempt.otp) {
     attempt.otpFailures += 1;
     if (attempt.otpFailures >= MAX_OTP_FAILURES) attempt.ended = true;
-    return { kind: attempt.ended ? 'attempt_ended' : 'wrong_otp' };
+    return { kind: orderPaid ? 'order_paid' : attempt.ended ? 'attempt_ended' : 'wrong_otp' };
   }
+  if (orderPaid) return { kind: 'order_paid' };
   const hold = wallet.sandbox && wallet.mobile === SANDBOX.pendingMobile;
   if (!hold && !wallet.sandbox && wallet.balance < p.amount) {
     attempt.ended = true;
