@@ -229,6 +229,19 @@ export type ConfirmOutcome =
   | { kind: Exclude<PageOutcome, 'checkout'> }
   | { kind: 'attempt_ended' | 'otp_expired' | 'wrong_otp' | 'insufficient_balance' };
 
+/** Why the attempt cannot pay with `otp`, if it cannot: an expired OTP ends it, a wrong one counts. */
+function attemptRefusal(model: Model, attempt: ModelAttempt, otp: string): 'attempt_ended' | 'otp_expired' | 'wrong_otp' | undefined {
+  if (attempt.ended) return 'attempt_ended';
+  if (attempt.otpExpiresAt <= model.now) {
+    attempt.ended = true;
+    return 'otp_expired';
+  }
+  if (otp.trim() === attempt.otp) return undefined;
+  attempt.otpFailures += 1;
+  if (attempt.otpFailures >= MAX_OTP_FAILURES) attempt.ended = true;
+  return attempt.ended ? 'attempt_ended' : 'wrong_otp';
+}
+
 /** Step two: the OTP. A right one pays (or, for the sandbox's pending wallet, holds) the payment. */
 /** A payment it pays gets its transaction id from the callback afterwards (see `setTransactionId`). */
 export function confirmStep(model: Model, attempt: ModelAttempt, otp: string): ConfirmOutcome {
@@ -241,18 +254,9 @@ export function confirmStep(model: Model, attempt: ModelAttempt, otp: string): C
   // An order paid through another payment is found only when this one is written, after its attempt
   // and OTP are checked: an expired OTP still ends the attempt and a wrong one still counts, and the
   // page says the order is paid. A right OTP leaves the attempt open (the refused write changes nothing).
-  const orderPaid = reason === 'order_paid';
-  if (attempt.ended) return { kind: orderPaid ? 'order_paid' : 'attempt_ended' };
-  if (attempt.otpExpiresAt <= model.now) {
-    attempt.ended = true;
-    return { kind: orderPaid ? 'order_paid' : 'otp_expired' };
-  }
-  if (otp.trim() !== attempt.otp) {
-    attempt.otpFailures += 1;
-    if (attempt.otpFailures >= MAX_OTP_FAILURES) attempt.ended = true;
-    return { kind: orderPaid ? 'order_paid' : attempt.ended ? 'attempt_ended' : 'wrong_otp' };
-  }
-  if (orderPaid) return { kind: 'order_paid' };
+  const refused = attemptRefusal(model, attempt, otp);
+  const kind = reason ?? refused;
+  if (kind) return { kind };
   const hold = wallet.sandbox && wallet.mobile === SANDBOX.pendingMobile;
   if (!hold && !wallet.sandbox && wallet.balance < p.amount) {
     attempt.ended = true;
