@@ -10,6 +10,7 @@ import type { ListEvidence, ListVariant } from './list.js';
 import { medianRun } from './load.js';
 import type { LookupRun } from './lookup.js';
 import type { PgbenchResult } from './pgbench.js';
+import type { WaitProfile } from './postgres.js';
 import { npmStartArgs, type CpuSplit } from './processes.js';
 import type { PoolProfile } from './service.js';
 import type { ProfileResult } from './profile.js';
@@ -197,6 +198,12 @@ const partsText = (c: { parts: Record<string, number> }) =>
     .map(([role, ms]) => `${role} ${n2(ms)}`)
     .join(', ');
 
+/** Sessions waiting on a heavyweight lock (row, tuple, transaction id), on average. */
+const sessionsWaitingOnLocks = (waits: WaitProfile) =>
+  Object.entries(waits.average)
+    .filter(([what]) => /\bLock:/.test(what))
+    .reduce((sum, [, n]) => sum + n, 0);
+
 /** The pgbench round whose tps is the median. */
 const pgbenchOf = (r: Results) => medianRun(r.pgbenchRounds, (p) => p.tps);
 
@@ -281,8 +288,8 @@ function notes(r: Results, table: Row[]): string[] {
     const confirmCost = cpuPerRequest(c.cpu, c.rps);
     const pgbench = pgbenchOf(r);
     const pgbenchCost = pgbench ? cpuPerRequest(pgbench.cpu, pgbench.tps) : undefined;
-    const lockWaiting = pgbench ? Object.entries(pgbench.waits.average).filter(([w]) => /\bLock:/.test(w)).reduce((sum, [, n]) => sum + n, 0) : NaN;
-    const confirmLockWaiting = Object.entries(c.waits.average).filter(([w]) => /\bLock:/.test(w)).reduce((sum, [, n]) => sum + n, 0);
+    const lockWaiting = pgbench ? sessionsWaitingOnLocks(pgbench.waits) : NaN;
+    const confirmLockWaiting = sessionsWaitingOnLocks(c.waits);
     out.push(
       [
         '### Payment completion',

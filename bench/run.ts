@@ -151,11 +151,11 @@ async function main() {
       if (!pgbench) throw new Error('pgbench is not installed and could not be installed (apt-get install postgresql-client)');
       const pgbenchRound = await preparePgbench(pgbench);
       const merchant = await createMerchant('Bench Popular Shop', merchantId);
-      const r = await completionRun(service!, merchant, log, async (round) => {
-        results.pgbenchRounds.push(await pgbenchRound());
-        log(`  round ${round + 1}: pgbench ${results.pgbenchRounds[round].tps.toFixed(0)} tps, latency ${results.pgbenchRounds[round].latencyMs} ms`);
+      return completionRun(service!, merchant, log, async (round) => {
+        const p = await pgbenchRound();
+        results.pgbenchRounds.push(p);
+        log(`  round ${round + 1}: pgbench ${p.tps.toFixed(0)} tps, latency ${p.latencyMs} ms`);
       });
-      return r;
     });
     if (runs('completion')) results.verifyAfterCompletion = await step('bhuktani ledger verify (after the completion run)', ledgerVerify);
 
