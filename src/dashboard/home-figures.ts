@@ -2,7 +2,7 @@
 // month's completed volume, and 30 days of daily volume, with days in TIME_ZONE.
 import type { AppContext } from '../context.js';
 import { merchantBalance } from '../ledger/merchant-balance.js';
-import type { Environment } from '../payments/payment-status.js';
+import type { Environment } from '../environment.js';
 import { dailyPaymentVolume, type DailyVolume } from '../transactions/payment-volume.js';
 import { addDays, daysFrom, localDay, monthStart } from './local-days.js';
 

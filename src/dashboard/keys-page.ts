@@ -3,7 +3,7 @@
 import { html, type Html } from '../http/html.js';
 import type { SecretKeySummary } from '../merchants/list-secret-keys.js';
 import type { RotatedKey, RotationGrace } from '../merchants/rotate-secret-key.js';
-import type { Environment } from '../payments/payment-status.js';
+import type { Environment } from '../environment.js';
 import { newKeysNote, secretKeyBox } from './account-pages.js';
 import { alertBox, csrfField, selectInput } from './form-controls.js';
 import { formatDateTime } from './format.js';

@@ -3,7 +3,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { listSecretKeys } from '../merchants/list-secret-keys.js';
 import { ROTATION_GRACE_SECONDS, rotateSecretKey, type RotationGrace } from '../merchants/rotate-secret-key.js';
-import type { Environment } from '../payments/payment-status.js';
+import type { Environment } from '../environment.js';
 import { frameOf, formExpired } from './dashboard-pages.js';
 import { field, formVerified, sendPage, sessionOf, type DashboardDeps } from './dashboard-request.js';
 import { keysPage, newKeyPage, rotateConfirmPage } from './keys-page.js';

@@ -2,7 +2,8 @@
 import type { AppContext } from '../context.js';
 import { callbackStatusOf, callbackUrl } from '../payments/callback.js';
 import { effectiveStatus, type Payment } from '../payments/payment.js';
-import type { Environment, PaymentStatus } from '../payments/payment-status.js';
+import type { PaymentStatus } from '../payments/payment-status.js';
+import type { Environment } from '../environment.js';
 import { findMerchantPayment } from '../payments/payment-store.js';
 import { maskMobile } from '../transactions/transaction-record.js';
 import { paymentTimeline, type PaymentEvent, type TimelineEntry } from './timeline.js';

@@ -1,7 +1,7 @@
 // Ledger account ids never change once committed, so they are remembered per store; an account
 // made inside a transaction is not remembered, as that transaction may still roll back.
 import type { Db, Queryable } from '../db/db.js';
-import type { Environment } from '../payments/payment-status.js';
+import type { Environment } from '../environment.js';
 import { findOrCreateAccount, type AccountKind } from './ledger-store.js';
 
 const SERVICE_OWNER = 0;

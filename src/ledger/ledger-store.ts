@@ -1,7 +1,7 @@
 // The ledger's SQL: accounts, journals and postings. Nothing here decides what a movement means.
 import { pgCode, PgCode, type Queryable } from '../db/db.js';
 import type { Statement } from '../db/statement.js';
-import type { Environment } from '../payments/payment-status.js';
+import type { Environment } from '../environment.js';
 
 export type AccountKind = 'wallet' | 'merchant' | 'fee' | 'funding';
 export type JournalKind = 'payment' | 'refund' | 'topup';

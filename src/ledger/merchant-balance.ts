@@ -1,7 +1,7 @@
 // A merchant's balance in one environment: derived from the postings of its ledger account (merchant
 // balances keep no running total, see migration 002). Read-only: no account is created by looking.
 import type { Queryable } from '../db/db.js';
-import type { Environment } from '../payments/payment-status.js';
+import type { Environment } from '../environment.js';
 
 export async function merchantBalance(db: Queryable, options: { merchantId: number; environment: Environment }): Promise<number> {
   const [row] = await db.query<{ balance: number }>(

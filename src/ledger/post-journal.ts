@@ -2,7 +2,7 @@
 // goes negative: a debit it cannot pay fails the statement, and the caller's transaction must roll
 // back.
 import type { Queryable } from '../db/db.js';
-import type { Environment } from '../payments/payment-status.js';
+import type { Environment } from '../environment.js';
 import { Statement } from '../db/statement.js';
 import { isShortWallet, journalPart, type JournalKind, type Posting } from './ledger-store.js';
 

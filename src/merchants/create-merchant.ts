@@ -3,7 +3,7 @@ import { pgCode, PgCode } from '../db/db.js';
 import { AppError } from '../http/errors.js';
 import { email, integer, object, text } from '../http/fields.js';
 import { parseOrThrow } from '../http/parse-fields.js';
-import type { Environment } from '../payments/payment-status.js';
+import { environments, type Environment } from '../environment.js';
 import type { Merchant } from './merchant.js';
 import { insertMerchant, insertSecretKey } from './merchant-store.js';
 import { hashPassword } from './password.js';
@@ -46,7 +46,7 @@ export async function createMerchant(ctx: AppContext, input: unknown): Promise<C
         now,
       });
       const keys = {} as Record<Environment, string>;
-      for (const environment of ['test', 'live'] as const) {
+      for (const environment of environments) {
         keys[environment] = generateSecretKey(environment);
         await insertSecretKey(tx, { merchantId: merchant.id, environment, keyHash: hashSecretKey(keys[environment]), prefix: displayPrefix(keys[environment]), now });
       }

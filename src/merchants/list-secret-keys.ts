@@ -1,6 +1,6 @@
 // A merchant's secret keys as the keys page shows them: never the key, only its display prefix.
 import type { AppContext } from '../context.js';
-import type { Environment } from '../payments/payment-status.js';
+import type { Environment } from '../environment.js';
 import { selectSecretKeys } from './secret-key-store.js';
 
 export type KeyStatus = { name: 'active' } | { name: 'revoking'; at: Date } | { name: 'revoked'; at: Date };

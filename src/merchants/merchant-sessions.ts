@@ -3,7 +3,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Config } from '../config.js';
 import type { AppContext } from '../context.js';
-import type { Environment } from '../payments/payment-status.js';
+import type { Environment } from '../environment.js';
 import type { Merchant } from './merchant.js';
 import { deleteExpiredSessions, deleteSessionRow, findLiveSession, insertSession, updateSessionEnvironment } from './session-store.js';
 

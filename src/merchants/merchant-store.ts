@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/db.js';
-import type { Environment } from '../payments/payment-status.js';
+import type { Environment } from '../environment.js';
 import type { Merchant } from './merchant.js';
 
 const MERCHANT_COLUMNS = 'm.id, m.idx, m.name, m.email, m.mobile, m.fee_bps, m.created_at';

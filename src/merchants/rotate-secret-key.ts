@@ -1,7 +1,7 @@
 // Rotation: a new secret key for one environment, shown once, and the old ones revoked, at once or
 // after a grace period so the merchant can deploy the new key before the old one stops working.
 import type { AppContext } from '../context.js';
-import type { Environment } from '../payments/payment-status.js';
+import type { Environment } from '../environment.js';
 import { insertSecretKey } from './merchant-store.js';
 import { displayPrefix, generateSecretKey, hashSecretKey } from './secret-key.js';
 import { lockMerchantKeys, revokeEnvironmentKeys } from './secret-key-store.js';

@@ -1,6 +1,6 @@
 // The SQL of listing and rotating secret keys (the key lookup by hash is in merchant-store.ts).
 import type { Queryable } from '../db/db.js';
-import type { Environment } from '../payments/payment-status.js';
+import type { Environment } from '../environment.js';
 
 export interface SecretKeyRow {
   id: number;

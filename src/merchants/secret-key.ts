@@ -1,7 +1,7 @@
 // Secret keys: `test_secret_key_<32 hex>` / `live_secret_key_<32 hex>`. Only a SHA-256 hash and a
 // short display prefix are stored; the full key is shown once, when it is made.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Environment } from '../payments/payment-status.js';
+import type { Environment } from '../environment.js';
 
 const KEY_PATTERN = /^(test|live)_secret_key_[0-9a-f]{32}$/;
 

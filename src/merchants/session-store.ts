@@ -1,6 +1,6 @@
 // The SQL of merchant website sessions. Rows are found by the SHA-256 of the cookie's token.
 import type { Queryable } from '../db/db.js';
-import type { Environment } from '../payments/payment-status.js';
+import type { Environment } from '../environment.js';
 import type { Merchant } from './merchant.js';
 
 export interface SessionRow {

@@ -2,7 +2,7 @@
 // kept in plain text: signing needs it. Made on first use; shown to the merchant in the dashboard.
 import { randomBytes } from 'node:crypto';
 import type { Queryable } from '../db/db.js';
-import type { Environment } from '../payments/payment-status.js';
+import type { Environment } from '../environment.js';
 
 const known = new Map<string, string>();
 

@@ -8,11 +8,11 @@ import { batchedPerStore } from '../db/batcher.js';
 import { pgCode, PgCode, type Queryable } from '../db/db.js';
 import type { Posting } from '../ledger/ledger-store.js';
 import type { RecordState } from '../transactions/transaction-record.js';
-import { eventTypeOfMove, outboxInsert } from '../webhooks/outbox.js';
+import { outboxInsert } from '../webhooks/outbox.js';
 import type { Wallet } from '../wallets/wallet.js';
 import type { Payment } from './payment.js';
 import { paymentColumns } from './payment-store.js';
-import { moveRules, type PayingMove } from './state-machine.js';
+import { eventTypeOfMove, moveRules, type PayingMove } from './state-machine.js';
 
 export interface Completion {
   pidx: string;

@@ -1,8 +1,6 @@
 export const paymentStatuses = ['Initiated', 'Pending', 'Completed', 'Partially refunded', 'Refunded', 'Expired', 'User canceled'] as const;
 export type PaymentStatus = (typeof paymentStatuses)[number];
 
-export type Environment = 'test' | 'live';
-
 /** Lookup answers 400 for these, 200 for the rest (specification 4.3). */
 export const failedStatuses: readonly PaymentStatus[] = ['Expired', 'User canceled'];
 

@@ -1,7 +1,8 @@
 // The current status of several payments of one merchant and environment at once (for a list page).
 import type { Queryable } from '../db/db.js';
 import { effectiveStatus } from './payment.js';
-import type { Environment, PaymentStatus } from './payment-status.js';
+import type { PaymentStatus } from './payment-status.js';
+import type { Environment } from '../environment.js';
 
 export async function findPaymentStatuses(
   db: Queryable,

@@ -1,6 +1,6 @@
 import { batchedPerStore } from '../db/batcher.js';
 import type { Db, Queryable } from '../db/db.js';
-import type { Environment } from './payment-status.js';
+import type { Environment } from '../environment.js';
 import type { Payment } from './payment.js';
 
 /** The columns of a `Payment`, named: statements are prepared, and `*` would change with the table. */

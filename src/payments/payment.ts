@@ -1,4 +1,5 @@
-import type { Environment, PaymentStatus } from './payment-status.js';
+import type { PaymentStatus } from './payment-status.js';
+import type { Environment } from '../environment.js';
 
 /** A payment as stored: one row of `payments`. */
 export interface Payment {

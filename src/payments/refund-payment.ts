@@ -5,7 +5,7 @@ import { AppError } from '../http/errors.js';
 import { postRefundJournal } from '../ledger/refund-journal.js';
 import { insertRefundRecord } from '../transactions/transaction-store.js';
 import { findWallet } from '../wallets/wallet-store.js';
-import type { Environment } from './payment-status.js';
+import type { Environment } from '../environment.js';
 import type { Payment } from './payment.js';
 import { findMerchantPaymentByTransactionId } from './payment-store.js';
 import { transition } from './state-machine.js';

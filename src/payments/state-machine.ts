@@ -6,7 +6,7 @@ import { Statement } from '../db/statement.js';
 import type { Payment } from './payment.js';
 import { paymentColumns } from './payment-store.js';
 import type { PaymentStatus } from './payment-status.js';
-import { eventTypeOfMove, outboxInsert } from '../webhooks/outbox.js';
+import { outboxInsert, type WebhookEventType } from '../webhooks/outbox.js';
 
 export type Move =
   | { name: 'pay' }
@@ -29,6 +29,17 @@ export const moveRules: Record<MoveName, { from: readonly PaymentStatus[]; to: r
   resolve_completed: { from: ['Pending'], to: ['Completed'] },
   resolve_canceled: { from: ['Pending'], to: ['User canceled'] },
   refund: { from: ['Completed', 'Partially refunded'], to: ['Partially refunded', 'Refunded'] },
+};
+
+/** The webhook event each move queues (the outbox row is written by the move's own statement). */
+export const eventTypeOfMove: Record<MoveName, WebhookEventType> = {
+  pay: 'payment.completed',
+  hold: 'payment.pending',
+  cancel: 'payment.canceled',
+  expire: 'payment.expired',
+  resolve_completed: 'payment.completed',
+  resolve_canceled: 'payment.canceled',
+  refund: 'refund.completed',
 };
 
 /** Whether a payment in `status` may make `move`; the UPDATE checks it again, atomically. */

@@ -1,5 +1,5 @@
 import { html, type Html } from '../http/html.js';
-import type { Environment } from '../payments/payment-status.js';
+import type { Environment } from '../environment.js';
 
 export function portalLayout(options: { title: string; environment?: Environment; body: Html }): Html {
   return html`<!doctype html>

@@ -1,6 +1,6 @@
 // Pages for a payment that cannot be paid here: unknown, expired, already paid, finished.
 import { html, type Html } from '../http/html.js';
-import type { Environment } from '../payments/payment-status.js';
+import type { Environment } from '../environment.js';
 import { portalLayout } from './layout.js';
 
 export function noticePage(options: {

@@ -4,7 +4,7 @@
 // that a deep page is found by summing a few hundred day rows and the hours of one day, instead of
 // skipping hundreds of thousands of records.
 import type { Queryable } from '../db/db.js';
-import type { Environment } from '../payments/payment-status.js';
+import type { Environment } from '../environment.js';
 
 const HOUR_MS = 3600_000;
 const DAY_MS = 24 * HOUR_MS;

@@ -2,7 +2,7 @@
 // transaction records: a payment counts on the day it was paid, at its full amount (refunds are
 // records of their own and do not lower it).
 import type { Queryable } from '../db/db.js';
-import type { Environment } from '../payments/payment-status.js';
+import type { Environment } from '../environment.js';
 
 export interface DailyVolume {
   /** YYYY-MM-DD in the time zone asked for. */

@@ -2,7 +2,7 @@
 // (a payment's first record is written by the statement that pays it: payments/completion-store).
 import type { Queryable } from '../db/db.js';
 import type { Payment } from '../payments/payment.js';
-import type { Environment } from '../payments/payment-status.js';
+import type { Environment } from '../environment.js';
 import { moveCountedState } from './hour-counts.js';
 import type { RecordState } from './transaction-record.js';
 

@@ -3,7 +3,7 @@ import { AppError } from '../http/errors.js';
 import { choice, object, text } from '../http/fields.js';
 import { parseOrThrow } from '../http/parse-fields.js';
 import { hashPassword } from '../merchants/password.js';
-import type { Environment } from '../payments/payment-status.js';
+import { environments, type Environment } from '../environment.js';
 import { MOBILE_PATTERN, MPIN_PATTERN, type Wallet } from './wallet.js';
 import { insertWallet } from './wallet-store.js';
 
@@ -11,7 +11,7 @@ export const walletRequest = object({
   mobile: text({ required: true, check: (v) => (MOBILE_PATTERN.test(v) ? undefined : 'Enter a 10-digit mobile number starting with 9.') }),
   name: text({ required: true }),
   mpin: text({ required: true, check: (v) => (MPIN_PATTERN.test(v) ? undefined : 'The MPIN must be 4 digits.') }),
-  environment: choice(['test', 'live'] as const),
+  environment: choice(environments),
 });
 
 /** A payer wallet made by the operator, empty until topped up. The MPIN is stored hashed. */

@@ -1,5 +1,6 @@
 import type { AppContext } from '../context.js';
 import type { Queryable } from '../db/db.js';
+import { environments } from '../environment.js';
 import { AppError } from '../http/errors.js';
 import { choice, integer, object, text } from '../http/fields.js';
 import { parseOrThrow } from '../http/parse-fields.js';
@@ -12,7 +13,7 @@ import { findWallet } from './wallet-store.js';
 export const topupRequest = object({
   mobile: text({ required: true }),
   amount: integer({ required: true, min: 1, description: 'Paisa.' }),
-  environment: choice(['test', 'live'] as const),
+  environment: choice(environments),
 });
 
 /** Moves `amount` from the environment's funding account into the wallet: one balanced journal. */

@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/db.js';
-import type { Environment } from '../payments/payment-status.js';
+import type { Environment } from '../environment.js';
 import type { Wallet } from './wallet.js';
 
 export const walletColumns = 'id, idx, environment, mobile, name, mpin_hash, sandbox, created_at';

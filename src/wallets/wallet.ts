@@ -1,4 +1,4 @@
-import type { Environment } from '../payments/payment-status.js';
+import type { Environment } from '../environment.js';
 
 export interface Wallet {
   id: number;

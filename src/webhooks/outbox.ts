@@ -1,19 +1,7 @@
 // Webhook events are written by the statement that moves the payment (a CTE over its RETURNING
 // rows), so an event exists exactly when the move committed: never lost, never invented.
-import type { MoveName } from '../payments/state-machine.js';
-
 export const webhookEventTypes = ['payment.completed', 'payment.pending', 'payment.canceled', 'payment.expired', 'refund.completed'] as const;
 export type WebhookEventType = (typeof webhookEventTypes)[number];
-
-export const eventTypeOfMove: Record<MoveName, WebhookEventType> = {
-  pay: 'payment.completed',
-  hold: 'payment.pending',
-  cancel: 'payment.canceled',
-  expire: 'payment.expired',
-  resolve_completed: 'payment.completed',
-  resolve_canceled: 'payment.canceled',
-  refund: 'refund.completed',
-};
 
 /**
  * The body of a CTE named `outbox` that queues one delivery per moved row whose merchant has an endpoint for

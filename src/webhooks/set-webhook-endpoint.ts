@@ -1,7 +1,7 @@
 import type { AppContext } from '../context.js';
 import { AppError } from '../http/errors.js';
 import { isHttpUrl } from '../http/fields.js';
-import type { Environment } from '../payments/payment-status.js';
+import type { Environment } from '../environment.js';
 import { setWebhookEndpoint as storeEndpoint } from './webhook-store.js';
 
 /** Sets (or, with an empty URL, removes) the endpoint that receives an environment's events. */

@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/db.js';
-import type { Environment } from '../payments/payment-status.js';
+import type { Environment } from '../environment.js';
 
 export interface WebhookDelivery {
   id: number;

@@ -1,0 +1,85 @@
+// The shape of the tree: imports point one way. A module never reaches itself through its imports
+// (type imports included: a circle of types is still two files that cannot be read apart), and the
+// domains that payments build on (merchants, wallets, webhooks, and the plumbing) never import
+// payments/. The ledger's payment and refund journals, and the transaction records, are of payments.
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, normalize, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const SRC = join(import.meta.dirname, '..', 'src');
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') ? [path] : [];
+  });
+}
+
+/** Every file of src/ with the files of src/ it imports (relative specifiers, `.js` → `.ts`). */
+function importGraph(): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  for (const file of sourceFiles(SRC)) {
+    const text = readFileSync(file, 'utf8');
+    const targets = [...text.matchAll(/^\s*(?:import|export)\b[^;]*?from\s+'(\.[^']+)'/gms)].map((m) =>
+      normalize(join(dirname(file), m[1])).replace(/\.js$/, '.ts'),
+    );
+    graph.set(relative(SRC, file), targets.map((t) => relative(SRC, t)));
+  }
+  return graph;
+}
+
+/** The import circles of the graph (strongly connected parts of more than one file). */
+function circles(graph: Map<string, string[]>): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  const visit = (file: string) => {
+    index.set(file, index.size);
+    low.set(file, index.get(file)!);
+    stack.push(file);
+    onStack.add(file);
+    for (const next of graph.get(file) ?? []) {
+      if (!graph.has(next)) continue;
+      if (!index.has(next)) {
+        visit(next);
+        low.set(file, Math.min(low.get(file)!, low.get(next)!));
+      } else if (onStack.has(next)) {
+        low.set(file, Math.min(low.get(file)!, index.get(next)!));
+      }
+    }
+    if (low.get(file) !== index.get(file)) return;
+    const part: string[] = [];
+    let member: string;
+    do {
+      member = stack.pop()!;
+      onStack.delete(member);
+      part.push(member);
+    } while (member !== file);
+    if (part.length > 1) found.push(part.sort());
+  };
+  for (const file of graph.keys()) if (!index.has(file)) visit(file);
+  return found;
+}
+
+describe('the import graph of src/', () => {
+  const graph = importGraph();
+
+  it('has no circles', () => {
+    expect(circles(graph)).toEqual([]);
+  });
+
+  it('finds a circle when there is one', () => {
+    const withCircle = new Map(graph);
+    withCircle.set('a.ts', ['b.ts']);
+    withCircle.set('b.ts', ['a.ts']);
+    expect(circles(withCircle)).toContainEqual(['a.ts', 'b.ts']);
+  });
+
+  it.each(['merchants', 'wallets', 'webhooks', 'db', 'http'])('%s/ does not import payments/', (domain) => {
+    const reaching = [...graph].filter(([file, targets]) => file.startsWith(`${domain}/`) && targets.some((t) => t.startsWith('payments/')));
+    expect(reaching.map(([file]) => file)).toEqual([]);
+  });
+});
