@@ -1,0 +1,35 @@
+// A merchant's settlement bank account: where its payouts go (contract section 10). The request's
+// fields are one definition, so the website's forms and any API give the same messages.
+import { object, text } from '../http/fields.js';
+
+export interface BankAccount {
+  bankName: string;
+  branch: string;
+  accountName: string;
+  /** Digits as the bank prints them, leading zeros kept. */
+  accountNumber: string;
+  updatedAt: Date;
+}
+
+const ACCOUNT_NUMBER = /^\d{6,20}$/;
+
+export const bankAccountRequest = object({
+  bank_name: text({ required: true, maxLength: 100 }),
+  branch: text({ required: true, maxLength: 100 }),
+  account_name: text({ required: true, maxLength: 100 }),
+  account_number: text({
+    required: true,
+    maxLength: 20,
+    check: (v) => (ACCOUNT_NUMBER.test(v.replace(/[\s-]/g, '')) ? undefined : 'Enter the account number: 6 to 20 digits.'),
+  }),
+});
+
+/** The account number without the spaces and dashes people type in it. */
+export function normalAccountNumber(raw: string): string {
+  return raw.replace(/[\s-]/g, '');
+}
+
+/** For pages and e-mails: the last four digits only. */
+export function maskedAccountNumber(accountNumber: string): string {
+  return `••••${accountNumber.slice(-4)}`;
+}
