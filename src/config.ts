@@ -28,6 +28,8 @@ export interface Config {
   loginAttemptsPerMinute: number;
   /** Honour X-Forwarded-For from a load balancer for the client IP. */
   trustProxy: boolean;
+  /** Records read per query by a CSV export, which streams them page by page. */
+  exportPageRows: number;
 }
 
 export class ConfigError extends Error {}
@@ -111,5 +113,6 @@ export function loadConfig(env: Env = process.env): Config {
     payerAttemptsPerMinute: integer(env, 'PAYER_ATTEMPTS_PER_MINUTE', 30, 1),
     loginAttemptsPerMinute: integer(env, 'LOGIN_ATTEMPTS_PER_MINUTE', 20, 1),
     trustProxy: oneOf(env, 'TRUST_PROXY', ['true', 'false'] as const, 'false') === 'true',
+    exportPageRows: integer(env, 'EXPORT_PAGE_ROWS', 1000, 1, 10_000),
   };
 }
