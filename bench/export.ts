@@ -5,7 +5,7 @@
 import http from 'node:http';
 import { client } from './http.js';
 import { percentile } from './load.js';
-import { rssBytes, rssSampler } from './processes.js';
+import { rssBytes } from './processes.js';
 import type { Service } from './service.js';
 import { settings } from './settings.js';
 
@@ -28,6 +28,8 @@ export interface ExportRun {
   firstByteMs: number;
   rssBeforeBytes: number;
   maxRssBytes: number;
+  /** The largest RSS in each tenth of the export: flat, or growing with the rows sent. */
+  rssByTenth: number[];
   lookupAlone: LookupLatency;
   lookupDuring: LookupLatency;
 }
@@ -73,7 +75,12 @@ function lookupLoad(port: number, key: string, rows: number): { stop(): Promise<
   let failed = 0;
   const failures: Record<string, number> = {};
   let stopped = false;
-  const pidx = () => `seed${String(1 + Math.floor(Math.random() * rows)).padStart(18, '0')}`;
+  // Completed payments (seed-list.ts: g mod 100 below 95), as a shop looks up a payment it was paid;
+  // a canceled one is answered 400 by the contract.
+  const pidx = () => {
+    const g = 1 + Math.floor(Math.random() * rows);
+    return `seed${String(g % 100 < 95 ? g : g - 5).padStart(18, '0')}`;
+  };
   const lanes = Array.from({ length: LOOKUP_LANES }, async () => {
     while (!stopped) {
       const answer = await api.json('POST', '/api/v2/epayment/lookup/', key, { pidx: pidx() }).catch((error: Error) => error);
@@ -137,9 +144,20 @@ export async function exportRun(service: Service, merchant: { email: string; liv
   const during = lookupLoad(service.port, merchant.liveKey, rows);
   await sleep(500);
   const rssBeforeBytes = rssBytes(service.proc.pid) ?? NaN;
-  const rss = rssSampler(service.proc.pid, 50);
+  const samples: { at: number; bytes: number }[] = [];
+  const started = performance.now();
+  const timer = setInterval(() => {
+    const bytes = rssBytes(service.proc.pid);
+    if (bytes !== undefined) samples.push({ at: performance.now() - started, bytes });
+  }, 50);
   const csv = await download(service.port, '/dashboard/transactions.csv', cookie);
-  const { maxBytes } = rss.stop();
+  clearInterval(timer);
   const lookupDuring = await during.stop();
-  return { ...csv, rowsPerSecond: csv.rows / csv.seconds, rssBeforeBytes, maxRssBytes: maxBytes, lookupAlone, lookupDuring };
+  const tenth = (csv.seconds * 1000) / 10;
+  const rssByTenth = Array.from({ length: 10 }, (_, i) => {
+    const inTenth = samples.filter((x) => Math.min(9, Math.floor(x.at / tenth)) === i).map((x) => x.bytes);
+    return inTenth.length ? Math.max(...inTenth) : NaN;
+  });
+  const maxBytes = Math.max(rssBeforeBytes, ...samples.map((x) => x.bytes));
+  return { ...csv, rowsPerSecond: csv.rows / csv.seconds, rssBeforeBytes, maxRssBytes: maxBytes, rssByTenth, lookupAlone, lookupDuring };
 }
