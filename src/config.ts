@@ -132,7 +132,9 @@ function smsGateway(env: Env, otpSender: OtpSenderKind): SmsGateway | undefined 
   }
   if (method !== 'GET' && contentType === 'application/json') {
     try {
-      JSON.parse(body.replaceAll('{mobile}', '9800000001').replaceAll('{message}', 'a "quoted" message'));
+      // Filled as a send fills it (values escaped for a JSON string): only a placeholder outside a string breaks it.
+      const inString = (value: string) => JSON.stringify(value).slice(1, -1);
+      JSON.parse(body.replaceAll('{mobile}', inString('9800000001')).replaceAll('{message}', inString('a "quoted" message')));
     } catch {
       throw new ConfigError(`SMS_GATEWAY_BODY must be JSON with {mobile} and {message} inside strings, got ${body}`);
     }
