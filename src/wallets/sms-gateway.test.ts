@@ -34,10 +34,14 @@ beforeEach(() => {
   gateway.received.length = 0;
 });
 
-async function initiate(amount: number): Promise<string> {
+/** A funded live payer on the hosted page of a new live payment, before the wallet step. */
+async function payerOnPage(amount: number) {
+  const payer = await operatorWallet(t.ctx, { balance: 500_000 });
   const { status, body } = await liveApi.initiate(validInitiate({ amount }));
   expect(status).toBe(200);
-  return body.pidx;
+  const browser = payerBrowser(t.app);
+  await browser.open(body.pidx);
+  return { payer, pidx: body.pidx as string, browser, walletStep: () => browser.wallet(body.pidx, payer.mobile, payer.mpin) };
 }
 
 /** The OTP the gateway was asked to text, read from its JSON body as the payer's phone would show it. */
@@ -59,12 +63,9 @@ async function attempts(pidx: string): Promise<number> {
 
 describe('a live OTP by SMS', () => {
   it('reaches the gateway with the method, Authorization and JSON body configured, naming the merchant and amount; the payment completes with it and the log never holds it', async () => {
-    const payer = await operatorWallet(t.ctx, { balance: 500_000 });
-    const pidx = await initiate(123_456);
     const sentBefore = await otpSends('sent');
-    const browser = payerBrowser(t.app);
-    await browser.open(pidx);
-    const step = await browser.wallet(pidx, payer.mobile, payer.mpin);
+    const { payer, pidx, browser, walletStep } = await payerOnPage(123_456);
+    const step = await walletStep();
     expect(step.status).toBe(200);
     expect(step.body).toContain('name="otp"');
 
@@ -87,13 +88,10 @@ describe('a live OTP by SMS', () => {
   });
 
   it('a gateway answering 500 gives the payer a clear message, leaves the payment payable, is counted, and a retry completes it', async () => {
-    const payer = await operatorWallet(t.ctx, { balance: 500_000 });
-    const pidx = await initiate(2_000);
     const failedBefore = await otpSends('failed');
-    const browser = payerBrowser(t.app);
-    await browser.open(pidx);
+    const { payer, pidx, browser, walletStep } = await payerOnPage(2_000);
     gateway.answerWith(500);
-    const failed = await browser.wallet(pidx, payer.mobile, payer.mpin);
+    const failed = await walletStep();
     expect(failed.status).toBe(503);
     expect(failed.body).toContain('We could not send the OTP to your phone. Please try again in a moment.');
     expect(failed.body).toContain('name="mpin"');
@@ -109,8 +107,7 @@ describe('a live OTP by SMS', () => {
     expect(logsHolding(lost)).toEqual([]);
 
     gateway.answerWith(200);
-    const step = await browser.wallet(pidx, payer.mobile, payer.mpin);
-    expect(step.body).toContain('name="otp"');
+    expect((await walletStep()).body).toContain('name="otp"');
     const { otp } = textedOtp();
     const paid = await browser.otp(pidx, otp);
     expect(callbackParams(paid.location!).status).toBe('Completed');
@@ -118,13 +115,10 @@ describe('a live OTP by SMS', () => {
   });
 
   it('a gateway that does not answer in time is a failed send too, and the payment stays payable', async () => {
-    const payer = await operatorWallet(t.ctx, { balance: 500_000 });
-    const pidx = await initiate(2_000);
-    const browser = payerBrowser(t.app);
-    await browser.open(pidx);
+    const { pidx, browser, walletStep } = await payerOnPage(2_000);
     gateway.answerWith('none');
     const started = Date.now();
-    const failed = await browser.wallet(pidx, payer.mobile, payer.mpin);
+    const failed = await walletStep();
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(failed.status).toBe(503);
     expect(failed.body).toContain('We could not send the OTP');
@@ -132,7 +126,7 @@ describe('a live OTP by SMS', () => {
     expect(t.logs.some((line) => line.includes('no answer within 300 ms') && line.includes(pidx))).toBe(true);
 
     gateway.answerWith(200);
-    await browser.wallet(pidx, payer.mobile, payer.mpin);
+    await walletStep();
     const paid = await browser.otp(pidx, textedOtp().otp);
     expect(callbackParams(paid.location!).status).toBe('Completed');
   });
