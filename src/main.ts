@@ -53,6 +53,9 @@ async function main() {
   if (config.metricsPort !== undefined) {
     metricsListener = await startMetricsListener(ctx.metrics, { ...config, metricsPort: config.metricsPort });
     app.log.info({ metrics: `http://${config.metricsHost}:${config.metricsPort}/metrics`, token: config.metricsToken !== undefined }, 'metrics served on their own listener');
+    if (config.metricsToken === undefined && !['127.0.0.1', '::1', 'localhost'].includes(config.metricsHost)) {
+      app.log.warn(`/metrics is served without a token on ${config.metricsHost}: set METRICS_TOKEN unless only your monitoring network reaches it`);
+    }
   } else if (config.metricsToken === undefined) {
     app.log.info('/metrics is not served: set METRICS_PORT or METRICS_TOKEN to scrape it');
   }
