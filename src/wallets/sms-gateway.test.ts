@@ -2,6 +2,7 @@
 // completed with it, nothing of it in the log, and gateways that fail (500, no answer, refused).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { merchantApi, validInitiate } from '../../test/api-client.js';
+import { merchantBrowser, pageText } from '../../test/dashboard-client.js';
 import { callbackParams, operatorWallet, payerBrowser } from '../../test/portal-client.js';
 import { newMerchant, startTestApp, type TestApp } from '../../test/test-app.js';
 import { webhookReceiver } from '../../test/webhook-receiver.js';
@@ -12,6 +13,7 @@ import { smsOtpSender } from './sms-gateway.js';
 let gateway: Awaited<ReturnType<typeof webhookReceiver>>;
 let t: TestApp;
 let liveApi: ReturnType<typeof merchantApi>;
+let merchantEmail: string;
 
 const MERCHANT = 'Himalayan "Tea" & Co';
 const quietLog = { warn: () => {} };
@@ -23,7 +25,9 @@ beforeAll(async () => {
   gateway = await webhookReceiver();
   const sms = gatewayOf({ SMS_GATEWAY_URL: gateway.url, SMS_GATEWAY_AUTH: 'Bearer gateway-secret', SMS_GATEWAY_TIMEOUT_MS: '2000' });
   t = await startTestApp({ config: { otpSender: 'sms', smsGateway: sms }, otp: (log) => smsOtpSender(sms, log) });
-  liveApi = merchantApi(t.app, (await newMerchant(t.ctx, { name: MERCHANT })).live_secret_key);
+  const created = await newMerchant(t.ctx, { name: MERCHANT });
+  liveApi = merchantApi(t.app, created.live_secret_key);
+  merchantEmail = created.merchant.email;
 });
 afterAll(async () => {
   await t.close();
@@ -105,6 +109,10 @@ describe('a live OTP by SMS', () => {
     expect(warning).toHaveLength(1);
     expect(JSON.parse(warning[0])).toMatchObject({ level: 40, status: 500, pidx });
     expect(logsHolding(lost)).toEqual([]);
+    const dashboard = merchantBrowser(t.app);
+    await dashboard.logIn(merchantEmail, 'correct horse battery');
+    await dashboard.useEnvironment('live');
+    expect(pageText((await dashboard.get(`/dashboard/payments/${pidx}`)).body)).toContain(`OTP not sent The SMS gateway failed to send the OTP from 97XXXXXXX${payer.mobile.at(-1)}; the payer can try again.`);
 
     gateway.answerWith(200);
     expect((await walletStep()).body).toContain('name="otp"');
