@@ -105,11 +105,13 @@ export async function portalPlugin(app: FastifyInstance, { ctx, csrfSecret }: { 
     if (await throttled(request, reply)) return reply;
     const mobile = text(request.body, 'mobile').trim();
     try {
-      const token = await startPaymentAttempt(ctx, loaded.payment, { mobile, mpin: text(request.body, 'mpin') });
+      const token = await startPaymentAttempt(ctx, loaded, { mobile, mpin: text(request.body, 'mpin') });
       return reply.code(303).redirect(`/pay/${loaded.payment.pidx}/otp/${token}`);
     } catch (error) {
       if (!(error instanceof PayerError)) throw error;
-      return (await unpayablePage(reply, loaded, error)) ?? page(request, reply, loaded, { name: 'wallet', mobile }, 400, messageFor(error));
+      // The SMS gateway failing is ours, not the payer's: 503, and the form as it was, to try again.
+      const status = error.code === 'otp_not_sent' ? 503 : 400;
+      return (await unpayablePage(reply, loaded, error)) ?? page(request, reply, loaded, { name: 'wallet', mobile }, status, messageFor(error));
     }
   });
 

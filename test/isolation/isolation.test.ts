@@ -399,7 +399,11 @@ const table: Record<string, Classification> = {
   // ---- the rest: no merchant-scoped id -------------------------------------------------------
   'GET /': publicRoute('redirects to the dashboard', '/'),
   'GET /health': publicRoute('liveness of the service; no merchant data', '/health'),
-  'GET /metrics': publicRoute('service-wide counters, labelled by route and status, never by merchant', '/metrics'),
+  'GET /metrics': {
+    scope: 'public',
+    reason: 'service-wide counters, labelled by route and status, never by merchant; on the public port only with METRICS_TOKEN (src/http/metrics.test.ts), else not served',
+    attempts: () => [{ what: 'anyone', by: { anonymous: true }, method: 'GET', url: '/metrics', expect: (a) => expect(a.status).toBe(404), hidden: ALL }],
+  },
   'GET /assets/:name': publicRoute('static stylesheets and scripts shipped with the service', '/assets/portal.css'),
   'GET /docs': publicRoute('the API documentation page', '/docs'),
   'GET /demo': publicRoute("the demo shop of the demo merchant (its own sandbox key)", '/demo'),
