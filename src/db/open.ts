@@ -33,7 +33,7 @@ export async function openDb(config: Config, holder: 'server' | 'command'): Prom
     await migrate(db);
     return db;
   }
-  const unlock = lockDataDir(config.dataDir, holder);
+  const unlock = await lockDataDir(config.dataDir, holder);
   try {
     const db = await openPglite({ dataDir: join(config.dataDir, 'pglite') });
     await migrate(db);
