@@ -27,7 +27,7 @@ export async function openDb(config: Config, holder: 'server' | 'command'): Prom
     return openPostgres(config.databaseUrl, { queryTimeoutMs: SERVER_QUERY_TIMEOUT_MS });
   }
   // Loaded only when used: a server on PostgreSQL does not carry the embedded database's code.
-  const { openPglite } = await import('./pglite.js');
+  const [{ openPglite }, { seedDataDir }] = await Promise.all([import('./pglite.js'), import('./initial-store.js')]);
   if (config.databaseUrl === 'memory:') {
     const db = await openPglite();
     await migrate(db);
@@ -35,7 +35,9 @@ export async function openDb(config: Config, holder: 'server' | 'command'): Prom
   }
   const unlock = await lockDataDir(config.dataDir, holder);
   try {
-    const db = await openPglite({ dataDir: join(config.dataDir, 'pglite') });
+    const dataDir = join(config.dataDir, 'pglite');
+    seedDataDir(dataDir);
+    const db = await openPglite({ dataDir });
     await migrate(db);
     const close = db.close.bind(db);
     return { ...db, close: async () => { await close(); unlock(); } };
