@@ -11,6 +11,8 @@ export interface Config {
   paymentTtlSeconds: number;
   timeZone: string;
   logLevel: string;
+  /** `pretty`: readable lines (the default on a terminal); `json`: one JSON object a line (otherwise). */
+  logFormat: 'json' | 'pretty';
   bodyLimitBytes: number;
   maxAmountPaisa: number;
   keyCacheSeconds: number;
@@ -152,7 +154,8 @@ function metricsToken(raw: string | undefined): string | undefined {
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
-export function loadConfig(env: Env = process.env): Config {
+/** `stdoutIsTty` picks the log format when LOG_FORMAT does not: people read a terminal, programs the rest. */
+export function loadConfig(env: Env = process.env, stdoutIsTty = process.stdout.isTTY === true): Config {
   const port = integer(env, 'PORT', 8080, 0, 65535);
   const logLevel = env.LOG_LEVEL || 'info';
   const otpSender = oneOf(env, 'OTP_SENDER', OTP_SENDERS, 'log');
@@ -168,6 +171,7 @@ export function loadConfig(env: Env = process.env): Config {
     paymentTtlSeconds: integer(env, 'PAYMENT_TTL_SECONDS', 3600, 1),
     timeZone: timeZone(env.TIME_ZONE || 'Asia/Kathmandu'),
     logLevel,
+    logFormat: oneOf(env, 'LOG_FORMAT', ['json', 'pretty'] as const, stdoutIsTty ? 'pretty' : 'json'),
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024),
     maxAmountPaisa: integer(env, 'MAX_AMOUNT_PAISA', 10_000_000_000, 10, Number.MAX_SAFE_INTEGER),
     keyCacheSeconds: integer(env, 'KEY_CACHE_SECONDS', 5, 0, 300),

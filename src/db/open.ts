@@ -27,15 +27,17 @@ export async function openDb(config: Config, holder: 'server' | 'command'): Prom
     return openPostgres(config.databaseUrl, { queryTimeoutMs: SERVER_QUERY_TIMEOUT_MS });
   }
   // Loaded only when used: a server on PostgreSQL does not carry the embedded database's code.
-  const { openPglite } = await import('./pglite.js');
+  const [{ openPglite }, { seedDataDir }] = await Promise.all([import('./pglite.js'), import('./initial-store.js')]);
   if (config.databaseUrl === 'memory:') {
     const db = await openPglite();
     await migrate(db);
     return db;
   }
-  const unlock = lockDataDir(config.dataDir, holder);
+  const unlock = await lockDataDir(config.dataDir, holder);
   try {
-    const db = await openPglite({ dataDir: join(config.dataDir, 'pglite') });
+    const dataDir = join(config.dataDir, 'pglite');
+    seedDataDir(dataDir);
+    const db = await openPglite({ dataDir });
     await migrate(db);
     const close = db.close.bind(db);
     return { ...db, close: async () => { await close(); unlock(); } };
