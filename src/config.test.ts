@@ -1,4 +1,4 @@
-// The start-up checks of the live-operations settings (OTP_SENDER, SMS_GATEWAY_*, METRICS_*): a bad
+// Start-up checks of settings (OTP_SENDER, SMS_GATEWAY_*, METRICS_*, DB_STATEMENT_TIMEOUT_MS): a bad
 // or incomplete value stops the process with a message naming the variable.
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config.js';
@@ -53,5 +53,20 @@ describe('METRICS_*', () => {
     expect(refused({ METRICS_TOKEN: 'short' })).toContain('METRICS_TOKEN must be at least 16 characters');
     expect(refused({ METRICS_PORT: 'http' })).toBe('METRICS_PORT must be a whole number, got "http"');
     expect(refused({ PORT: '8080', METRICS_PORT: '8080' })).toBe('METRICS_PORT must differ from PORT (8080): /metrics gets a listener of its own');
+  });
+});
+
+describe('DB_STATEMENT_TIMEOUT_MS', () => {
+  it('is 5000 by default and takes a whole number of milliseconds', () => {
+    expect(loadConfig({}).dbStatementTimeoutMs).toBe(5000);
+    expect(loadConfig({ DB_STATEMENT_TIMEOUT_MS: '250' }).dbStatementTimeoutMs).toBe(250);
+  });
+
+  it.each([
+    ['5s', 'DB_STATEMENT_TIMEOUT_MS must be a whole number, got "5s"'],
+    ['0', 'DB_STATEMENT_TIMEOUT_MS must be between 10 and 600000, got 0'],
+    ['600001', 'DB_STATEMENT_TIMEOUT_MS must be between 10 and 600000, got 600001'],
+  ])('%s stops the start with a message naming it', (value, message) => {
+    expect(() => loadConfig({ DB_STATEMENT_TIMEOUT_MS: value })).toThrow(new ConfigError(message));
   });
 });

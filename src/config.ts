@@ -8,6 +8,8 @@ export interface Config {
   /** `undefined`: PGlite in dataDir; `memory:`: in-memory PGlite; otherwise a PostgreSQL URL. */
   databaseUrl: string | undefined;
   dataDir: string;
+  /** On PostgreSQL, how long the server waits for one statement before giving it up (a 503). */
+  dbStatementTimeoutMs: number;
   paymentTtlSeconds: number;
   timeZone: string;
   logLevel: string;
@@ -168,6 +170,7 @@ export function loadConfig(env: Env = process.env, stdoutIsTty = process.stdout.
     publicUrl: httpUrl('PUBLIC_URL', env.PUBLIC_URL || `http://localhost:${port}`),
     databaseUrl: databaseUrl(env.DATABASE_URL),
     dataDir: env.DATA_DIR || './data',
+    dbStatementTimeoutMs: integer(env, 'DB_STATEMENT_TIMEOUT_MS', 5000, 10, 600_000),
     paymentTtlSeconds: integer(env, 'PAYMENT_TTL_SECONDS', 3600, 1),
     timeZone: timeZone(env.TIME_ZONE || 'Asia/Kathmandu'),
     logLevel,

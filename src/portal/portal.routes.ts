@@ -3,7 +3,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import { csrfToken, csrfValid } from '../http/csrf.js';
+import { errorHandler } from '../http/error-handler.js';
 import type { Html } from '../http/html.js';
+import { pageError, unavailableNotice } from '../http/page-errors.js';
 import { setPageHeaders } from '../http/page-headers.js';
 import { withinIpLimit } from '../http/rate-limit.js';
 import { callbackStatusOf, callbackUrl } from '../payments/callback.js';
@@ -86,6 +88,17 @@ export async function portalPlugin(app: FastifyInstance, { ctx, csrfSecret }: { 
 
   const csrfRejected = (reply: FastifyReply) =>
     send(reply, 403, noticePage({ title: 'Form expired', message: 'This form could not be verified. Go back, reload the page and try again.', tone: 'error' }));
+
+  // The payer's page in the portal's look while the database is away (or on any server error);
+  // a request the parser refused (size, media type) keeps the API's JSON answer.
+  app.setErrorHandler((error, request, reply) => {
+    const appError = pageError(error, request, reply);
+    if (appError.status < 500) return errorHandler(error, request, reply);
+    const { pidx } = request.params as { pidx?: string };
+    const again = pidx && PIDX.test(pidx) ? { href: `/pay/${pidx}`, text: 'Try again' } : undefined;
+    const notice = appError.code === 'unavailable' ? unavailableNotice : { title: 'Something went wrong', message: 'Something went wrong on our side. Please try again in a moment.' };
+    return send(reply, appError.status, noticePage({ ...notice, link: again, tone: 'error' }));
+  });
 
   const text = (body: unknown, name: string): string => {
     const value = (body as Record<string, unknown> | undefined)?.[name];
