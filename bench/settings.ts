@@ -64,6 +64,9 @@ export const serviceEnv = {
   RATE_LIMIT_TEST: '100000000',
   PAYER_ATTEMPTS_PER_MINUTE: '100000000',
   PAYMENT_TTL_SECONDS: '86400',
+  // The completion run reads the live OTPs from the log (bench/completion.ts), as a developer would.
+  OTP_SENDER: 'log-insecure',
+  METRICS_TOKEN: 'bench-metrics-token-not-secret',
 };
 
 export const runs = (scenario: Scenario) => !settings.only || settings.only.includes(scenario);
