@@ -8,9 +8,12 @@ import type { AppContext } from '../context.js';
 import { toAppError } from '../http/error-handler.js';
 import { findOperator } from '../people/operator-store.js';
 import { findSession, OPERATOR_SESSIONS, sessionCookieOptions } from '../people/sessions.js';
+import { registerConsoleAccount } from './account.routes.js';
 import { isPermission, mayUse } from './console-permissions.js';
 import { forbidden, messagePage, notFound } from './console-pages.js';
 import type { ConsoleDeps } from './console-request.js';
+import { registerConsoleInvitation } from './invitation.routes.js';
+import { registerConsoleOperators } from './operators.routes.js';
 import { registerConsoleOverview } from './overview.routes.js';
 import { registerConsoleSignIn } from './sign-in.routes.js';
 
@@ -53,7 +56,10 @@ async function consoleRoutes(app: FastifyInstance, deps: ConsoleDeps) {
   });
 
   registerConsoleSignIn(app, deps);
+  registerConsoleInvitation(app, deps);
   registerConsoleOverview(app, deps);
+  registerConsoleAccount(app, deps);
+  registerConsoleOperators(app, deps);
 }
 
 export async function consolePlugin(app: FastifyInstance, { ctx, csrfSecret }: { ctx: AppContext; csrfSecret: Buffer }) {
