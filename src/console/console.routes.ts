@@ -9,6 +9,7 @@ import { toAppError } from '../http/error-handler.js';
 import { findOperator } from '../people/operator-store.js';
 import { findSession, OPERATOR_SESSIONS, sessionCookieOptions } from '../people/sessions.js';
 import { registerConsoleAccount } from './account.routes.js';
+import { registerConsoleAudit } from './audit.routes.js';
 import { isPermission, mayUse } from './console-permissions.js';
 import { forbidden, messagePage, notFound } from './console-pages.js';
 import type { ConsoleDeps } from './console-request.js';
@@ -60,6 +61,7 @@ async function consoleRoutes(app: FastifyInstance, deps: ConsoleDeps) {
   registerConsoleOverview(app, deps);
   registerConsoleAccount(app, deps);
   registerConsoleOperators(app, deps);
+  registerConsoleAudit(app, deps);
 }
 
 export async function consolePlugin(app: FastifyInstance, { ctx, csrfSecret }: { ctx: AppContext; csrfSecret: Buffer }) {
