@@ -43,6 +43,10 @@ export interface Config {
   metricsHost: string;
   /** `Authorization: Bearer <token>` wherever /metrics is served; required for it on the public port. */
   metricsToken: string | undefined;
+  /** `smtp://` or `smtps://` server for e-mail; unset: e-mails are written to the log. */
+  smtpUrl: string | undefined;
+  /** The sender of every e-mail (required with SMTP_URL). */
+  mailFrom: string;
 }
 
 export const OTP_SENDERS = ['log', 'log-insecure', 'sms'] as const;
@@ -154,6 +158,27 @@ function metricsToken(raw: string | undefined): string | undefined {
   return raw;
 }
 
+function smtpUrl(raw: string | undefined): string | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') || !url.hostname) throw new ConfigError('SMTP_URL must be an smtp:// or smtps:// URL such as smtps://user:password@mail.example.com:465');
+  return raw;
+}
+
+function mailFrom(raw: string | undefined, smtp: string | undefined): string {
+  if (raw === undefined || raw === '') {
+    if (smtp) throw new ConfigError('MAIL_FROM must be set with SMTP_URL: the sender of the e-mails, such as "Bhuktani <no-reply@example.com>"');
+    return 'Bhuktani <no-reply@localhost>';
+  }
+  if (!/^[^\r\n<>]*<[^\s@<>]+@[^\s@<>]+>$|^[^\s@<>]+@[^\s@<>]+$/.test(raw.trim())) throw new ConfigError(`MAIL_FROM must be an e-mail address, optionally with a name ("Bhuktani <no-reply@example.com>"), got "${raw}"`);
+  return raw.trim();
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 /** `stdoutIsTty` picks the log format when LOG_FORMAT does not: people read a terminal, programs the rest. */
@@ -193,5 +218,7 @@ export function loadConfig(env: Env = process.env, stdoutIsTty = process.stdout.
     metricsPort,
     metricsHost: env.METRICS_HOST || '127.0.0.1',
     metricsToken: metricsToken(env.METRICS_TOKEN),
+    smtpUrl: smtpUrl(env.SMTP_URL),
+    mailFrom: mailFrom(env.MAIL_FROM, env.SMTP_URL),
   };
 }

@@ -8,6 +8,7 @@ import { announceDemoShop, ensureDemoMerchant } from './demo/ensure-demo-merchan
 import { createLogger } from './http/logger.js';
 import { createMetrics, startMetricsListener } from './http/metrics.js';
 import { rateLimiter } from './http/rate-limiter.js';
+import { createMailer } from './mail/mailer.js';
 import { expirySweep } from './jobs/expiry-sweep.js';
 import { webhookSender } from './webhooks/webhook-sender.js';
 import { otpSenderFor } from './wallets/otp-sender-for.js';
@@ -20,7 +21,7 @@ async function main() {
     await db.close();
     throw error;
   });
-  const ctx = { db, clock: systemClock, ids: cryptoIds, config, otp, metrics: createMetrics(db), limiter: rateLimiter(config) };
+  const ctx = { db, clock: systemClock, ids: cryptoIds, config, otp, metrics: createMetrics(db), limiter: rateLimiter(config), mailer: createMailer(config, logger) };
   const demo = await ensureDemoMerchant(ctx);
   const app = await buildApp(ctx, { logger });
   const sweep = expirySweep(ctx, (error) => logger.error({ err: error }, 'expiry sweep failed'));

@@ -7,10 +7,13 @@ import { AppError } from '../http/errors.js';
 import { createLogger } from '../http/logger.js';
 import { createMetrics } from '../http/metrics.js';
 import { memoryRateLimiter } from '../http/rate-limiter.js';
+import { createMailer } from '../mail/mailer.js';
 import { logOtpSender } from '../wallets/otp-sender.js';
 import { UsageError, type Command, type CommandIo } from './command.js';
 import { merchantCreate } from './merchant-create.command.js';
+import { merchantApprove, merchantFee, merchantReactivate, merchantReject, merchantSuspend } from './merchant-decide.commands.js';
 import { migrateCommand } from './migrate.command.js';
+import { operatorCreate } from './operator-create.command.js';
 import { ledgerVerify } from './ledger-verify.command.js';
 import { paymentResolve } from './payment-resolve.command.js';
 import { walletCreate, walletTopup } from './wallet.commands.js';
@@ -18,10 +21,16 @@ import { walletCreate, walletTopup } from './wallet.commands.js';
 export const commands: Record<string, Command> = {
   migrate: migrateCommand,
   'merchant create': merchantCreate,
+  'merchant approve': merchantApprove,
+  'merchant reject': merchantReject,
+  'merchant suspend': merchantSuspend,
+  'merchant reactivate': merchantReactivate,
+  'merchant fee': merchantFee,
   'wallet create': walletCreate,
   'wallet topup': walletTopup,
   'ledger verify': ledgerVerify,
   'payment resolve': paymentResolve,
+  'operator create': operatorCreate,
 };
 
 function usage(): string {
@@ -60,8 +69,9 @@ export async function runCli(argv: string[], io: CommandIo): Promise<number> {
     const parsed = found.command.parse(found.args);
     const config = loadConfig();
     db = await openDb(config, 'command');
-    const otp = logOtpSender(createLogger(config, process.stderr));
-    return await found.command.run({ db, clock: systemClock, ids: cryptoIds, config, otp, metrics: createMetrics(db), limiter: memoryRateLimiter() }, parsed, io);
+    const logger = createLogger(config, process.stderr);
+    const ctx = { db, clock: systemClock, ids: cryptoIds, config, otp: logOtpSender(logger), metrics: createMetrics(db), limiter: memoryRateLimiter(), mailer: createMailer(config, logger) };
+    return await found.command.run(ctx, parsed, io);
   } catch (error) {
     if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
       io.err(`bhuktani: ${(error as Error).message}\nusage: bhuktani ${found.command.usage}`);

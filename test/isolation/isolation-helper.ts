@@ -14,6 +14,7 @@ import { signingSecret } from '../../src/merchants/signing-secret.js';
 import { merchantApi, validInitiate } from '../api-client.js';
 import { merchantBrowser, type MerchantBrowser, uniqueSignUp } from '../dashboard-client.js';
 import { callbackParams, operatorWallet, payerBrowser, payWithLiveWallet } from '../portal-client.js';
+import { approveSignedUp } from '../merchant-approval.js';
 import { startTestApp, type TestApp } from '../test-app.js';
 
 export interface AppRoute {
@@ -81,6 +82,8 @@ export interface World {
 async function signedUp(t: TestApp) {
   const browser = merchantBrowser(t.app);
   const { fields, keys } = await browser.signUp(uniqueSignUp());
+  // Approved, so that both keys work and the attempts are about isolation, not approval.
+  await approveSignedUp(t.ctx, fields.email);
   return { browser, fields, keys };
 }
 

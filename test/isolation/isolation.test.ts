@@ -5,6 +5,7 @@
 // repeat their GET route's attempts. After each route's attempts, nothing of A's has changed.
 import { afterAll, describe, expect, it } from 'vitest';
 import { merchantBrowser, type MerchantBrowser, uniqueSignUp } from '../dashboard-client.js';
+import { consoleRoute, consoleSignedOutRoute } from './console-isolation.js';
 import { type Answered, type Attempt, buildWorld, intruders, routeKey, runAttempt, snapshotOfA, startRecordingRoutes, type World } from './isolation-helper.js';
 
 interface Classification {
@@ -13,9 +14,10 @@ interface Classification {
    * - `portal`: the pidx is the capability; what must hold is that one payment's page never shows
    *   or moves another (its CSRF token and attempt tokens are bound to it);
    * - `dashboard`: merchant-scoped by the session (its merchant and the environment it looks at);
-   * - `public`: takes no merchant-scoped id and shows no merchant's data.
+   * - `public`: takes no merchant-scoped id and shows no merchant's data;
+   * - `console`: operators only, by the permission the route declares (console-isolation.ts).
    */
-  scope: 'api' | 'portal' | 'dashboard' | 'public';
+  scope: 'api' | 'portal' | 'dashboard' | 'public' | 'console';
   reason: string;
   attempts: (w: World) => Attempt[] | Promise<Attempt[]>;
 }
@@ -409,6 +411,29 @@ const table: Record<string, Classification> = {
   },
 
   // ---- the rest: no merchant-scoped id -------------------------------------------------------
+  // ---- the operator console: operators only, each route by the permission it declares --------
+  'GET /console/login': consoleSignedOutRoute('the sign-in form', 'GET', '/console/login'),
+  'POST /console/login': consoleSignedOutRoute('e-mail and password; refused without the form’s token', 'POST', '/console/login', { email: 'x@example.com', password: 'x' }),
+  'GET /console/login/code': consoleSignedOutRoute('the second-factor form, only in a session that gave the password', 'GET', '/console/login/code'),
+  'POST /console/login/code': consoleSignedOutRoute('a TOTP or recovery code, only in a session that gave the password', 'POST', '/console/login/code', { code: '123456' }),
+  'GET /console/enrol': consoleSignedOutRoute('the TOTP enrolment, only in a session of an invited operator who set a password', 'GET', '/console/enrol'),
+  'POST /console/enrol': consoleSignedOutRoute('confirms the enrolment, only in such a session', 'POST', '/console/enrol', { code: '123456' }),
+  'POST /console/logout': consoleSignedOutRoute('ends the session the cookie names, with the form’s token', 'POST', '/console/logout'),
+  'GET /console/invitation/:token': consoleSignedOutRoute('the token is the capability (random, hashed, single-use, 7 days)', 'GET', '/console/invitation/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'),
+  'POST /console/invitation/:token': consoleSignedOutRoute('accepts an invitation the token names, with the form’s token', 'POST', '/console/invitation/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', { password: 'a long password 1', password_again: 'a long password 1' }),
+  'GET /console': consoleRoute('read', 'GET', '/console'),
+  'POST /console/ledger/verify': consoleRoute('ledger.verify', 'POST', '/console/ledger/verify'),
+  'GET /console/account': consoleRoute('read', 'GET', '/console/account'),
+  'POST /console/account/password': consoleRoute('read', 'POST', '/console/account/password', { current_password: 'wrong', new_password: 'x' }),
+  'POST /console/account/recovery-codes': consoleRoute('read', 'POST', '/console/account/recovery-codes', { current_password: 'wrong' }),
+  'GET /console/operators': consoleRoute('operators.manage', 'GET', '/console/operators'),
+  'POST /console/operators/invite': consoleRoute('operators.manage', 'POST', '/console/operators/invite', { email: 'crafted-invite@example.com', role: 'admin' }),
+  'POST /console/operators/invitations/:id/resend': consoleRoute('operators.manage', 'POST', '/console/operators/invitations/1/resend'),
+  'POST /console/operators/invitations/:id/revoke': consoleRoute('operators.manage', 'POST', '/console/operators/invitations/1/revoke'),
+  'POST /console/operators/:id/role': consoleRoute('operators.manage', 'POST', '/console/operators/1/role', { role: 'admin' }),
+  'POST /console/operators/:id/remove': consoleRoute('operators.manage', 'POST', '/console/operators/1/remove'),
+  'GET /console/audit': consoleRoute('read', 'GET', '/console/audit'),
+
   'GET /': publicRoute('redirects to the dashboard', '/'),
   'GET /health': publicRoute('liveness of the service; no merchant data', '/health'),
   'GET /metrics': {
@@ -479,10 +504,10 @@ describe('isolation', () => {
     expect(stale, 'routes in the table that the app no longer registers').toEqual([]);
   });
 
-  it('covers the API, the hosted page and the dashboard', () => {
+  it('covers the API, the hosted page, the dashboard and the console', () => {
     const scopes = new Set(Object.values(table).map((c) => c.scope));
-    expect([...scopes].sort()).toEqual(['api', 'dashboard', 'portal', 'public']);
-    for (const prefix of ['/api/', '/pay/', '/dashboard']) expect(routes.some((r) => r.url.startsWith(prefix))).toBe(true);
+    expect([...scopes].sort()).toEqual(['api', 'console', 'dashboard', 'portal', 'public']);
+    for (const prefix of ['/api/', '/pay/', '/dashboard', '/console']) expect(routes.some((r) => r.url.startsWith(prefix))).toBe(true);
   });
 
   const classified = routes.filter((r) => table[routeKey(r)] || (r.method === 'HEAD' && table[`GET ${r.url}`]));
