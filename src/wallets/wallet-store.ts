@@ -2,7 +2,7 @@ import type { Queryable } from '../db/db.js';
 import type { Environment } from '../environment.js';
 import type { Wallet } from './wallet.js';
 
-export const walletColumns = 'id, idx, environment, mobile, name, mpin_hash, sandbox, created_at';
+export const walletColumns = 'id, idx, environment, mobile, name, mpin_hash, sandbox, created_at, frozen_at, frozen_reason';
 
 export async function insertWallet(
   db: Queryable,
@@ -58,4 +58,35 @@ export async function recordMpinFailure(
 
 export async function clearMpinFailures(db: Queryable, walletId: number, scope: string): Promise<void> {
   await db.query('DELETE FROM mpin_failures WHERE wallet_id = $1 AND scope = $2', [walletId, scope]);
+}
+
+export async function findWalletByIdx(db: Queryable, idx: string): Promise<Wallet | undefined> {
+  const rows = await db.query<Wallet>(`SELECT ${walletColumns} FROM wallets WHERE idx = $1`, [idx]);
+  return rows[0];
+}
+
+/** Newest first; `mobile` narrows to numbers starting with it (the unique (environment, mobile) index serves it per environment). */
+export async function listWallets(db: Queryable, filter: { environment?: Environment; mobile?: string; limit: number }): Promise<Wallet[]> {
+  const params: unknown[] = [];
+  const where: string[] = [];
+  if (filter.environment) where.push(`environment = $${params.push(filter.environment)}`);
+  if (filter.mobile) where.push(`mobile LIKE $${params.push(`${filter.mobile.replace(/[\\%_]/g, '')}%`)} COLLATE "C"`);
+  return db.query<Wallet>(
+    `SELECT ${walletColumns} FROM wallets ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT $${params.push(filter.limit)}`,
+    params,
+  );
+}
+
+/**
+ * Freezes (reason given) or unfreezes (null) a wallet that is not in that state already; sandbox
+ * wallets never. The updated wallet, or undefined when the move did not apply.
+ */
+export async function setWalletFrozen(db: Queryable, walletId: number, frozen: { at: Date; reason: string } | null): Promise<Wallet | undefined> {
+  const rows = await db.query<Wallet>(
+    frozen
+      ? `UPDATE wallets SET frozen_at = $2, frozen_reason = $3 WHERE id = $1 AND frozen_at IS NULL AND NOT sandbox RETURNING ${walletColumns}`
+      : `UPDATE wallets SET frozen_at = NULL, frozen_reason = NULL WHERE id = $1 AND frozen_at IS NOT NULL RETURNING ${walletColumns}`,
+    frozen ? [walletId, frozen.at, frozen.reason] : [walletId],
+  );
+  return rows[0];
 }
