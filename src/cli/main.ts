@@ -10,6 +10,7 @@ import { memoryRateLimiter } from '../http/rate-limiter.js';
 import { logOtpSender } from '../wallets/otp-sender.js';
 import { UsageError, type Command, type CommandIo } from './command.js';
 import { merchantCreate } from './merchant-create.command.js';
+import { merchantApprove, merchantFee, merchantReactivate, merchantReject, merchantSuspend } from './merchant-decide.commands.js';
 import { migrateCommand } from './migrate.command.js';
 import { ledgerVerify } from './ledger-verify.command.js';
 import { paymentResolve } from './payment-resolve.command.js';
@@ -18,6 +19,11 @@ import { walletCreate, walletTopup } from './wallet.commands.js';
 export const commands: Record<string, Command> = {
   migrate: migrateCommand,
   'merchant create': merchantCreate,
+  'merchant approve': merchantApprove,
+  'merchant reject': merchantReject,
+  'merchant suspend': merchantSuspend,
+  'merchant reactivate': merchantReactivate,
+  'merchant fee': merchantFee,
   'wallet create': walletCreate,
   'wallet topup': walletTopup,
   'ledger verify': ledgerVerify,

@@ -34,8 +34,8 @@ export function registerAccount(app: FastifyInstance, deps: DashboardDeps) {
     if (!formVerified(deps, request)) return formExpired(deps, request, reply);
     const values = { name: field(request, 'name'), email: field(request, 'email') };
     try {
-      // Only these three: the fee and the rest are the operator's to set.
-      const created = await createMerchant(ctx, { ...values, password: field(request, 'password') });
+      // Only these three: the fee and the rest are the operator's to set. Test at once, live once approved.
+      const created = await createMerchant(ctx, { ...values, password: field(request, 'password') }, { status: 'new' });
       const token = await startSession(reply, created.merchant.id);
       request.merchantSession = await findSession(ctx, { token });
       const frame = { session: request.merchantSession!, csrf: formToken(deps, request, reply), path: '/dashboard', timeZone: ctx.config.timeZone };

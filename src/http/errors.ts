@@ -23,6 +23,8 @@ export const errorCatalogue = {
   bad_request: { status: 400, shape: 'error_key' },
   /** The body is not parseable JSON. */
   json_parse_error: { status: 400, shape: 'error_key' },
+  /** A key that is valid but may not do this: a live key of a merchant not approved, or suspended. */
+  forbidden: { status: 403, detail: 'You do not have permission to perform this action.', shape: 'status_code' },
   /** A pidx or transaction unknown to this merchant and environment. */
   not_found: { status: 404, detail: 'Not found.', shape: 'error_key' },
   /** A page number past the end of the transaction list. */

@@ -12,6 +12,7 @@ const errorExamples: Record<ErrorCode, unknown> = {
   validation_error: { amount: ['Amount should be at least 10 paisa.'], return_url: ['This field may not be blank.'], error_key: 'validation_error' },
   bad_request: { detail: 'Refund amount exceeds the refundable amount of 500 paisa.', error_key: 'validation_error' },
   json_parse_error: { detail: 'JSON parse error - Unexpected token } in JSON at position 10', error_key: 'validation_error' },
+  forbidden: { detail: 'This merchant is suspended: live payments are off.', status_code: 403 },
   not_found: { detail: errorCatalogue.not_found.detail, error_key: 'validation_error' },
   invalid_page: { detail: errorCatalogue.invalid_page.detail },
   route_not_found: { detail: 'Not found.', status_code: 404 },

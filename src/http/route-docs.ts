@@ -9,6 +9,6 @@ declare module 'fastify' {
 }
 
 /** Every API route may answer these. */
-export const commonApiErrors: ErrorCode[] = ['not_authenticated', 'invalid_token', 'rate_limited', 'unavailable'];
+export const commonApiErrors: ErrorCode[] = ['not_authenticated', 'invalid_token', 'forbidden', 'rate_limited', 'unavailable'];
 /** Every route with a body may answer these too. */
 export const bodyErrors: ErrorCode[] = ['validation_error', 'json_parse_error', 'payload_too_large', 'unsupported_media_type'];

@@ -29,8 +29,12 @@ export interface CreatedMerchant {
   live_secret_key: string;
 }
 
-/** A merchant with a fresh test and live secret key; the keys are returned in full only here. */
-export async function createMerchant(ctx: AppContext, input: unknown): Promise<CreatedMerchant> {
+/**
+ * A merchant with a fresh test and live secret key; the keys are returned in full only here.
+ * `status` is `approved` when an operator creates it (`bhuktani merchant create`), `new` when it
+ * signs up on the website: its live key then works only once an operator approves it.
+ */
+export async function createMerchant(ctx: AppContext, input: unknown, options: { status: 'new' | 'approved' } = { status: 'approved' }): Promise<CreatedMerchant> {
   const request = parseOrThrow(merchantRequest, input);
   const now = ctx.clock.now();
   const passwordHash = await hashPassword(request.password!);
@@ -43,6 +47,7 @@ export async function createMerchant(ctx: AppContext, input: unknown): Promise<C
         mobile: request.mobile ?? '',
         passwordHash,
         feeBps: request.fee_bps ?? DEFAULT_FEE_BPS,
+        status: options.status,
         now,
       });
       const keys = {} as Record<Environment, string>;

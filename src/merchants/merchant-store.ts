@@ -1,17 +1,17 @@
 import type { Queryable } from '../db/db.js';
 import type { Environment } from '../environment.js';
-import type { Merchant } from './merchant.js';
+import type { ApprovalStatus, Merchant } from './merchant.js';
 
-const MERCHANT_COLUMNS = 'm.id, m.idx, m.name, m.email, m.mobile, m.fee_bps, m.created_at';
+export const MERCHANT_COLUMNS = 'm.id, m.idx, m.name, m.email, m.mobile, m.fee_bps, m.created_at, m.status, m.status_reason';
 
 export async function insertMerchant(
   db: Queryable,
-  row: { idx: string; name: string; email: string; mobile: string; passwordHash: string; feeBps: number; now: Date },
+  row: { idx: string; name: string; email: string; mobile: string; passwordHash: string; feeBps: number; status: ApprovalStatus; now: Date },
 ): Promise<Merchant> {
   const [merchant] = await db.query<Merchant>(
-    `INSERT INTO merchants AS m (idx, name, email, mobile, password_hash, fee_bps, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${MERCHANT_COLUMNS}`,
-    [row.idx, row.name, row.email, row.mobile, row.passwordHash, row.feeBps, row.now],
+    `INSERT INTO merchants AS m (idx, name, email, mobile, password_hash, fee_bps, status, status_changed_at, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8) RETURNING ${MERCHANT_COLUMNS}`,
+    [row.idx, row.name, row.email, row.mobile, row.passwordHash, row.feeBps, row.status, row.now],
   );
   return merchant;
 }
@@ -68,4 +68,22 @@ export async function touchSecretKey(db: Queryable, keyId: number, at: Date): Pr
 export async function findMerchantById(db: Queryable, id: number): Promise<Merchant | undefined> {
   const rows = await db.query<Merchant>(`SELECT ${MERCHANT_COLUMNS} FROM merchants m WHERE m.id = $1`, [id]);
   return rows[0];
+}
+
+export async function findMerchantByIdx(db: Queryable, idx: string): Promise<Merchant | undefined> {
+  const rows = await db.query<Merchant>(`SELECT ${MERCHANT_COLUMNS} FROM merchants m WHERE m.idx = $1`, [idx]);
+  return rows[0];
+}
+
+/** Sets the fee; returns the merchant and the fee it had, or undefined for an unknown idx. */
+export async function updateMerchantFee(db: Queryable, idx: string, feeBps: number): Promise<{ before: number; merchant: Merchant } | undefined> {
+  const rows = await db.query<Merchant & { before: number }>(
+    `WITH current AS (SELECT id, fee_bps FROM merchants WHERE idx = $1 FOR UPDATE)
+     UPDATE merchants m SET fee_bps = $2 FROM current c WHERE m.id = c.id
+     RETURNING ${MERCHANT_COLUMNS}, c.fee_bps AS before`,
+    [idx, feeBps],
+  );
+  if (!rows[0]) return undefined;
+  const { before, ...merchant } = rows[0];
+  return { before, merchant };
 }

@@ -1,5 +1,13 @@
 import type { Environment } from '../environment.js';
 
+/**
+ * Where a merchant stands with the operators (contract section 8): `new` (signed up, test only) →
+ * `applied` → `approved` | `rejected`; `rejected` → `applied`; `approved` ⇄ `suspended`.
+ * The moves are in approval-state-machine.ts.
+ */
+export const approvalStatuses = ['new', 'applied', 'approved', 'rejected', 'suspended'] as const;
+export type ApprovalStatus = (typeof approvalStatuses)[number];
+
 export interface Merchant {
   id: number;
   idx: string;
@@ -8,6 +16,9 @@ export interface Merchant {
   mobile: string;
   fee_bps: number;
   created_at: Date;
+  status: ApprovalStatus;
+  /** Why the last operator decision was made (shown to the merchant when rejected or suspended). */
+  status_reason: string | null;
 }
 
 /** Who is calling the API: the merchant and the environment its key selects. */

@@ -10,6 +10,7 @@ import m008 from './008_lighter_payment_writes.js';
 import m009 from './009_transaction_day_counts.js';
 import m010 from './010_ledger_references_verified.js';
 import m011 from './011_audit_log_bank_accounts.js';
+import m012 from './012_merchant_approval.js';
 import m016 from './016_console_searches_frozen_wallets.js';
 
 export interface Migration {
@@ -32,5 +33,6 @@ export const migrations: Migration[] = [
   sql('009_transaction_day_counts', m009),
   sql('010_ledger_references_verified', m010),
   sql('011_audit_log_bank_accounts', m011),
+  sql('012_merchant_approval', m012),
   sql('016_console_searches_frozen_wallets', m016),
 ];
