@@ -4,7 +4,7 @@
 // payment journal (payer −amount, merchant amount − fee, fee account fee) and every payer wallet a
 // top-up journal and a running balance to match, so `bhuktani ledger verify` holds over the seed.
 import pg from 'pg';
-import { hashPassword } from '../src/merchants/password.js';
+import { hashPassword } from '../src/people/password.js';
 import { databaseUrl, pg as pgSettings } from './settings.js';
 
 const PAYERS = 100;

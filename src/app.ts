@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { apiPlugin } from './api.js';
 import type { AppContext } from './context.js';
+import { consolePlugin } from './console/console.routes.js';
 import { dashboardPlugin } from './dashboard/dashboard.routes.js';
 import { demoPlugin } from './demo/demo.routes.js';
 import { registerHealth } from './health.route.js';
@@ -61,5 +62,6 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Fa
   await app.register(portalPlugin, { ctx, csrfSecret });
   await app.register(demoPlugin, { ctx, csrfSecret });
   await app.register(dashboardPlugin, { ctx, csrfSecret });
+  await app.register(consolePlugin, { ctx, csrfSecret });
   return app;
 }

@@ -12,6 +12,7 @@ import { UsageError, type Command, type CommandIo } from './command.js';
 import { merchantCreate } from './merchant-create.command.js';
 import { merchantApprove, merchantFee, merchantReactivate, merchantReject, merchantSuspend } from './merchant-decide.commands.js';
 import { migrateCommand } from './migrate.command.js';
+import { operatorCreate } from './operator-create.command.js';
 import { ledgerVerify } from './ledger-verify.command.js';
 import { paymentResolve } from './payment-resolve.command.js';
 import { walletCreate, walletTopup } from './wallet.commands.js';
@@ -28,6 +29,7 @@ export const commands: Record<string, Command> = {
   'wallet topup': walletTopup,
   'ledger verify': ledgerVerify,
   'payment resolve': paymentResolve,
+  'operator create': operatorCreate,
 };
 
 function usage(): string {

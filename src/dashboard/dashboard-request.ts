@@ -3,8 +3,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import { csrfToken, csrfValid } from '../http/csrf.js';
-import type { Html } from '../http/html.js';
-import { setPageHeaders } from '../http/page-headers.js';
 import type { MerchantSession } from '../merchants/merchant-sessions.js';
 
 declare module 'fastify' {
@@ -40,21 +38,7 @@ export function formVerified(deps: DashboardDeps, request: FastifyRequest): bool
   return csrfValid(request, deps.csrfSecret, binding(request));
 }
 
-export function sendPage(reply: FastifyReply, page: Html, status = 200): FastifyReply {
-  return setPageHeaders(reply).code(status).send(page.value);
-}
-
-/** A form field as text ('' when absent). */
-export function field(request: FastifyRequest, name: string): string {
-  const value = (request.body as Record<string, unknown> | undefined)?.[name];
-  return typeof value === 'string' ? value : '';
-}
-
-/** A query parameter as text ('' when absent or repeated oddly). */
-export function queryText(request: FastifyRequest, name: string): string {
-  const value = (request.query as Record<string, unknown> | undefined)?.[name];
-  return typeof value === 'string' ? value : '';
-}
+export { field, queryText, sendPage } from '../http/page-request.js';
 
 /** Where to go after log-in: a dashboard path, never another site. */
 export function safeNext(next: string): string | undefined {

@@ -6,7 +6,7 @@ import { parseOrThrow } from '../http/parse-fields.js';
 import { environments, type Environment } from '../environment.js';
 import type { Merchant } from './merchant.js';
 import { insertMerchant, insertSecretKey } from './merchant-store.js';
-import { hashPassword } from './password.js';
+import { hashPassword } from '../people/password.js';
 import { displayPrefix, generateSecretKey, hashSecretKey } from './secret-key.js';
 
 export const DEFAULT_FEE_BPS = 300;

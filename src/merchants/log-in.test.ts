@@ -2,7 +2,8 @@
 // every instance of the service at once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, newMerchant, type TestApp } from '../../test/test-app.js';
-import { EMAIL_FAILURES_BEFORE_LOCK, FORGET_FAILURES_AFTER_SECONDS, lockSeconds, logIn, LogInError } from './log-in.js';
+import { FORGET_FAILURES_AFTER_SECONDS, lockSeconds } from '../people/sign-in-throttle.js';
+import { EMAIL_FAILURES_BEFORE_LOCK, logIn, LogInError } from './log-in.js';
 
 describe('lockSeconds', () => {
   it('locks from the threshold on, doubling from 30 seconds up to an hour', () => {

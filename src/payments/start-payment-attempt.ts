@@ -4,7 +4,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { AppContext } from '../context.js';
 import { ledgerAccount, walletAccount } from '../ledger/accounts.js';
 import { walletBalance } from '../ledger/ledger-store.js';
-import { verifyPassword } from '../merchants/password.js';
+import { verifyPassword } from '../people/password.js';
 import { generateOtp, isLocked, MAX_MPIN_FAILURES, MPIN_LOCK_SECONDS, OTP_TTL_SECONDS } from '../wallets/attempt-rules.js';
 import { MOBILE_PATTERN, MPIN_PATTERN, sandbox, type Wallet } from '../wallets/wallet.js';
 import { clearMpinFailures, findMpinFailures, findWallet, recordMpinFailure } from '../wallets/wallet-store.js';

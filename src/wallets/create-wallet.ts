@@ -4,7 +4,7 @@ import type { AppContext } from '../context.js';
 import { AppError } from '../http/errors.js';
 import { choice, object, text } from '../http/fields.js';
 import { parseOrThrow } from '../http/parse-fields.js';
-import { hashPassword } from '../merchants/password.js';
+import { hashPassword } from '../people/password.js';
 import { environments, type Environment } from '../environment.js';
 import { MOBILE_PATTERN, MPIN_PATTERN, type Wallet } from './wallet.js';
 import { insertWallet } from './wallet-store.js';

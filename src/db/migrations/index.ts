@@ -11,7 +11,8 @@ import m009 from './009_transaction_day_counts.js';
 import m010 from './010_ledger_references_verified.js';
 import m011 from './011_audit_log_bank_accounts.js';
 import m012 from './012_merchant_approval.js';
-import m016 from './016_console_searches_frozen_wallets.js';
+import m013 from './013_operators.js';
+import m016 from './016_console_searches.js';
 
 export interface Migration {
   name: string;
@@ -34,5 +35,6 @@ export const migrations: Migration[] = [
   sql('010_ledger_references_verified', m010),
   sql('011_audit_log_bank_accounts', m011),
   sql('012_merchant_approval', m012),
-  sql('016_console_searches_frozen_wallets', m016),
+  sql('013_operators', m013),
+  sql('016_console_searches', m016),
 ];

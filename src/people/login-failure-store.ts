@@ -1,4 +1,5 @@
-// The SQL of failed log-ins. A scope is `email:<lower-case email>` or `ip:<address>`.
+// The SQL of failed sign-ins. A scope names what is counted: `email:<lower-case email>`, `ip:<address>`
+// (merchants), `operator:…` (operators; src/people/operator-sign-in.ts).
 import type { Queryable } from '../db/db.js';
 
 /** The latest time until which any of `scopes` is locked, if one is locked at `now`. */

@@ -13,8 +13,4 @@ CREATE INDEX payments_pending ON payments (created_at) WHERE status = 'Pending';
 DROP INDEX postings_account;
 CREATE INDEX postings_account ON postings (account_id, id);
 
--- A frozen wallet cannot pay (contract section 8). Migration 013 of the console shell adds the same
--- columns; IF NOT EXISTS lets either land first.
-ALTER TABLE wallets ADD COLUMN IF NOT EXISTS frozen_at timestamptz;
-ALTER TABLE wallets ADD COLUMN IF NOT EXISTS frozen_reason text;
 `;

@@ -1,0 +1,61 @@
+// The operator console under /console: server-rendered pages that work without JavaScript, every
+// form with a CSRF token bound to the session, every page with the security headers. Every route
+// declares what it needs (`config: { permission }`, console-permissions.ts); one onRequest hook
+// checks it, and a route that declares nothing fails to register. The dashboard's merchant session
+// means nothing here: operators have their own sessions (src/people/sessions.ts).
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../context.js';
+import { toAppError } from '../http/error-handler.js';
+import { findOperator } from '../people/operator-store.js';
+import { findSession, OPERATOR_SESSIONS, sessionCookieOptions } from '../people/sessions.js';
+import { isPermission, mayUse } from './console-permissions.js';
+import { forbidden, messagePage, notFound } from './console-pages.js';
+import type { ConsoleDeps } from './console-request.js';
+import { registerConsoleOverview } from './overview.routes.js';
+import { registerConsoleSignIn } from './sign-in.routes.js';
+
+async function consoleRoutes(app: FastifyInstance, deps: ConsoleDeps) {
+  const { ctx } = deps;
+
+  app.addHook('onRoute', (route) => {
+    const access = route.config?.permission;
+    if (access !== 'signed-out' && !isPermission(access)) throw new Error(`console route ${String(route.method)} ${route.url} declares no permission (config: { permission })`);
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    const token = request.cookies[OPERATOR_SESSIONS.cookie];
+    const session = token ? await findSession(ctx.db, OPERATOR_SESSIONS, { token, now: ctx.clock.now() }) : undefined;
+    const operator = session && (await findOperator(ctx.db, session.accountId));
+    if (session && operator && session.stage === 'signed_in') {
+      request.operatorSession = { id: session.id, operator: { id: operator.id, email: operator.email, role: operator.role }, expiresAt: session.expiresAt };
+    } else if (session && operator) {
+      request.halfwaySession = { session, operator };
+    } else if (token) {
+      reply.clearCookie(OPERATOR_SESSIONS.cookie, sessionCookieOptions(OPERATOR_SESSIONS, ctx.config));
+    }
+    // Not found has no route config: it needs a signed-in operator like any page, so signed out it tells nothing.
+    const access = request.routeOptions.config?.permission ?? 'read';
+    if (access === 'signed-out') return;
+    if (!request.operatorSession) {
+      const next = request.method === 'GET' && request.url !== '/console' ? `?next=${encodeURIComponent(request.url)}` : '';
+      return reply.code(303).redirect(`/console/login${next}`);
+    }
+    if (!mayUse(request.operatorSession.operator.role, access)) return forbidden(deps, request, reply);
+  });
+
+  app.setNotFoundHandler((request, reply) => notFound(deps, request, reply));
+
+  app.setErrorHandler((error, request, reply) => {
+    const appError = toAppError(error);
+    if (appError.status >= 500) request.log.error({ err: error }, 'console request failed');
+    const message = appError.status >= 500 ? 'Something went wrong on our side. Try again in a moment.' : appError.message;
+    return messagePage(deps, request, reply, appError.status, { title: appError.status >= 500 ? 'Something went wrong' : 'Request not accepted', message });
+  });
+
+  registerConsoleSignIn(app, deps);
+  registerConsoleOverview(app, deps);
+}
+
+export async function consolePlugin(app: FastifyInstance, { ctx, csrfSecret }: { ctx: AppContext; csrfSecret: Buffer }) {
+  await app.register(consoleRoutes, { prefix: '/console', ctx, csrfSecret });
+}

@@ -1,0 +1,67 @@
+// The pages before an operator is signed in: password, second factor, enrolment, recovery codes.
+import { Html, html } from '../http/html.js';
+import { consoleSignedOutPage, csrfField, notice } from './console-layout.js';
+
+const nextField = (next: string | undefined) => (next ? html`<input type="hidden" name="next" value="${next}">` : '');
+
+export function signInPage(options: { csrf: string; email?: string; next?: string; message?: string }): Html {
+  return consoleSignedOutPage({
+    title: 'Sign in',
+    body: html`<h1>Sign in</h1>
+<p class="muted">For the staff who run the gateway. Merchants sign in at <a href="/dashboard/login">the merchant dashboard</a>.</p>
+${notice(options.message, 'error')}
+<form method="post" action="/console/login" class="stack">
+  ${csrfField(options.csrf)}${nextField(options.next)}
+  <label>E-mail <input type="email" name="email" value="${options.email ?? ''}" autocomplete="username" required autofocus></label>
+  <label>Password <input type="password" name="password" autocomplete="current-password" required></label>
+  <button type="submit" class="primary">Continue</button>
+</form>`,
+  });
+}
+
+export function codePage(options: { csrf: string; email: string; next?: string; message?: string }): Html {
+  return consoleSignedOutPage({
+    title: 'Two-factor code',
+    body: html`<h1>Two-factor code</h1>
+<p>Signing in as <strong>${options.email}</strong>. Enter the 6-digit code from your authenticator app, or one of your recovery codes.</p>
+${notice(options.message, 'error')}
+<form method="post" action="/console/login/code" class="stack">
+  ${csrfField(options.csrf)}${nextField(options.next)}
+  <label>Code <input type="text" name="code" inputmode="text" autocomplete="one-time-code" maxlength="20" required autofocus></label>
+  <button type="submit" class="primary">Sign in</button>
+</form>
+<form method="post" action="/console/logout" class="inline">${csrfField(options.csrf)}<button type="submit" class="link">Cancel</button></form>`,
+  });
+}
+
+export function enrolPage(options: { csrf: string; email: string; secret: string; qrSvg: string; message?: string }): Html {
+  const grouped = options.secret.replace(/(.{4})/g, '$1 ').trim();
+  return consoleSignedOutPage({
+    title: 'Set up two-factor sign-in',
+    body: html`<h1>Set up two-factor sign-in</h1>
+<p>Every operator signs in with a code from an authenticator app as well as the password. Scan this code with the app (or type the key in), then enter the 6-digit code it shows.</p>
+${notice(options.message, 'error')}
+<figure class="qr">${new Html(options.qrSvg)}<figcaption>Account: ${options.email}</figcaption></figure>
+<p>Key: <code class="secret" data-secret="${options.secret}">${grouped}</code></p>
+<form method="post" action="/console/enrol" class="stack">
+  ${csrfField(options.csrf)}
+  <label>Code from the app <input type="text" name="code" inputmode="numeric" autocomplete="one-time-code" maxlength="8" required autofocus></label>
+  <button type="submit" class="primary">Confirm</button>
+</form>`,
+  });
+}
+
+export function recoveryCodesBody(codes: string[], intro: string): Html {
+  return html`<p>${intro}</p>
+<p><strong>Keep these recovery codes somewhere safe.</strong> Each works once, in place of a code from the app, if you lose your phone. They are shown only now.</p>
+<ol class="recovery-codes">${codes.map((code) => html`<li><code>${code}</code></li>`)}</ol>`;
+}
+
+export function enrolledPage(options: { codes: string[] }): Html {
+  return consoleSignedOutPage({
+    title: 'Two-factor sign-in is on',
+    body: html`<h1>Two-factor sign-in is on</h1>
+${recoveryCodesBody(options.codes, 'Your authenticator app is set up.')}
+<p><a class="button primary" href="/console">Continue to the console</a></p>`,
+  });
+}
