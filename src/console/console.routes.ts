@@ -12,7 +12,9 @@ import { isPermission, mayUse } from './console-permissions.js';
 import { forbidden, messagePage, notFound } from './console-pages.js';
 import type { ConsoleDeps } from './console-request.js';
 import { registerConsoleOverview } from './overview.routes.js';
+import { registerConsolePayments } from './payments.routes.js';
 import { registerConsoleSignIn } from './sign-in.routes.js';
+import { registerConsoleWallets } from './wallets.routes.js';
 
 async function consoleRoutes(app: FastifyInstance, deps: ConsoleDeps) {
   const { ctx } = deps;
@@ -54,6 +56,8 @@ async function consoleRoutes(app: FastifyInstance, deps: ConsoleDeps) {
 
   registerConsoleSignIn(app, deps);
   registerConsoleOverview(app, deps);
+  registerConsolePayments(app, deps);
+  registerConsoleWallets(app, deps);
 }
 
 export async function consolePlugin(app: FastifyInstance, { ctx, csrfSecret }: { ctx: AppContext; csrfSecret: Buffer }) {
