@@ -11,6 +11,7 @@ import { findSession, OPERATOR_SESSIONS, sessionCookieOptions } from '../people/
 import { isPermission, mayUse } from './console-permissions.js';
 import { forbidden, messagePage, notFound } from './console-pages.js';
 import type { ConsoleDeps } from './console-request.js';
+import { registerConsoleMerchants } from './merchants.routes.js';
 import { registerConsoleOverview } from './overview.routes.js';
 import { registerConsolePayments } from './payments.routes.js';
 import { registerConsoleSignIn } from './sign-in.routes.js';
@@ -58,6 +59,7 @@ async function consoleRoutes(app: FastifyInstance, deps: ConsoleDeps) {
   registerConsoleOverview(app, deps);
   registerConsolePayments(app, deps);
   registerConsoleWallets(app, deps);
+  registerConsoleMerchants(app, deps);
 }
 
 export async function consolePlugin(app: FastifyInstance, { ctx, csrfSecret }: { ctx: AppContext; csrfSecret: Buffer }) {
