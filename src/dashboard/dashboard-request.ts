@@ -3,6 +3,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import { csrfToken, csrfValid } from '../http/csrf.js';
+import type { AppError } from '../http/errors.js';
 import type { Html } from '../http/html.js';
 import { setPageHeaders } from '../http/page-headers.js';
 import type { MerchantSession } from '../merchants/merchant-sessions.js';
@@ -48,6 +49,11 @@ export function sendPage(reply: FastifyReply, page: Html, status = 200): Fastify
 export function field(request: FastifyRequest, name: string): string {
   const value = (request.body as Record<string, unknown> | undefined)?.[name];
   return typeof value === 'string' ? value : '';
+}
+
+/** The first message of each failing field of a validation error, for the form to show beside it. */
+export function fieldMessages(error: AppError): Record<string, string> {
+  return Object.fromEntries(Object.entries(error.fields ?? {}).map(([name, messages]) => [name, Array.isArray(messages) ? String(messages[0]) : 'Invalid value.']));
 }
 
 /** A query parameter as text ('' when absent or repeated oddly). */
