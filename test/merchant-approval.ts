@@ -37,3 +37,10 @@ export async function merchantIn(ctx: AppContext, status: ApprovalStatus) {
   if (status === 'suspended') await suspendMerchant(ctx, { actor: CLI_ACTOR, merchantIdx, reason: 'Chargebacks under review.' });
   return created;
 }
+
+/** A merchant signed up on the website (by its e-mail) applies and is approved: its live key then works. */
+export async function approveSignedUp(ctx: AppContext, email: string, application: Record<string, unknown> = {}): Promise<void> {
+  const [{ idx }] = await ctx.db.query<{ idx: string }>('SELECT idx FROM merchants WHERE lower(email) = lower($1)', [email]);
+  await applyForLive(ctx, { merchantIdx: idx, application: validApplication(application) });
+  await approveMerchant(ctx, { actor: CLI_ACTOR, merchantIdx: idx });
+}

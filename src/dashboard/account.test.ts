@@ -1,6 +1,7 @@
 // Sign-up, log-in, log-out, the session cookie, CSRF and the log-in guard of every dashboard page.
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { approveSignedUp } from '../../test/merchant-approval.js';
 import { merchantApi } from '../../test/api-client.js';
 import { merchantBrowser, pageText, uniqueSignUp } from '../../test/dashboard-client.js';
 import { startTestApp, type TestApp } from '../../test/test-app.js';
@@ -23,12 +24,15 @@ describe('sign-up', () => {
     expect(form.headers['content-security-policy']).toContain("default-src 'none'");
     for (const label of ['Business name', 'Email', 'Password']) expect(form.body).toContain(`>${label}</label>`);
 
-    const { page, keys } = await browser.signUp();
+    const { page, keys, fields } = await browser.signUp();
     expect(pageText(page.body)).toContain("They can't be shown again");
     expect(page.headers['cache-control']).toBe('no-store');
     expect(sessionCookieOf(page.setCookies)).toBeDefined();
 
     expect((await merchantApi(t.app, keys.test).initiate()).status).toBe(200);
+    // Live waits for the operators' approval of the business details.
+    expect(await merchantApi(t.app, keys.live).initiate()).toEqual({ status: 403, body: { detail: expect.stringContaining('not approved yet'), status_code: 403 } });
+    await approveSignedUp(t.ctx, fields.email);
     expect((await merchantApi(t.app, keys.live).initiate()).status).toBe(200);
 
     const home = await browser.get('/dashboard');

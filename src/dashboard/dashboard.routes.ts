@@ -6,6 +6,7 @@ import type { AppContext } from '../context.js';
 import { toAppError } from '../http/error-handler.js';
 import { findSession, SESSION_COOKIE } from '../merchants/merchant-sessions.js';
 import { registerAccount } from './account.routes.js';
+import { registerBusiness } from './business.routes.js';
 import { messagePage, notFound } from './dashboard-pages.js';
 import type { DashboardDeps } from './dashboard-request.js';
 import { registerEnvironmentSwitch } from './environment.route.js';
@@ -42,6 +43,7 @@ async function dashboardRoutes(app: FastifyInstance, deps: DashboardDeps) {
   registerPayment(app, deps);
   registerKeys(app, deps);
   registerWebhooks(app, deps);
+  registerBusiness(app, deps);
 }
 
 export async function dashboardPlugin(app: FastifyInstance, { ctx, csrfSecret }: { ctx: AppContext; csrfSecret: Buffer }) {

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { merchantApi, refund, validInitiate } from '../../test/api-client.js';
 import { merchantBrowser, pageText, paidPayment } from '../../test/dashboard-client.js';
 import { operatorWallet, payerBrowser, payWithLiveWallet } from '../../test/portal-client.js';
+import { approveSignedUp } from '../../test/merchant-approval.js';
 import { startTestApp, type TestApp } from '../../test/test-app.js';
 import { addDays, localDay } from './local-days.js';
 
@@ -37,6 +38,7 @@ describe('the home page', () => {
     advanceToNoon();
     const browser = merchantBrowser(t.app);
     const { keys, fields } = await browser.signUp();
+    await approveSignedUp(t.ctx, fields.email);
     const zone = t.ctx.config.timeZone;
 
     const longAgo = localDay(t.clock.now(), zone);

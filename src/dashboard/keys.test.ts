@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { merchantApi } from '../../test/api-client.js';
 import { merchantBrowser, pageText, type MerchantBrowser } from '../../test/dashboard-client.js';
+import { approveSignedUp } from '../../test/merchant-approval.js';
 import { startTestApp, type TestApp } from '../../test/test-app.js';
 
 let t: TestApp;
@@ -33,7 +34,8 @@ async function rotate(browser: MerchantBrowser, environment: 'test' | 'live', gr
 describe('the keys page', () => {
   it('shows each key’s environment, prefix, creation, last use and status, never the key', async () => {
     const browser = merchantBrowser(t.app);
-    const { keys } = await browser.signUp();
+    const { keys, fields } = await browser.signUp();
+    await approveSignedUp(t.ctx, fields.email);
     const page = await browser.get('/dashboard/keys');
     expect(page.status).toBe(200);
     const rows = keyRows(page.body);
@@ -53,7 +55,8 @@ describe('the keys page', () => {
 describe('rotation', () => {
   it('immediately: the new key is shown once and works, the old one stops at once', async () => {
     const browser = merchantBrowser(t.app);
-    const { keys } = await browser.signUp();
+    const { keys, fields } = await browser.signUp();
+    await approveSignedUp(t.ctx, fields.email);
     const { review, done, key } = await rotate(browser, 'test', '0');
     expect(pageText(review.body)).toContain(`Rotate the test secret key?`);
     expect(pageText(review.body)).toContain(`${keys.test.slice(0, 22)}… will stop working immediately`);
@@ -78,7 +81,8 @@ describe('rotation', () => {
 
   it('with a grace period: the old key works until it ends, then stops', async () => {
     const browser = merchantBrowser(t.app);
-    const { keys } = await browser.signUp();
+    const { keys, fields } = await browser.signUp();
+    await approveSignedUp(t.ctx, fields.email);
     const { review, done, key } = await rotate(browser, 'live', '3600');
     expect(pageText(review.body)).toMatch(/will stop working at \d{1,2} \w{3} \d{4}, \d\d:\d\d:\d\d/);
     expect(pageText(done.body)).toContain('The old key keeps working until');

@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { merchantApi, validInitiate } from '../../test/api-client.js';
 import { merchantBrowser, pageText, paidPayment, type MerchantBrowser } from '../../test/dashboard-client.js';
 import { callbackParams, operatorWallet, payerBrowser, payWithLiveWallet } from '../../test/portal-client.js';
+import { approveSignedUp } from '../../test/merchant-approval.js';
 import { startTestApp, type TestApp } from '../../test/test-app.js';
 import { verifyLedger } from '../ledger/verify-ledger.js';
 
@@ -19,7 +20,9 @@ afterEach(async () => {
 
 async function signedUp() {
   const browser = merchantBrowser(t.app);
-  const { keys } = await browser.signUp();
+  const { keys, fields } = await browser.signUp();
+  // Approved, so that its live key works too.
+  await approveSignedUp(t.ctx, fields.email);
   return { browser, keys, api: merchantApi(t.app, keys.test) };
 }
 

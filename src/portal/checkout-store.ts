@@ -12,7 +12,8 @@ import { walletColumns } from '../wallets/wallet-store.js';
 
 export interface Checkout {
   payment: Payment;
-  merchant: Pick<Merchant, 'name'>;
+  /** The status says whether a live payment may be paid (approval-state-machine's liveRefusal). */
+  merchant: Pick<Merchant, 'name' | 'status'>;
   /** The attempt the step names, if it is one of this payment's. */
   attempt?: PaymentAttempt;
   /** The attempt's wallet. */
@@ -38,6 +39,7 @@ function unprefixed<T>(row: Record<string, unknown>, prefix: string, key: string
 const sql = `SELECT i.ord, ${[
   ...columns('p', paymentColumns),
   'm.name AS merchant_name',
+  'm.status AS merchant_status',
   ...columns('a', attemptColumns, 'attempt_'),
   ...columns('w', walletColumns, 'wallet_'),
 ].join(', ')}
@@ -62,8 +64,9 @@ function checkoutOf(row: Record<string, unknown>): Checkout {
   delete row.ord;
   const attempt = unprefixed<PaymentAttempt>(row, 'attempt_', 'token');
   const wallet = unprefixed<Wallet>(row, 'wallet_', 'id');
-  const merchant = { name: row.merchant_name as string };
+  const merchant = { name: row.merchant_name as string, status: row.merchant_status as Merchant['status'] };
   delete row.merchant_name;
+  delete row.merchant_status;
   return { payment: row as unknown as Payment, merchant, attempt, wallet };
 }
 

@@ -8,6 +8,7 @@ import { setPageHeaders } from '../http/page-headers.js';
 import { withinIpLimit } from '../http/rate-limit.js';
 import { callbackStatusOf, callbackUrl } from '../payments/callback.js';
 import { cancelPayment } from '../payments/cancel-payment.js';
+import { liveRefusal } from '../merchants/approval-state-machine.js';
 import { confirmPayment } from '../payments/confirm-payment.js';
 import { orderPaidElsewhere } from '../payments/payable.js';
 import { effectiveStatus, type Payment } from '../payments/payment.js';
@@ -38,6 +39,26 @@ export async function portalPlugin(app: FastifyInstance, { ctx, csrfSecret }: { 
     const checkout = PIDX.test(pidx) ? await findCheckout(ctx.db, pidx, token !== undefined && ATTEMPT.test(token) ? token : undefined) : undefined;
     if (!checkout) notFound(reply);
     return checkout;
+  }
+
+  /**
+   * The page for a live payment of a merchant that may not take live payments (not approved, or
+   * suspended), or undefined. Checked on every step before anything is done, so no MPIN or OTP of
+   * such a payment is ever checked and no money moves; the payer is not told the merchant's reason.
+   */
+  function closedMerchantPage(reply: FastifyReply, { payment, merchant }: Checkout) {
+    if (payment.environment !== 'live' || liveRefusal(merchant.status) === undefined) return undefined;
+    return send(
+      reply,
+      403,
+      noticePage({
+        title: 'Payments unavailable',
+        message: `${merchant.name} cannot take payments at the moment. You have not been charged.`,
+        environment: payment.environment,
+        link: { href: payment.website_url, text: `Back to ${merchant.name}` },
+        tone: 'error',
+      }),
+    );
   }
 
   /** The page for a payment that cannot take a payment now, or undefined when it can. */
@@ -95,7 +116,7 @@ export async function portalPlugin(app: FastifyInstance, { ctx, csrfSecret }: { 
   app.get('/pay/:pidx', async (request, reply) => {
     const loaded = await load(request, reply);
     if (!loaded) return reply;
-    return (await unpayablePage(reply, loaded)) ?? page(request, reply, loaded, { name: 'wallet' });
+    return (await unpayablePage(reply, loaded)) ?? closedMerchantPage(reply, loaded) ?? page(request, reply, loaded, { name: 'wallet' });
   });
 
   app.post('/pay/:pidx/wallet', async (request, reply) => {
@@ -103,6 +124,7 @@ export async function portalPlugin(app: FastifyInstance, { ctx, csrfSecret }: { 
     if (!loaded) return reply;
     if (!csrfValid(request, csrfSecret, loaded.payment.pidx)) return csrfRejected(reply);
     if (await throttled(request, reply)) return reply;
+    if (closedMerchantPage(reply, loaded)) return reply;
     const mobile = text(request.body, 'mobile').trim();
     try {
       const token = await startPaymentAttempt(ctx, loaded.payment, { mobile, mpin: text(request.body, 'mpin') });
@@ -117,7 +139,7 @@ export async function portalPlugin(app: FastifyInstance, { ctx, csrfSecret }: { 
     const { token } = request.params as { token: string };
     const loaded = await load(request, reply, token);
     if (!loaded) return reply;
-    const unpayable = await unpayablePage(reply, loaded);
+    const unpayable = (await unpayablePage(reply, loaded)) ?? closedMerchantPage(reply, loaded);
     if (unpayable) return unpayable;
     if (!loaded.attempt || loaded.attempt.ended) return reply.code(303).redirect(`/pay/${loaded.payment.pidx}`);
     return page(request, reply, loaded, { name: 'otp', token, mobile: loaded.wallet!.mobile });
@@ -129,6 +151,7 @@ export async function portalPlugin(app: FastifyInstance, { ctx, csrfSecret }: { 
     if (!loaded) return reply;
     if (!csrfValid(request, csrfSecret, loaded.payment.pidx)) return csrfRejected(reply);
     if (await throttled(request, reply)) return reply;
+    if (closedMerchantPage(reply, loaded)) return reply;
     try {
       return reply.code(303).redirect(await confirmPayment(ctx, loaded, text(request.body, 'otp')));
     } catch (error) {

@@ -5,6 +5,7 @@
 // repeat their GET route's attempts. After each route's attempts, nothing of A's has changed.
 import { afterAll, describe, expect, it } from 'vitest';
 import { merchantBrowser, type MerchantBrowser, uniqueSignUp } from '../dashboard-client.js';
+import { validApplication } from '../merchant-approval.js';
 import { type Answered, type Attempt, buildWorld, intruders, routeKey, runAttempt, snapshotOfA, startRecordingRoutes, type World } from './isolation-helper.js';
 
 interface Classification {
@@ -366,6 +367,27 @@ const table: Record<string, Classification> = {
       ...intruders.dashboard.map((i) => ({ what: `${JSON.stringify(i.by)} resends A's test delivery`, ...i, method: 'POST' as const, url: `/dashboard/webhooks/${w.a.deliveryId.test}/resend`, expect: 'page not found' as const })),
       { what: "A on test resends A's live delivery", by: { browser: 'aTest' }, method: 'POST', url: `/dashboard/webhooks/${w.a.deliveryId.live}/resend`, expect: 'page not found', hidden: ['live'] },
     ],
+  },
+  'GET /dashboard/business': {
+    scope: 'dashboard',
+    reason: "the session's merchant's approval status, business details and settlement account",
+    attempts: (w) => [
+      ...intruders.dashboard.map((i) => ({ what: `${JSON.stringify(i.by)} business page`, ...i, method: 'GET' as const, url: '/dashboard/business', expect: 'shown' as const })),
+      { what: 'A on test: business page', by: { browser: 'aTest' }, method: 'GET', url: '/dashboard/business', expect: (a) => expect(a.body).toContain(w.a.panNumber), hidden: [] },
+    ],
+  },
+  'POST /dashboard/business': {
+    scope: 'dashboard',
+    reason: "applies for the session's own merchant; an id in the form names nothing",
+    attempts: async (w) => {
+      const newcomer = merchantBrowser(w.t.app);
+      await newcomer.signUp();
+      const application = { ...validApplication(), merchant_id: w.a.id, merchant_idx: w.a.id, pan_number: '999999999' };
+      return [
+        { what: 'a new merchant applies, naming A', by: { browser: newcomer }, method: 'POST', url: '/dashboard/business', body: application, expect: (a) => expect(a.status).toBe(303), hidden: ALL },
+        { what: 'B (approved) applies again, naming A', by: { browser: 'bLive' }, method: 'POST', url: '/dashboard/business', body: application, expect: 'shown', hidden: ALL },
+      ];
+    },
   },
   'POST /dashboard/environment': {
     scope: 'dashboard',
