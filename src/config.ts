@@ -28,6 +28,10 @@ export interface Config {
   loginAttemptsPerMinute: number;
   /** Honour X-Forwarded-For from a load balancer for the client IP. */
   trustProxy: boolean;
+  /** `smtp://` or `smtps://` server for e-mail; unset: e-mails are written to the log. */
+  smtpUrl: string | undefined;
+  /** The sender of every e-mail (required with SMTP_URL). */
+  mailFrom: string;
 }
 
 export class ConfigError extends Error {}
@@ -84,6 +88,27 @@ function oneOf<T extends string>(env: Env, name: string, values: readonly T[], f
   return raw as T;
 }
 
+function smtpUrl(raw: string | undefined): string | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') || !url.hostname) throw new ConfigError('SMTP_URL must be an smtp:// or smtps:// URL such as smtps://user:password@mail.example.com:465');
+  return raw;
+}
+
+function mailFrom(raw: string | undefined, smtp: string | undefined): string {
+  if (raw === undefined || raw === '') {
+    if (smtp) throw new ConfigError('MAIL_FROM must be set with SMTP_URL: the sender of the e-mails, such as "Bhuktani <no-reply@example.com>"');
+    return 'Bhuktani <no-reply@localhost>';
+  }
+  if (!/^[^\r\n<>]*<[^\s@<>]+@[^\s@<>]+>$|^[^\s@<>]+@[^\s@<>]+$/.test(raw.trim())) throw new ConfigError(`MAIL_FROM must be an e-mail address, optionally with a name ("Bhuktani <no-reply@example.com>"), got "${raw}"`);
+  return raw.trim();
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 export function loadConfig(env: Env = process.env): Config {
@@ -111,5 +136,7 @@ export function loadConfig(env: Env = process.env): Config {
     payerAttemptsPerMinute: integer(env, 'PAYER_ATTEMPTS_PER_MINUTE', 30, 1),
     loginAttemptsPerMinute: integer(env, 'LOGIN_ATTEMPTS_PER_MINUTE', 20, 1),
     trustProxy: oneOf(env, 'TRUST_PROXY', ['true', 'false'] as const, 'false') === 'true',
+    smtpUrl: smtpUrl(env.SMTP_URL),
+    mailFrom: mailFrom(env.MAIL_FROM, env.SMTP_URL),
   };
 }

@@ -2,6 +2,7 @@ import type { Clock, IdSource } from './clock.js';
 import type { Config } from './config.js';
 import type { Db } from './db/db.js';
 import type { Metrics } from './http/metrics.js';
+import type { Mailer } from './mail/mailer.js';
 import type { RateLimiter } from './http/rate-limiter.js';
 import type { OtpSender } from './wallets/otp-sender.js';
 
@@ -14,4 +15,5 @@ export interface AppContext {
   otp: OtpSender;
   metrics: Metrics;
   limiter: RateLimiter;
+  mailer: Mailer;
 }

@@ -8,6 +8,7 @@ import { announceDemoShop, ensureDemoMerchant } from './demo/ensure-demo-merchan
 import { createLogger } from './http/logger.js';
 import { createMetrics } from './http/metrics.js';
 import { rateLimiter } from './http/rate-limiter.js';
+import { createMailer } from './mail/mailer.js';
 import { expirySweep } from './jobs/expiry-sweep.js';
 import { webhookSender } from './webhooks/webhook-sender.js';
 import { logOtpSender } from './wallets/otp-sender.js';
@@ -16,7 +17,7 @@ async function main() {
   const config = loadConfig();
   const db = await openDb(config, 'server');
   const logger = createLogger(config);
-  const ctx = { db, clock: systemClock, ids: cryptoIds, config, otp: logOtpSender(logger), metrics: createMetrics(db), limiter: rateLimiter(config) };
+  const ctx = { db, clock: systemClock, ids: cryptoIds, config, otp: logOtpSender(logger), metrics: createMetrics(db), limiter: rateLimiter(config), mailer: createMailer(config, logger) };
   const demo = await ensureDemoMerchant(ctx);
   const app = await buildApp(ctx, { logger });
   const sweep = expirySweep(ctx, (error) => logger.error({ err: error }, 'expiry sweep failed'));

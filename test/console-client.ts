@@ -56,3 +56,26 @@ export function operatorBrowser(app: FastifyInstance, ctx: AppContext, options: 
 }
 
 export type OperatorBrowser = ReturnType<typeof operatorBrowser>;
+
+/** The invitation link in the last e-mail written to the log for `to` (no SMTP_URL in tests). */
+export function invitationLinkFor(logs: string[], to: string): string | undefined {
+  for (const line of [...logs].reverse()) {
+    if (!line.includes('"mail"')) continue;
+    const mail = (JSON.parse(line) as { mail?: { to: string; text: string } }).mail;
+    if (mail?.to === to) return /\/console\/invitation\/[\w-]{43}/.exec(mail.text)?.[0];
+  }
+  return undefined;
+}
+
+/** An invited operator's whole enrolment in `browser`: password, the app's secret from the page, a code. */
+export async function enrolFromLink(browser: OperatorBrowser, link: string, password: string) {
+  await browser.get(link);
+  const accepted = await browser.post(link, { password, password_again: password });
+  if (accepted.location !== '/console/enrol') throw new Error(`accepting answered ${accepted.status} ${accepted.body.slice(0, 300)}`);
+  const enrolPage = await browser.get('/console/enrol');
+  const secret = /data-secret="([A-Z2-7]+)"/.exec(enrolPage.body)?.[1];
+  if (!secret) throw new Error('no secret on the enrolment page');
+  const done = await browser.post('/console/enrol', { code: browser.codeNow(secret) });
+  const recoveryCodes = [...done.body.matchAll(/<li><code>([a-z0-9]{5}-[a-z0-9]{5})<\/code><\/li>/g)].map((m) => m[1]);
+  return { enrolPage, done, secret, recoveryCodes };
+}

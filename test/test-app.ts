@@ -15,6 +15,7 @@ import { openPostgres } from '../src/db/postgres.js';
 import { createLogger } from '../src/http/logger.js';
 import { createMetrics } from '../src/http/metrics.js';
 import { rateLimiter } from '../src/http/rate-limiter.js';
+import { createMailer } from '../src/mail/mailer.js';
 import { createMerchant } from '../src/merchants/create-merchant.js';
 import type { OtpSender } from '../src/wallets/otp-sender.js';
 
@@ -92,7 +93,7 @@ export async function startTestApp(options: { config?: Partial<Config>; db?: Db;
       sentOtps.push(message);
     },
   };
-  const ctx: AppContext = { db, clock, ids: cryptoIds, config, otp, metrics: createMetrics(db), limiter: rateLimiter(config) };
+  const ctx: AppContext = { db, clock, ids: cryptoIds, config, otp, metrics: createMetrics(db), limiter: rateLimiter(config), mailer: createMailer(config, logger) };
   const app = await buildApp(ctx, { logger });
   await app.ready();
   return {

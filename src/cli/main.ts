@@ -7,6 +7,7 @@ import { AppError } from '../http/errors.js';
 import { createLogger } from '../http/logger.js';
 import { createMetrics } from '../http/metrics.js';
 import { memoryRateLimiter } from '../http/rate-limiter.js';
+import { createMailer } from '../mail/mailer.js';
 import { logOtpSender } from '../wallets/otp-sender.js';
 import { UsageError, type Command, type CommandIo } from './command.js';
 import { merchantCreate } from './merchant-create.command.js';
@@ -68,8 +69,9 @@ export async function runCli(argv: string[], io: CommandIo): Promise<number> {
     const parsed = found.command.parse(found.args);
     const config = loadConfig();
     db = await openDb(config, 'command');
-    const otp = logOtpSender(createLogger(config, process.stderr));
-    return await found.command.run({ db, clock: systemClock, ids: cryptoIds, config, otp, metrics: createMetrics(db), limiter: memoryRateLimiter() }, parsed, io);
+    const logger = createLogger(config, process.stderr);
+    const ctx = { db, clock: systemClock, ids: cryptoIds, config, otp: logOtpSender(logger), metrics: createMetrics(db), limiter: memoryRateLimiter(), mailer: createMailer(config, logger) };
+    return await found.command.run(ctx, parsed, io);
   } catch (error) {
     if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
       io.err(`bhuktani: ${(error as Error).message}\nusage: bhuktani ${found.command.usage}`);

@@ -8,10 +8,14 @@ import type { AppContext } from '../context.js';
 import { toAppError } from '../http/error-handler.js';
 import { findOperator } from '../people/operator-store.js';
 import { findSession, OPERATOR_SESSIONS, sessionCookieOptions } from '../people/sessions.js';
+import { registerConsoleAccount } from './account.routes.js';
+import { registerConsoleAudit } from './audit.routes.js';
 import { isPermission, mayUse } from './console-permissions.js';
 import { forbidden, messagePage, notFound } from './console-pages.js';
 import type { ConsoleDeps } from './console-request.js';
 import { registerConsoleMerchants } from './merchants.routes.js';
+import { registerConsoleInvitation } from './invitation.routes.js';
+import { registerConsoleOperators } from './operators.routes.js';
 import { registerConsoleOverview } from './overview.routes.js';
 import { registerConsolePayments } from './payments.routes.js';
 import { registerConsoleSignIn } from './sign-in.routes.js';
@@ -56,10 +60,14 @@ async function consoleRoutes(app: FastifyInstance, deps: ConsoleDeps) {
   });
 
   registerConsoleSignIn(app, deps);
+  registerConsoleInvitation(app, deps);
   registerConsoleOverview(app, deps);
   registerConsolePayments(app, deps);
   registerConsoleWallets(app, deps);
   registerConsoleMerchants(app, deps);
+  registerConsoleAccount(app, deps);
+  registerConsoleOperators(app, deps);
+  registerConsoleAudit(app, deps);
 }
 
 export async function consolePlugin(app: FastifyInstance, { ctx, csrfSecret }: { ctx: AppContext; csrfSecret: Buffer }) {

@@ -1,13 +1,28 @@
-// The console's first page: how the gateway is doing (overview-figures.ts) and the ledger check.
+// The console's first page: how the gateway is doing, and the ledger check anyone may run.
 import type { FastifyInstance } from 'fastify';
-import { html } from '../http/html.js';
+import { runLedgerVerification } from '../ledger/ledger-verifications.js';
 import { consolePage } from './console-layout.js';
-import { type ConsoleDeps, formToken, operatorOf, sendPage } from './console-request.js';
+import { mayUse } from './console-permissions.js';
+import { formExpired } from './console-pages.js';
+import { actorOf, type ConsoleDeps, formToken, formVerified, operatorOf, queryText, sendPage } from './console-request.js';
+import { overviewFigures } from './overview-figures.js';
+import { overviewBody } from './overview-page.js';
 
 export function registerConsoleOverview(app: FastifyInstance, deps: ConsoleDeps) {
+  const { ctx } = deps;
+
   app.get('/', { config: { permission: 'read' } }, async (request, reply) => {
     const { operator } = operatorOf(request);
-    const body = html`<h1>Overview</h1>`;
-    return sendPage(reply, consolePage({ title: 'Overview', operator, csrf: formToken(deps, request, reply), body, active: 'overview' }));
+    const csrf = formToken(deps, request, reply);
+    const figures = await overviewFigures(ctx.db, { now: ctx.clock.now(), timeZone: ctx.config.timeZone });
+    const done = queryText(request, 'done') === 'verified' ? 'Ledger check finished.' : undefined;
+    const body = overviewBody({ csrf, figures, timeZone: ctx.config.timeZone, mayVerify: mayUse(operator.role, 'ledger.verify'), done });
+    return sendPage(reply, consolePage({ title: 'Overview', operator, csrf, body, active: 'overview' }));
+  });
+
+  app.post('/ledger/verify', { config: { permission: 'ledger.verify' } }, async (request, reply) => {
+    if (!formVerified(deps, request)) return formExpired(deps, request, reply);
+    await runLedgerVerification(ctx, { actor: actorOf(request) });
+    return reply.code(303).redirect('/console?done=verified');
   });
 }

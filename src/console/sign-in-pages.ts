@@ -65,3 +65,19 @@ ${recoveryCodesBody(options.codes, 'Your authenticator app is set up.')}
 <p><a class="button primary" href="/console">Continue to the console</a></p>`,
   });
 }
+
+export function invitationPage(options: { csrf: string; token: string; email: string; role: string; message?: string }): Html {
+  return consoleSignedOutPage({
+    title: 'Join the operator console',
+    body: html`<h1>Join the operator console</h1>
+<p>You were invited as <strong>${options.role}</strong> with the e-mail <strong>${options.email}</strong>. Choose a password (at least 12 characters); next you set up two-factor sign-in with an authenticator app.</p>
+${notice(options.message, 'error')}
+<form method="post" action="/console/invitation/${options.token}" class="stack">
+  ${csrfField(options.csrf)}
+  <input type="email" name="username" value="${options.email}" autocomplete="username" hidden>
+  <label>Password <input type="password" name="password" autocomplete="new-password" minlength="12" required autofocus></label>
+  <label>Password again <input type="password" name="password_again" autocomplete="new-password" minlength="12" required></label>
+  <button type="submit" class="primary">Continue</button>
+</form>`,
+  });
+}

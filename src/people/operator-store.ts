@@ -77,7 +77,7 @@ export async function markRemoved(db: Queryable, id: number, now: Date): Promise
   await db.query('UPDATE operators SET removed_at = $2 WHERE id = $1 AND removed_at IS NULL', [id, now]);
 }
 
-/** Locks every current admin's row, so two admins removing each other at once cannot leave none. */
+/** Locks every current admin's row (the last-admin guard) and returns their ids. */
 export async function lockAdmins(db: Queryable): Promise<number[]> {
   const rows = await db.query<{ id: number }>("SELECT id FROM operators WHERE role = 'admin' AND removed_at IS NULL ORDER BY id FOR UPDATE");
   return rows.map((r) => Number(r.id));

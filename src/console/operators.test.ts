@@ -1,0 +1,172 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { listAudit } from '../audit/audit-store.js';
+import { enrolFromLink, invitationLinkFor, newOperator, operatorBrowser, type OperatorBrowser, type TestOperator } from '../../test/console-client.js';
+import { pageText } from '../../test/dashboard-client.js';
+import { startTestApp, type TestApp } from '../../test/test-app.js';
+
+let counter = 0;
+const uniqueEmail = (what: string) => `${what}-${process.pid}-${Date.now()}-${++counter}@example.com`;
+
+describe('operators: invitations, roles and removal', () => {
+  let t: TestApp;
+  let admin: TestOperator;
+  let adminBrowser: OperatorBrowser;
+  beforeAll(async () => {
+    t = await startTestApp();
+    admin = await newOperator(t.ctx, 'admin');
+  });
+  afterAll(() => t.close());
+  // Each test moves the clock as it needs (expiries), so each starts with a fresh admin session; a
+  // TOTP code works once, so the app's next code is 30 s later.
+  beforeEach(async () => {
+    t.clock.advance(30);
+    adminBrowser = operatorBrowser(t.app, t.ctx);
+    expect((await adminBrowser.signIn(admin)).status).toBe(303);
+  });
+
+  const invite = async (email: string, role = 'support') => {
+    await adminBrowser.get('/console/operators');
+    return adminBrowser.post('/console/operators/invite', { email, role });
+  };
+
+  it('invites by e-mail; the invited operator sets a password, enrols TOTP from the QR page, gets recovery codes and is signed in', async () => {
+    const email = uniqueEmail('invited');
+    const sent = await invite(email, 'finance');
+    expect(sent.location).toBe('/console/operators?done=invited');
+    const link = invitationLinkFor(t.logs, email)!;
+    expect(link).toBeDefined();
+    const listed = await adminBrowser.get('/console/operators');
+    expect(pageText(listed.body)).toContain(email);
+
+    const newcomer = operatorBrowser(t.app, t.ctx);
+    const invitation = await newcomer.get(link);
+    expect(invitation.status).toBe(200);
+    expect(pageText(invitation.body)).toContain(`invited as finance with the e-mail ${email}`);
+    const { enrolPage, done, recoveryCodes } = await enrolFromLink(newcomer, link, 'newcomer password 1');
+    expect(enrolPage.body).toMatch(/<svg[^>]*>[\s\S]*<path/);
+    expect(done.status).toBe(200);
+    expect(recoveryCodes).toHaveLength(10);
+    const home = await newcomer.get('/console');
+    expect(home.status).toBe(200);
+    expect(pageText(home.body)).toContain(email);
+    expect(pageText(home.body)).toContain('finance');
+
+    // The link worked once.
+    expect((await operatorBrowser(t.app, t.ctx).get(link)).status).toBe(404);
+    const [joined] = await listAudit(t.db, { action: 'operator.join', limit: 1 });
+    expect(joined.actor.label).toBe(email);
+    const [invited] = await listAudit(t.db, { operatorId: admin.id, action: 'operator.invite', limit: 1 });
+    expect(invited.after).toEqual({ email, role: 'finance' });
+  });
+
+  it('refuses an invitation link after 7 days, and a revoked one; a resent one replaces the old link', async () => {
+    const late = uniqueEmail('late');
+    await invite(late);
+    const lateLink = invitationLinkFor(t.logs, late)!;
+    t.clock.advance(7 * 24 * 3600 + 1);
+    expect((await operatorBrowser(t.app, t.ctx).get(lateLink)).status).toBe(404);
+    adminBrowser = operatorBrowser(t.app, t.ctx);
+    await adminBrowser.signIn(admin);
+    // Resending makes a new link, valid from now; the old one stays dead.
+    const page = await adminBrowser.get('/console/operators');
+    const id = new RegExp(`data-invitation="${late}">[\\s\\S]*?/console/operators/invitations/(\\d+)/resend`).exec(page.body)![1];
+    expect((await adminBrowser.post(`/console/operators/invitations/${id}/resend`)).location).toBe('/console/operators?done=resent');
+    const fresh = invitationLinkFor(t.logs, late)!;
+    expect(fresh).not.toBe(lateLink);
+    expect((await operatorBrowser(t.app, t.ctx).get(fresh)).status).toBe(200);
+    expect((await operatorBrowser(t.app, t.ctx).get(lateLink)).status).toBe(404);
+
+    await adminBrowser.get('/console/operators');
+    expect((await adminBrowser.post(`/console/operators/invitations/${id}/revoke`)).location).toBe('/console/operators?done=revoked');
+    expect((await operatorBrowser(t.app, t.ctx).get(fresh)).status).toBe(404);
+  });
+
+  it('lets no role but admin manage operators, even by a crafted post', async () => {
+    for (const role of ['support', 'finance'] as const) {
+      const operator = await newOperator(t.ctx, role);
+      const browser = operatorBrowser(t.app, t.ctx);
+      await browser.signIn(operator);
+      expect((await browser.get('/console/operators')).status).toBe(403);
+      await browser.get('/console');
+      const email = uniqueEmail(`by-${role}`);
+      const crafted = await browser.post('/console/operators/invite', { email, role: 'admin' });
+      expect(crafted.status).toBe(403);
+      expect(invitationLinkFor(t.logs, email)).toBeUndefined();
+      expect((await browser.post(`/console/operators/${operator.id}/role`, { role: 'admin' })).status).toBe(403);
+      expect(pageText((await browser.get('/console')).body)).not.toContain('Operators');
+    }
+  });
+
+  it('changes a role and removes an operator: their sessions end at once, and both are audited', async () => {
+    const operator = await newOperator(t.ctx, 'support');
+    const browser = operatorBrowser(t.app, t.ctx);
+    await browser.signIn(operator);
+    await adminBrowser.get('/console/operators');
+    expect((await adminBrowser.post(`/console/operators/${operator.id}/role`, { role: 'finance' })).location).toBe('/console/operators?done=role');
+    expect((await browser.get('/console')).location).toBe('/console/login');
+    await browser.signIn(operator, browser.codeNow(operator.secret));
+    t.clock.advance(30);
+    const again = operatorBrowser(t.app, t.ctx);
+    await again.signIn(operator);
+    expect(pageText((await again.get('/console')).body)).toContain('finance');
+
+    await adminBrowser.get('/console/operators');
+    expect((await adminBrowser.post(`/console/operators/${operator.id}/remove`, { reason: 'left the company' })).location).toBe('/console/operators?done=removed');
+    expect((await again.get('/console')).location).toBe('/console/login');
+    expect((await again.password(operator.email, operator.password)).status).toBe(401);
+    const entries = await listAudit(t.db, { operatorId: admin.id, objectType: 'operator', objectId: String(operator.id), limit: 10 });
+    expect(entries.map((e) => e.action)).toEqual(['operator.remove', 'operator.change_role']);
+    expect(entries[0]).toMatchObject({ reason: 'left the company', before: { email: operator.email, role: 'finance' } });
+  });
+
+  it('changes your own password (other sessions end) and makes new recovery codes (the old ones stop working)', async () => {
+    const operator = await newOperator(t.ctx, 'support');
+    const mine = operatorBrowser(t.app, t.ctx);
+    await mine.signIn(operator);
+    t.clock.advance(30);
+    const elsewhere = operatorBrowser(t.app, t.ctx);
+    await elsewhere.signIn(operator);
+    await mine.get('/console/account');
+    expect((await mine.post('/console/account/password', { current_password: 'wrong', new_password: 'a new password 2' })).status).toBe(400);
+    expect((await mine.post('/console/account/password', { current_password: operator.password, new_password: 'a new password 2' })).location).toBe('/console/account?done=password');
+    expect((await mine.get('/console/account')).status).toBe(200);
+    expect((await elsewhere.get('/console')).location).toBe('/console/login');
+
+    const page = await mine.post('/console/account/recovery-codes', { current_password: 'a new password 2' });
+    const codes = [...page.body.matchAll(/<li><code>([a-z0-9]{5}-[a-z0-9]{5})<\/code><\/li>/g)].map((m) => m[1]);
+    expect(codes).toHaveLength(10);
+    const old = operatorBrowser(t.app, t.ctx);
+    await old.password(operator.email, 'a new password 2');
+    expect((await old.post('/console/login/code', { code: operator.recoveryCodes[0] })).status).toBe(401);
+    expect((await old.post('/console/login/code', { code: codes[0] })).status).toBe(303);
+  });
+});
+
+describe('the last admin', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ ownDb: true });
+  });
+  afterAll(() => t.close());
+
+  it('can be neither removed nor demoted, by anyone; with a second admin, either can go', async () => {
+    const only = await newOperator(t.ctx, 'admin');
+    const browser = operatorBrowser(t.app, t.ctx);
+    await browser.signIn(only);
+    await browser.get('/console/operators');
+    const demote = await browser.post(`/console/operators/${only.id}/role`, { role: 'support' });
+    expect(demote.status).toBe(409);
+    expect(pageText(demote.body)).toContain('is the last admin');
+    expect((await browser.post(`/console/operators/${only.id}/remove`)).status).toBe(409);
+    expect((await browser.get('/console/operators')).status).toBe(200);
+
+    const second = await newOperator(t.ctx, 'admin');
+    await browser.get('/console/operators');
+    expect((await browser.post(`/console/operators/${second.id}/role`, { role: 'support' })).status).toBe(303);
+    await browser.get('/console/operators');
+    expect((await browser.post(`/console/operators/${second.id}/role`, { role: 'admin' })).status).toBe(303);
+    await browser.get('/console/operators');
+    expect((await browser.post(`/console/operators/${only.id}/remove`)).status).toBe(303);
+    expect((await browser.get('/console')).location).toBe('/console/login');
+  });
+});

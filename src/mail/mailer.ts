@@ -1,0 +1,36 @@
+// The one way the gateway sends e-mail (operator invitations; merchant users' invitations and
+// resets later). Over SMTP when SMTP_URL is set, otherwise each e-mail goes to the server log, so a
+// sandbox needs nothing else (contract section 9). Plain text with a simple HTML part, no remote images.
+import nodemailer from 'nodemailer';
+import type { Config } from '../config.js';
+
+export interface Mail {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+export interface Mailer {
+  /** `log` when e-mails go to the server log (no SMTP_URL), `smtp` otherwise. */
+  readonly kind: 'log' | 'smtp';
+  send(mail: Mail): Promise<void>;
+}
+
+export function createMailer(config: Pick<Config, 'smtpUrl' | 'mailFrom'>, log: { info(object: object, message: string): void }): Mailer {
+  if (!config.smtpUrl) {
+    return {
+      kind: 'log',
+      async send(mail) {
+        log.info({ mail: { to: mail.to, subject: mail.subject, text: mail.text } }, 'e-mail (no SMTP_URL set: written to the log instead of sent)');
+      },
+    };
+  }
+  const transport = nodemailer.createTransport(config.smtpUrl);
+  return {
+    kind: 'smtp',
+    async send(mail) {
+      await transport.sendMail({ from: config.mailFrom, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
+    },
+  };
+}
