@@ -149,7 +149,7 @@ ${m.status_reason ? html`<p class="muted">Last decision's reason: ${m.status_rea
   }</section>
   <section class="panel" aria-labelledby="keys-heading"><h2 id="keys-heading">Secret keys</h2>${
     view.keys.length
-      ? html`<ul class="plain">${view.keys.map((k) => html`<li>${envTag(k.environment)} <code>${k.prefix}…</code> ${k.status.name}${k.lastUsedAt ? html`, last used ${when(k.lastUsedAt, view.timeZone)}` : ''}</li>`)}</ul>`
+      ? html`<ul class="plain">${view.keys.map((k) => html`<li>${envTag(k.environment)} <code>${k.prefix}</code> ${k.status.name}${k.lastUsedAt ? html`, last used ${when(k.lastUsedAt, view.timeZone)}` : ''}</li>`)}</ul>`
       : html`<p class="muted">None.</p>`
   }</section>
 </div>
