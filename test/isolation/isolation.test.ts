@@ -6,6 +6,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { merchantBrowser, type MerchantBrowser, uniqueSignUp } from '../dashboard-client.js';
 import { validApplication } from '../merchant-approval.js';
+import { consoleRoute, consoleRouteOf, consoleSignedOutRoute } from './console-isolation.js';
+import { findMerchantById } from '../../src/merchants/merchant-store.js';
+import { findWallet } from '../../src/wallets/wallet-store.js';
 import { type Answered, type Attempt, buildWorld, intruders, routeKey, runAttempt, snapshotOfA, startRecordingRoutes, type World } from './isolation-helper.js';
 
 interface Classification {
@@ -14,9 +17,10 @@ interface Classification {
    * - `portal`: the pidx is the capability; what must hold is that one payment's page never shows
    *   or moves another (its CSRF token and attempt tokens are bound to it);
    * - `dashboard`: merchant-scoped by the session (its merchant and the environment it looks at);
-   * - `public`: takes no merchant-scoped id and shows no merchant's data.
+   * - `public`: takes no merchant-scoped id and shows no merchant's data;
+   * - `console`: operators only, by the permission the route declares (console-isolation.ts).
    */
-  scope: 'api' | 'portal' | 'dashboard' | 'public';
+  scope: 'api' | 'portal' | 'dashboard' | 'public' | 'console';
   reason: string;
   attempts: (w: World) => Attempt[] | Promise<Attempt[]>;
 }
@@ -419,6 +423,46 @@ const table: Record<string, Classification> = {
   },
 
   // ---- the rest: no merchant-scoped id -------------------------------------------------------
+  // ---- the operator console: operators only, each route by the permission it declares --------
+  'GET /console/login': consoleSignedOutRoute('the sign-in form', 'GET', '/console/login'),
+  'POST /console/login': consoleSignedOutRoute('e-mail and password; refused without the form’s token', 'POST', '/console/login', { email: 'x@example.com', password: 'x' }),
+  'GET /console/login/code': consoleSignedOutRoute('the second-factor form, only in a session that gave the password', 'GET', '/console/login/code'),
+  'POST /console/login/code': consoleSignedOutRoute('a TOTP or recovery code, only in a session that gave the password', 'POST', '/console/login/code', { code: '123456' }),
+  'GET /console/enrol': consoleSignedOutRoute('the TOTP enrolment, only in a session of an invited operator who set a password', 'GET', '/console/enrol'),
+  'POST /console/enrol': consoleSignedOutRoute('confirms the enrolment, only in such a session', 'POST', '/console/enrol', { code: '123456' }),
+  'POST /console/logout': consoleSignedOutRoute('ends the session the cookie names, with the form’s token', 'POST', '/console/logout'),
+  'GET /console/invitation/:token': consoleSignedOutRoute('the token is the capability (random, hashed, single-use, 7 days)', 'GET', '/console/invitation/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'),
+  'POST /console/invitation/:token': consoleSignedOutRoute('accepts an invitation the token names, with the form’s token', 'POST', '/console/invitation/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', { password: 'a long password 1', password_again: 'a long password 1' }),
+  'GET /console': consoleRoute('read', 'GET', '/console'),
+  'POST /console/ledger/verify': consoleRoute('ledger.verify', 'POST', '/console/ledger/verify'),
+  'GET /console/account': consoleRoute('read', 'GET', '/console/account'),
+  'POST /console/account/password': consoleRoute('read', 'POST', '/console/account/password', { current_password: 'wrong', new_password: 'x' }),
+  'POST /console/account/recovery-codes': consoleRoute('read', 'POST', '/console/account/recovery-codes', { current_password: 'wrong' }),
+  'GET /console/operators': consoleRoute('operators.manage', 'GET', '/console/operators'),
+  'POST /console/operators/invite': consoleRoute('operators.manage', 'POST', '/console/operators/invite', { email: 'crafted-invite@example.com', role: 'admin' }),
+  'POST /console/operators/invitations/:id/resend': consoleRoute('operators.manage', 'POST', '/console/operators/invitations/1/resend'),
+  'POST /console/operators/invitations/:id/revoke': consoleRoute('operators.manage', 'POST', '/console/operators/invitations/1/revoke'),
+  'POST /console/operators/:id/role': consoleRoute('operators.manage', 'POST', '/console/operators/1/role', { role: 'admin' }),
+  'POST /console/operators/:id/remove': consoleRoute('operators.manage', 'POST', '/console/operators/1/remove'),
+  'GET /console/audit': consoleRoute('read', 'GET', '/console/audit'),
+  'GET /console/payments': consoleRoute('read', 'GET', '/console/payments?q=9800000001'),
+  'GET /console/payments/:pidx': consoleRouteOf('read', async (w) => `/console/payments/${w.a.live.completed.pidx}`),
+  'POST /console/payments/:pidx/resolve': consoleRoute('payments.resolve', 'POST', '/console/payments/any/resolve', { resolution: 'Completed', reason: 'crafted' }),
+  'GET /console/wallets': consoleRoute('read', 'GET', '/console/wallets?mobile=98'),
+  'POST /console/wallets': consoleRoute('wallets.manage', 'POST', '/console/wallets', { mobile: '9700000099', name: 'Crafted', mpin: '1234', environment: 'live' }),
+  'GET /console/wallets/:idx': consoleRouteOf('read', async (w) => `/console/wallets/${(await findWallet(w.t.db, 'test', '9800000001'))!.idx}`),
+  'POST /console/wallets/:idx/topup': consoleRoute('wallets.manage', 'POST', '/console/wallets/any/topup', { amount: '100', reason: 'crafted' }),
+  'POST /console/wallets/:idx/freeze': consoleRoute('wallets.freeze', 'POST', '/console/wallets/any/freeze', { reason: 'crafted' }),
+  'POST /console/wallets/:idx/unfreeze': consoleRoute('wallets.freeze', 'POST', '/console/wallets/any/unfreeze', { reason: 'crafted' }),
+  'GET /console/merchants': consoleRoute('read', 'GET', '/console/merchants?status=applied'),
+  'GET /console/merchants/:idx': consoleRouteOf('read', async (w) => `/console/merchants/${(await findMerchantById(w.t.db, w.a.id))!.idx}`),
+  ...Object.fromEntries(
+    ['approve', 'reject', 'suspend', 'reactivate', 'fee'].map((verb) => [
+      `POST /console/merchants/:idx/${verb}`,
+      consoleRoute('merchants.decide', 'POST', `/console/merchants/any/${verb}`, { reason: 'crafted', fee_bps: '0' }),
+    ]),
+  ),
+
   'GET /': publicRoute('redirects to the dashboard', '/'),
   'GET /health': publicRoute('liveness of the service; no merchant data', '/health'),
   'GET /metrics': publicRoute('service-wide counters, labelled by route and status, never by merchant', '/metrics'),
@@ -485,10 +529,10 @@ describe('isolation', () => {
     expect(stale, 'routes in the table that the app no longer registers').toEqual([]);
   });
 
-  it('covers the API, the hosted page and the dashboard', () => {
+  it('covers the API, the hosted page, the dashboard and the console', () => {
     const scopes = new Set(Object.values(table).map((c) => c.scope));
-    expect([...scopes].sort()).toEqual(['api', 'dashboard', 'portal', 'public']);
-    for (const prefix of ['/api/', '/pay/', '/dashboard']) expect(routes.some((r) => r.url.startsWith(prefix))).toBe(true);
+    expect([...scopes].sort()).toEqual(['api', 'console', 'dashboard', 'portal', 'public']);
+    for (const prefix of ['/api/', '/pay/', '/dashboard', '/console']) expect(routes.some((r) => r.url.startsWith(prefix))).toBe(true);
   });
 
   const classified = routes.filter((r) => table[routeKey(r)] || (r.method === 'HEAD' && table[`GET ${r.url}`]));

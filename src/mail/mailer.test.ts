@@ -1,0 +1,76 @@
+import { simpleParser } from 'mailparser';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { enrolFromLink, newOperator, operatorBrowser } from '../../test/console-client.js';
+import { freePort } from '../../test/processes.js';
+import { startTestApp, type TestApp } from '../../test/test-app.js';
+import { loadConfig } from '../config.js';
+
+interface Received {
+  from: string;
+  to: string[];
+  subject: string;
+  text: string;
+  html: string;
+}
+
+describe('the mailer over SMTP', () => {
+  let t: TestApp;
+  let server: SMTPServer;
+  const received: Received[] = [];
+
+  beforeAll(async () => {
+    const port = await freePort();
+    server = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      onData(stream, session, done) {
+        simpleParser(stream)
+          .then((mail) => {
+            received.push({ from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '', to: session.envelope.rcptTo.map((r) => r.address), subject: mail.subject ?? '', text: mail.text ?? '', html: typeof mail.html === 'string' ? mail.html : '' });
+            done();
+          })
+          .catch(done);
+      },
+    });
+    await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+    t = await startTestApp({ config: { smtpUrl: `smtp://127.0.0.1:${port}`, mailFrom: 'Bhuktani Ops <ops@bhuktani.test>' } });
+  });
+  afterAll(async () => {
+    await t.close();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+
+  it('sends the invitation through the SMTP server, and its link enrols the invited operator', async () => {
+    expect(t.ctx.mailer.kind).toBe('smtp');
+    const admin = await newOperator(t.ctx, 'admin');
+    const browser = operatorBrowser(t.app, t.ctx);
+    await browser.signIn(admin);
+    await browser.get('/console/operators');
+    const email = `smtp-invited-${process.pid}-${Date.now()}@example.com`;
+    expect((await browser.post('/console/operators/invite', { email, role: 'support' })).status).toBe(303);
+
+    const mail = received.find((m) => m.to.includes(email))!;
+    expect(mail).toBeDefined();
+    expect(mail.from).toBe('ops@bhuktani.test');
+    expect(mail.subject).toBe('Your invitation to the Bhuktani operator console');
+    expect(mail.html).not.toMatch(/<img/i);
+    const url = /http:\/\/bhuktani\.test(\/console\/invitation\/[\w-]{43})/.exec(mail.text)![1];
+    expect(mail.html).toContain(url);
+    // Nothing of the e-mail went to the log: it was sent.
+    expect(t.logs.some((line) => line.includes(url))).toBe(false);
+
+    const invited = operatorBrowser(t.app, t.ctx);
+    const { recoveryCodes } = await enrolFromLink(invited, url, 'smtp invited password');
+    expect(recoveryCodes).toHaveLength(10);
+    expect((await invited.get('/console')).status).toBe(200);
+  });
+
+  it('is configured at start: SMTP_URL must be smtp:// or smtps://, and MAIL_FROM comes with it', () => {
+    expect(() => loadConfig({ SMTP_URL: 'http://mail.example.com' })).toThrow(/SMTP_URL must be an smtp:\/\/ or smtps:\/\/ URL/);
+    expect(() => loadConfig({ SMTP_URL: 'smtps://user:pw@mail.example.com:465' })).toThrow(/MAIL_FROM must be set with SMTP_URL/);
+    expect(() => loadConfig({ SMTP_URL: 'smtps://mail.example.com', MAIL_FROM: 'not an address' })).toThrow(/MAIL_FROM must be an e-mail address/);
+    expect(loadConfig({ SMTP_URL: 'smtps://mail.example.com', MAIL_FROM: 'Bhuktani <no-reply@example.com>' })).toMatchObject({ smtpUrl: 'smtps://mail.example.com', mailFrom: 'Bhuktani <no-reply@example.com>' });
+    expect(loadConfig({}).smtpUrl).toBeUndefined();
+  });
+});
