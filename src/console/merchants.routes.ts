@@ -18,6 +18,7 @@ import { formExpired, notFound } from './console-pages.js';
 import { mayUse } from './console-permissions.js';
 import { actorOf, type ConsoleDeps, field, formToken, formVerified, operatorOf, queryText, sendPage } from './console-request.js';
 import { merchantListBody, merchantPageBody } from './merchants-pages.js';
+import { searchTerm } from './payments.routes.js';
 import { errorText } from './wallets.routes.js';
 
 const DONE: Record<string, string> = {
@@ -36,7 +37,7 @@ export function registerConsoleMerchants(app: FastifyInstance, deps: ConsoleDeps
     const { operator } = operatorOf(request);
     const raw = queryText(request, 'status');
     const status = (approvalStatuses as readonly string[]).includes(raw) ? (raw as ApprovalStatus) : undefined;
-    const term = queryText(request, 'q').trim().slice(0, 100);
+    const term = searchTerm(request, 'q');
     const merchants = await listMerchants(ctx.db, { status, term: term || undefined, limit: 100 });
     const body = merchantListBody({ term, status: status ?? '', merchants, timeZone });
     return sendPage(reply, consolePage({ title: 'Merchants', operator, csrf: formToken(deps, request, reply), body, active: 'merchants' }));

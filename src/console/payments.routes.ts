@@ -18,6 +18,9 @@ import { paymentPageBody, paymentSearchBody } from './payments-pages.js';
 const LIMIT = 50;
 const DONE: Record<string, string> = { resolved: 'The payment is resolved.' };
 
+/** A search box's text: trimmed, bounded, without the control characters no id contains (PostgreSQL refuses NUL). */
+export const searchTerm = (request: FastifyRequest, name: string) => queryText(request, name).replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, 100);
+
 export const environmentOf = (raw: string): Environment | undefined => (raw === 'live' || raw === 'test' ? raw : undefined);
 
 export function registerConsolePayments(app: FastifyInstance, deps: ConsoleDeps) {
@@ -26,7 +29,7 @@ export function registerConsolePayments(app: FastifyInstance, deps: ConsoleDeps)
 
   app.get('/payments', { config: { permission: 'read' } }, async (request, reply) => {
     const { operator } = operatorOf(request);
-    const term = queryText(request, 'q').trim().slice(0, 100);
+    const term = searchTerm(request, 'q');
     const environment = environmentOf(queryText(request, 'environment'));
     const results = term ? await searchPayments(ctx.db, { term, environment, limit: LIMIT }) : undefined;
     const pending = await listPendingPayments(ctx.db, { environment, limit: LIMIT });
