@@ -66,7 +66,7 @@ describe('an operator’s day in the console', () => {
     await page.getByRole('link', { name: 'Operators' }).click();
     const email = `browser-invited-${Date.now()}@example.com`;
     await page.getByLabel('E-mail').fill(email);
-    await page.getByLabel('Role', { exact: true }).selectOption('support');
+    await page.locator('form[action="/console/operators/invite"] select[name=role]').selectOption('support');
     await page.getByRole('button', { name: 'Send invitation' }).click();
     await expect.poll(() => page.locator('.notice.ok').innerText()).toContain('Invitation sent');
 

@@ -9,6 +9,8 @@ import { type ConsoleDeps, formToken, operatorOf, queryText, sendPage } from './
 
 const PAGE_SIZE = 50;
 const ID = /^\d{1,15}$/;
+// A NUL cannot be in any stored text (PostgreSQL refuses it in a parameter): it matches nothing.
+const clean = (value: string) => value.replace(/\u0000/g, '').trim();
 
 export function registerConsoleAudit(app: FastifyInstance, deps: ConsoleDeps) {
   const { ctx } = deps;
@@ -17,9 +19,9 @@ export function registerConsoleAudit(app: FastifyInstance, deps: ConsoleDeps) {
     const { operator } = operatorOf(request);
     const filter = {
       operator: ID.test(queryText(request, 'operator')) ? queryText(request, 'operator') : '',
-      action: queryText(request, 'action').trim().slice(0, 100),
-      objectType: queryText(request, 'object_type').trim().slice(0, 20),
-      objectId: queryText(request, 'object_id').trim().slice(0, 200),
+      action: clean(queryText(request, 'action')).slice(0, 100),
+      objectType: clean(queryText(request, 'object_type')).slice(0, 20),
+      objectId: clean(queryText(request, 'object_id')).slice(0, 200),
     };
     const before = queryText(request, 'before');
     const rows = await listAudit(ctx.db, {

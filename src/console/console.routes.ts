@@ -21,13 +21,18 @@ import { registerConsolePayments } from './payments.routes.js';
 import { registerConsoleSignIn } from './sign-in.routes.js';
 import { registerConsoleWallets } from './wallets.routes.js';
 
-async function consoleRoutes(app: FastifyInstance, deps: ConsoleDeps) {
-  const { ctx } = deps;
-
+/** A console route that does not declare what it needs (`config: { permission }`) fails to register. */
+export function refuseUndeclaredRoutes(app: FastifyInstance) {
   app.addHook('onRoute', (route) => {
     const access = route.config?.permission;
     if (access !== 'signed-out' && !isPermission(access)) throw new Error(`console route ${String(route.method)} ${route.url} declares no permission (config: { permission })`);
   });
+}
+
+async function consoleRoutes(app: FastifyInstance, deps: ConsoleDeps) {
+  const { ctx } = deps;
+
+  refuseUndeclaredRoutes(app);
 
   app.addHook('onRequest', async (request, reply) => {
     const token = request.cookies[OPERATOR_SESSIONS.cookie];

@@ -129,6 +129,11 @@ describe('signing in to the console', () => {
     expect(page.location).toBe('/console/login');
   });
 
+  it('audits the creation of an operator as the CLI', async () => {
+    const [entry] = await listAudit(t.db, { objectType: 'operator', objectId: String(admin.id), action: 'operator.create', limit: 1 });
+    expect(entry).toMatchObject({ actor: { kind: 'cli', label: 'cli' }, after: { email: admin.email, role: 'admin' } });
+  });
+
   it('keeps the TOTP secret sealed in the database', async () => {
     const [row] = await t.db.query<{ totp_secret_sealed: string }>('SELECT totp_secret_sealed FROM operators WHERE id = $1', [admin.id]);
     expect(row.totp_secret_sealed).toMatch(/^v1\./);

@@ -1,0 +1,28 @@
+import Fastify from 'fastify';
+import { describe, expect, it } from 'vitest';
+import { refuseUndeclaredRoutes } from './console.routes.js';
+import { mayUse, PERMISSIONS } from './console-permissions.js';
+
+describe('console permissions', () => {
+  it('give each role what contract section 8 says', () => {
+    const of = (role: 'admin' | 'support' | 'finance') => Object.keys(PERMISSIONS).filter((p) => mayUse(role, p as keyof typeof PERMISSIONS));
+    expect(of('admin')).toEqual(Object.keys(PERMISSIONS));
+    expect(of('support')).toEqual(['read', 'ledger.verify', 'payments.resolve', 'wallets.freeze']);
+    expect(of('finance')).toEqual(['read', 'ledger.verify', 'payouts.process']);
+  });
+
+  it('refuse to register a console route that declares no permission, or an unknown one', async () => {
+    for (const config of [undefined, {}, { permission: 'everything' }]) {
+      const app = Fastify();
+      refuseUndeclaredRoutes(app);
+      expect(() => app.get('/console/new-page', config ? { config: config as never } : {}, async () => 'hi')).toThrow(/declares no permission/);
+      await app.close();
+    }
+    const app = Fastify();
+    refuseUndeclaredRoutes(app);
+    app.get('/console/declared', { config: { permission: 'read' } }, async () => 'hi');
+    app.get('/console/before-sign-in', { config: { permission: 'signed-out' } }, async () => 'hi');
+    await app.ready();
+    await app.close();
+  });
+});
