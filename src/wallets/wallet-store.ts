@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/db.js';
 import type { Environment } from '../environment.js';
-import type { Wallet } from './wallet.js';
+import { MOBILE_PATTERN, type Wallet } from './wallet.js';
 
 export const walletColumns = 'id, idx, environment, mobile, name, mpin_hash, sandbox, created_at, frozen_at, frozen_reason';
 
@@ -65,12 +65,20 @@ export async function findWalletByIdx(db: Queryable, idx: string): Promise<Walle
   return rows[0];
 }
 
-/** Newest first; `mobile` narrows to numbers starting with it (the unique (environment, mobile) index serves it per environment). */
+/**
+ * Newest first. A whole mobile number is one lookup in the unique (environment, mobile) index; a
+ * number's first digits narrow by prefix, which reads the table (the console's browsing, not a hot path).
+ */
 export async function listWallets(db: Queryable, filter: { environment?: Environment; mobile?: string; limit: number }): Promise<Wallet[]> {
   const params: unknown[] = [];
   const where: string[] = [];
-  if (filter.environment) where.push(`environment = $${params.push(filter.environment)}`);
-  if (filter.mobile) where.push(`mobile LIKE $${params.push(`${filter.mobile.replace(/[\\%_]/g, '')}%`)} COLLATE "C"`);
+  const mobile = filter.mobile?.replace(/[\\%_]/g, '') ?? '';
+  if (MOBILE_PATTERN.test(mobile)) {
+    where.push(`environment = ANY($${params.push(filter.environment ? [filter.environment] : ['live', 'test'])}::text[]) AND mobile = $${params.push(mobile)}`);
+  } else {
+    if (filter.environment) where.push(`environment = $${params.push(filter.environment)}`);
+    if (mobile) where.push(`mobile LIKE $${params.push(`${mobile}%`)}`);
+  }
   return db.query<Wallet>(
     `SELECT ${walletColumns} FROM wallets ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT $${params.push(filter.limit)}`,
     params,
