@@ -39,8 +39,8 @@ export async function merchantIn(ctx: AppContext, status: ApprovalStatus) {
 }
 
 /** A merchant signed up on the website (by its e-mail) applies and is approved: its live key then works. */
-export async function approveSignedUp(ctx: AppContext, email: string): Promise<void> {
+export async function approveSignedUp(ctx: AppContext, email: string, application: Record<string, unknown> = {}): Promise<void> {
   const [{ idx }] = await ctx.db.query<{ idx: string }>('SELECT idx FROM merchants WHERE lower(email) = lower($1)', [email]);
-  await applyForLive(ctx, { merchantIdx: idx, application: validApplication() });
+  await applyForLive(ctx, { merchantIdx: idx, application: validApplication(application) });
   await approveMerchant(ctx, { actor: CLI_ACTOR, merchantIdx: idx });
 }

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { CLI_ACTOR } from '../audit/audit-entry.js';
 import { formatRupees } from '../http/money.js';
 import { createWallet } from '../wallets/create-wallet.js';
 import { topupWallet } from '../wallets/topup-wallet.js';
@@ -20,14 +21,14 @@ export const walletCreate = command({
 });
 
 export const walletTopup = command({
-  usage: 'wallet topup --mobile M --amount PAISA [--env test|live] [--json]',
+  usage: 'wallet topup --mobile M --amount PAISA [--env test|live] [--reason TEXT] [--json]',
   parse: (args) =>
     parseArgs({
       args,
-      options: { mobile: { type: 'string' }, amount: { type: 'string' }, env: { type: 'string' }, json: { type: 'boolean', default: false } },
+      options: { mobile: { type: 'string' }, amount: { type: 'string' }, env: { type: 'string' }, reason: { type: 'string' }, json: { type: 'boolean', default: false } },
     }).values,
   async run(ctx, values, io) {
-    const { wallet, balance } = await topupWallet(ctx, { mobile: values.mobile, amount: values.amount, environment: values.env });
+    const { wallet, balance } = await topupWallet(ctx, { mobile: values.mobile, amount: values.amount, environment: values.env }, { actor: CLI_ACTOR, reason: values.reason });
     if (values.json) io.out(JSON.stringify({ mobile: wallet.mobile, environment: wallet.environment, balance }));
     else io.out(`Wallet ${wallet.mobile} (${wallet.environment}) topped up; balance ${formatRupees(balance)}.`);
     return 0;

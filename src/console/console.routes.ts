@@ -13,10 +13,13 @@ import { registerConsoleAudit } from './audit.routes.js';
 import { isPermission, mayUse } from './console-permissions.js';
 import { forbidden, messagePage, notFound } from './console-pages.js';
 import type { ConsoleDeps } from './console-request.js';
+import { registerConsoleMerchants } from './merchants.routes.js';
 import { registerConsoleInvitation } from './invitation.routes.js';
 import { registerConsoleOperators } from './operators.routes.js';
 import { registerConsoleOverview } from './overview.routes.js';
+import { registerConsolePayments } from './payments.routes.js';
 import { registerConsoleSignIn } from './sign-in.routes.js';
+import { registerConsoleWallets } from './wallets.routes.js';
 
 /** A console route that does not declare what it needs (`config: { permission }`) fails to register. */
 export function refuseUndeclaredRoutes(app: FastifyInstance) {
@@ -64,6 +67,9 @@ async function consoleRoutes(app: FastifyInstance, deps: ConsoleDeps) {
   registerConsoleSignIn(app, deps);
   registerConsoleInvitation(app, deps);
   registerConsoleOverview(app, deps);
+  registerConsolePayments(app, deps);
+  registerConsoleWallets(app, deps);
+  registerConsoleMerchants(app, deps);
   registerConsoleAccount(app, deps);
   registerConsoleOperators(app, deps);
   registerConsoleAudit(app, deps);

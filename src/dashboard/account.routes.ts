@@ -6,12 +6,8 @@ import { createMerchant } from '../merchants/create-merchant.js';
 import { LogInError, logIn } from '../merchants/log-in.js';
 import { createSession, deleteSession, findSession, SESSION_COOKIE, sessionCookieOptions } from '../merchants/merchant-sessions.js';
 import { logInPage, signUpPage, welcomePage } from './account-pages.js';
-import { field, formToken, formVerified, queryText, safeNext, sendPage, type DashboardDeps } from './dashboard-request.js';
+import { field, fieldMessages, formToken, formVerified, queryText, safeNext, sendPage, type DashboardDeps } from './dashboard-request.js';
 import { formExpired } from './dashboard-pages.js';
-
-function fieldMessages(error: AppError): Record<string, string> {
-  return Object.fromEntries(Object.entries(error.fields ?? {}).map(([name, messages]) => [name, Array.isArray(messages) ? String(messages[0]) : 'Invalid value.']));
-}
 
 export function registerAccount(app: FastifyInstance, deps: DashboardDeps) {
   const { ctx } = deps;

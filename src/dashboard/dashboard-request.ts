@@ -3,6 +3,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import { csrfToken, csrfValid } from '../http/csrf.js';
+import type { AppError } from '../http/errors.js';
 import type { MerchantSession } from '../merchants/merchant-sessions.js';
 
 declare module 'fastify' {
@@ -39,6 +40,11 @@ export function formVerified(deps: DashboardDeps, request: FastifyRequest): bool
 }
 
 export { field, queryText, sendPage } from '../http/page-request.js';
+
+/** The first message of each failing field of a validation error, for the form to show beside it. */
+export function fieldMessages(error: AppError): Record<string, string> {
+  return Object.fromEntries(Object.entries(error.fields ?? {}).map(([name, messages]) => [name, Array.isArray(messages) ? String(messages[0]) : 'Invalid value.']));
+}
 
 /** Where to go after log-in: a dashboard path, never another site. */
 export function safeNext(next: string): string | undefined {

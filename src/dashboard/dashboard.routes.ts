@@ -6,6 +6,7 @@ import type { AppContext } from '../context.js';
 import { pageError, unavailableNotice } from '../http/page-errors.js';
 import { findSession, SESSION_COOKIE } from '../merchants/merchant-sessions.js';
 import { registerAccount } from './account.routes.js';
+import { registerBusiness } from './business.routes.js';
 import { messagePage, notFound } from './dashboard-pages.js';
 import { safeNext, type DashboardDeps } from './dashboard-request.js';
 import { registerEnvironmentSwitch } from './environment.route.js';
@@ -44,6 +45,7 @@ async function dashboardRoutes(app: FastifyInstance, deps: DashboardDeps) {
   registerPayment(app, deps);
   registerKeys(app, deps);
   registerWebhooks(app, deps);
+  registerBusiness(app, deps);
 }
 
 export async function dashboardPlugin(app: FastifyInstance, { ctx, csrfSecret }: { ctx: AppContext; csrfSecret: Buffer }) {

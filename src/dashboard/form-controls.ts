@@ -24,11 +24,12 @@ export function textInput(o: InputOptions): Html {
 </div>`;
 }
 
-export function selectInput(o: { name: string; label: string; value: string; options: [string, string][] }): Html {
+export function selectInput(o: { name: string; label: string; value: string; options: [string, string][]; error?: string }): Html {
   const id = `field-${o.name}`;
-  return html`<div class="field">
+  return html`<div class="field${o.error ? ' invalid' : ''}">
   <label for="${id}">${o.label}</label>
-  <select id="${id}" name="${o.name}">${o.options.map(([value, text]) => html`<option value="${value}"${value === o.value ? html` selected` : ''}>${text}</option>`)}</select>
+  <select id="${id}" name="${o.name}"${o.error ? html` aria-invalid="true" aria-describedby="${id}-error"` : ''}>${o.options.map(([value, text]) => html`<option value="${value}"${value === o.value ? html` selected` : ''}>${text}</option>`)}</select>
+  ${o.error ? html`<p class="field-error" id="${id}-error">${o.error}</p>` : ''}
 </div>`;
 }
 

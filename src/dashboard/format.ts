@@ -1,19 +1,8 @@
 // How the dashboard writes times and amounts for people. Times are in TIME_ZONE, like the API's.
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
+import { formatDateTime, formatter } from '../http/date-format.js';
 
-function formatter(key: string, make: () => Intl.DateTimeFormat): Intl.DateTimeFormat {
-  let f = formatters.get(key);
-  if (!f) formatters.set(key, (f = make()));
-  return f;
-}
-
-/** `22 Nov 2026, 10:05:20` */
-export function formatDateTime(date: Date, timeZone: string): string {
-  return formatter(`dt:${timeZone}`, () =>
-    new Intl.DateTimeFormat('en-GB', { timeZone, day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }),
-  ).format(date);
-}
+export { formatDateTime };
 
 /** `22 Nov 2026` and `10:05:20`, apart, for a table cell that stacks them. */
 export function formatDateAndTime(date: Date, timeZone: string): { date: string; time: string } {

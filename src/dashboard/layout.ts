@@ -1,9 +1,10 @@
 // The frame of every dashboard page. Logged in: the environment bar (always on screen, so test data
 // is never taken for live data), the navigation and log-out. Before log-in: a plain card.
 import { html, type Html } from '../http/html.js';
+import type { ApprovalStatus } from '../merchants/merchant.js';
 import type { MerchantSession } from '../merchants/merchant-sessions.js';
 
-export type Section = 'home' | 'transactions' | 'keys' | 'webhooks';
+export type Section = 'home' | 'transactions' | 'keys' | 'webhooks' | 'business';
 
 export interface PageFrame {
   session: MerchantSession;
@@ -51,7 +52,24 @@ const NAV: [Section, string, string][] = [
   ['transactions', 'Transactions', '/dashboard/transactions'],
   ['keys', 'API keys', '/dashboard/keys'],
   ['webhooks', 'Webhooks', '/dashboard/webhooks'],
+  ['business', 'Go live', '/dashboard/business'],
 ];
+
+const LIVE_OFF: Record<Exclude<ApprovalStatus, 'approved'>, string> = {
+  new: 'Live payments are off until your business is approved.',
+  applied: 'Live payments are off until your business is approved: we are reviewing your application.',
+  rejected: 'Live payments are off: your business was not approved. See why, correct and apply again.',
+  suspended: 'Your merchant account is suspended: live payments are off.',
+};
+
+/** On live data, a merchant that may not take live payments is told so on every page, and where to act. */
+function liveOffBanner(session: MerchantSession): Html | '' {
+  const status = session.merchant.status;
+  if (session.environment !== 'live' || status === 'approved') return '';
+  return html`<div class="live-off" role="status" data-status="${status}"><div class="wrap">
+  <p><strong>${LIVE_OFF[status]}</strong> <a href="/dashboard/business">${status === 'new' ? 'Go live' : 'See your status'}</a></p>
+</div></div>`;
+}
 
 export function dashboardLayout(frame: PageFrame & { title: string; body: Html }): Html {
   const { session } = frame;
@@ -61,11 +79,13 @@ ${head(frame.title)}
 <body class="dash env-${session.environment}">
 ${environmentBar(frame)}
 ${frame.serverWarning ? html`<p class="server-warning" role="alert" data-testid="server-warning"><strong>Insecure server setting.</strong> ${frame.serverWarning}</p>` : ''}
+${liveOffBanner(session)}
 <header class="top">
   <div class="wrap">
     <a class="brand" href="/dashboard"><span class="logo" aria-hidden="true">B</span> Bhuktani</a>
     <nav aria-label="Dashboard">${NAV.map(
-      ([section, label, href]) => html`<a href="${href}"${section === frame.section ? html` aria-current="page"` : ''}>${label}</a>`,
+      ([section, label, href]) =>
+        html`<a href="${href}"${section === frame.section ? html` aria-current="page"` : ''}>${section === 'business' && session.merchant.status !== 'new' ? 'Business' : label}</a>`,
     )}</nav>
     <div class="account">
       <span class="merchant-name" title="${session.merchant.email}">${session.merchant.name}</span>

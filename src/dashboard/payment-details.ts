@@ -4,9 +4,9 @@ import { callbackStatusOf, callbackUrl } from '../payments/callback.js';
 import { effectiveStatus, type Payment } from '../payments/payment.js';
 import type { PaymentStatus } from '../payments/payment-status.js';
 import type { Environment } from '../environment.js';
-import { findMerchantPayment } from '../payments/payment-store.js';
+import { findMerchantPayment, listPaymentEvents } from '../payments/payment-store.js';
 import { maskMobile } from '../transactions/transaction-record.js';
-import { paymentTimeline, type PaymentEvent, type TimelineEntry } from './timeline.js';
+import { paymentTimeline, type TimelineEntry } from '../payments/payment-timeline.js';
 
 export interface RefundLine {
   idx: string;
@@ -32,7 +32,7 @@ export async function readPaymentDetails(
   const payment = await findMerchantPayment(ctx.db, options.pidx, options.merchantId, options.environment);
   if (!payment) return undefined;
   const status = effectiveStatus(payment, ctx.clock.now());
-  const events = await ctx.db.query<PaymentEvent>('SELECT occurred_at, event, detail FROM payment_events WHERE pidx = $1 ORDER BY id', [payment.pidx]);
+  const events = await listPaymentEvents(ctx.db, payment.pidx);
   const records = await ctx.db.query<{ idx: string; type: string; amount: number; created_at: Date; payer_name: string }>(
     'SELECT idx, type, amount, created_at, payer_name FROM transactions WHERE pidx = $1 ORDER BY created_at, id',
     [payment.pidx],

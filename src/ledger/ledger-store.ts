@@ -90,3 +90,21 @@ export async function postedBalance(db: Queryable, accountId: number): Promise<n
   const [row] = await db.query<{ balance: number }>('SELECT coalesce(sum(amount), 0) AS balance FROM postings WHERE account_id = $1', [accountId]);
   return row.balance;
 }
+
+export interface AccountPosting {
+  posting_id: number;
+  amount: number;
+  kind: JournalKind;
+  pidx: string | null;
+  created_at: Date;
+}
+
+/** An account's postings with their journals, newest first (index postings_account): a wallet's history. */
+export async function listAccountPostings(db: Queryable, accountId: number, limit: number): Promise<AccountPosting[]> {
+  return db.query<AccountPosting>(
+    `SELECT p.id AS posting_id, p.amount, j.kind, j.pidx, j.created_at
+       FROM postings p JOIN journals j ON j.id = p.journal_id
+      WHERE p.account_id = $1 ORDER BY p.id DESC LIMIT $2`,
+    [accountId, limit],
+  );
+}

@@ -20,7 +20,8 @@ export interface Completion {
   token: string;
   move: PayingMove['name'];
   transactionId: string;
-  wallet: Pick<Wallet, 'idx' | 'mobile' | 'name'>;
+  /** The payer's wallet; one frozen by the time the statement runs does not pay (sandbox wallets are never frozen). */
+  wallet: Pick<Wallet, 'idx' | 'mobile' | 'name' | 'sandbox'>;
   at: Date;
   /** The payment journal's balanced postings; a hold moves no money and has none. */
   postings: Posting[];
@@ -36,19 +37,23 @@ const recordStateOf: Record<Completion['move'], RecordState> = { pay: 'Completed
 
 /**
  * Each row of `input` is one completion (`ord` is its place in the batch); each row of `posting` one
- * of its journal's postings. A payment moves only if its attempt was claimed and it is still payable,
- * and everything after the move is written from `moved`, so only for the payments that moved: if the
+ * of its journal's postings. A payment moves only if its attempt was claimed, it is still payable and
+ * its wallet is not frozen (the wallet row is share-locked: a freeze either waits for this statement or,
+ * committed first, is seen, as the lock re-reads the row). Everything after the move is written from `moved`, so only for the payments that moved: if the
  * same payment is in the batch twice, it moves (and its wallet pays) once. Wallet rows are locked in
  * account order, so two batches debiting the same wallets never wait on each other in a cycle. A
  * wallet that cannot pay fails the whole statement through the `CHECK (balance >= 0)` on its row;
  * `batcher` then writes the batch one completion at a time, so that only that payer is refused.
  */
 const sql = `WITH input AS (
-  SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[])
-    AS i (ord, pidx, token, move, status, webhook_type, record_state, transaction_id, at, payer_idx, payer_mobile, payer_name)
+  SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $17::boolean[])
+    AS i (ord, pidx, token, move, status, webhook_type, record_state, transaction_id, at, payer_idx, payer_mobile, payer_name, payer_sandbox)
 ),
 posting AS (
   SELECT * FROM unnest($13::int[], $14::bigint[], $15::bigint[], $16::boolean[]) AS p (ord, account_id, amount, wallet)
+),
+unfrozen AS (
+  SELECT w.idx FROM wallets w JOIN input i ON w.idx = i.payer_idx WHERE NOT i.payer_sandbox AND w.frozen_at IS NULL FOR SHARE OF w
 ),
 claimed AS (
   UPDATE payment_attempts a SET ended = true FROM input i WHERE a.token = i.token AND NOT a.ended RETURNING a.token
@@ -57,6 +62,7 @@ moved AS (
   UPDATE payments p SET status = i.status, transaction_id = i.transaction_id, payer_mobile = i.payer_mobile, updated_at = i.at::timestamptz
     FROM input i JOIN claimed c ON c.token = i.token
    WHERE p.pidx = i.pidx AND p.status = 'Initiated' AND p.expires_at > i.at::timestamptz
+     AND (i.payer_sandbox OR i.payer_idx IN (SELECT idx FROM unfrozen))
   RETURNING p.*, i.ord, i.move, i.webhook_type, i.record_state, i.payer_idx, i.payer_name
 ),
 event AS (
@@ -109,6 +115,7 @@ async function writeCompletions(db: Queryable, batch: Completion[]): Promise<(Pa
       postings.map((p) => p.accountId),
       postings.map((p) => p.amount),
       postings.map((p) => p.wallet === true),
+      batch.map((c) => c.wallet.sandbox),
     ]);
     const moved = new Map(rows.map(({ ord, ...payment }) => [ord, payment as Payment]));
     return batch.map((_, ord) => moved.get(ord) ?? null);

@@ -7,6 +7,7 @@ import { balancedPostings, InsufficientBalanceError, ledgerError } from '../ledg
 import { MAX_OTP_FAILURES } from '../wallets/attempt-rules.js';
 import { keepSandboxFunded } from '../wallets/keep-sandbox-funded.js';
 import { sandbox, type Wallet } from '../wallets/wallet.js';
+import { findWalletByIdx } from '../wallets/wallet-store.js';
 import { endAttempt, recordOtpFailure, recordPayerEvent, type PaymentAttempt } from './attempt-store.js';
 import { callbackStatusOf, callbackUrl } from './callback.js';
 import { assertPayableStatus } from './payable.js';
@@ -63,6 +64,9 @@ export async function confirmPayment(ctx: AppContext, { payment, attempt, wallet
     [moved, ended] = [null, error];
   }
   if (moved) return callbackUrl(ctx.db, moved, callbackStatusOf(moved)!);
+  // The statement refuses a wallet frozen while the payer typed the OTP.
+  const payer = await findWalletByIdx(ctx.db, wallet.idx);
+  if (payer?.frozen_at) throw new PayerError('wallet_frozen');
 
   // Another request moved the payment or ended the attempt first (this payer's duplicate among
   // them): answer with what the payment became.
@@ -80,6 +84,7 @@ async function confirmAttempt(ctx: AppContext, payment: Payment, attempt: Paymen
   // A payment of the same order paid elsewhere is refused by the store when this one moves.
   assertPayableStatus(payment, now);
   if (attempt.ended) throw new PayerError('attempt_ended');
+  if (wallet.frozen_at) throw new PayerError('wallet_frozen');
   if (attempt.otp_expires_at.getTime() <= now.getTime()) {
     await endAttempt(ctx.db, attempt.token);
     throw new PayerError('otp_expired');

@@ -6,6 +6,7 @@ export const payerErrorMessages = {
   invalid_input: 'Enter your 10-digit mobile number and your 4-digit MPIN.',
   wrong_mpin: 'Wrong MPIN.',
   wallet_locked: 'This wallet is locked after too many wrong MPINs. Try again later.',
+  wallet_frozen: 'This wallet is frozen and cannot pay. Contact Bhuktani support, or pay with another wallet.',
   wrong_otp: 'Wrong OTP.',
   otp_expired: 'The OTP has expired. Start again to get a new one.',
   attempt_ended: 'Too many wrong OTPs. Start again with your mobile number and MPIN.',

@@ -2,6 +2,7 @@ import { batchedPerStore } from '../db/batcher.js';
 import type { Db, Queryable } from '../db/db.js';
 import type { Environment } from '../environment.js';
 import type { Payment } from './payment.js';
+import type { PaymentEvent } from './payment-timeline.js';
 
 /** The columns of a `Payment`, named: statements are prepared, and `*` would change with the table. */
 export const paymentColumns = `pidx, merchant_id, environment, purchase_order_id, purchase_order_name, amount, fee, return_url, website_url,
@@ -100,4 +101,9 @@ export async function findMerchantPaymentByTransactionId(db: Queryable, transact
     environment,
   ]);
   return rows[0];
+}
+
+/** What happened to a payment, in order (index payment_events_pidx). */
+export async function listPaymentEvents(db: Queryable, pidx: string): Promise<PaymentEvent[]> {
+  return db.query<PaymentEvent>('SELECT occurred_at, event, detail FROM payment_events WHERE pidx = $1 ORDER BY id', [pidx]);
 }

@@ -4,6 +4,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { merchantApi, validInitiate } from '../../test/api-client.js';
 import { callbackParams, payerBrowser } from '../../test/portal-client.js';
 import { newMerchant, startTestApp, type TestApp } from '../../test/test-app.js';
+import { CLI_ACTOR } from '../audit/audit-entry.js';
+import { listAudit } from '../audit/audit-store.js';
 import { AppError } from '../http/errors.js';
 import { verifyLedger } from '../ledger/verify-ledger.js';
 import { resolvePayment } from './resolve-payment.js';
@@ -65,7 +67,7 @@ describe('the pending wallet 9800000007', () => {
 
   it('resolved Completed: lookup Completed with the callback transaction_id and exactly one payment journal', async () => {
     const { pidx, params } = await holdPayment();
-    const resolved = await resolvePayment(t.ctx, pidx, 'Completed');
+    const resolved = await resolvePayment(t.ctx, { actor: CLI_ACTOR, pidx, resolution: 'Completed' });
     expect(resolved).toMatchObject({ pidx, status: 'Completed', transaction_id: params.transaction_id });
 
     const lookup = await api.lookup(pidx);
@@ -92,7 +94,7 @@ describe('the pending wallet 9800000007', () => {
     const { body: blocked } = await api.initiate(validInitiate({ purchase_order_id: order.purchase_order_id }));
     expect((await payerBrowser(t.app).open(blocked.pidx)).status).toBe(409);
 
-    const resolved = await resolvePayment(t.ctx, pidx, 'User canceled');
+    const resolved = await resolvePayment(t.ctx, { actor: CLI_ACTOR, pidx, resolution: 'User canceled' });
     expect(resolved.status).toBe('User canceled');
     const lookup = await api.lookup(pidx);
     expect(lookup.status).toBe(400);
@@ -110,26 +112,26 @@ describe('the pending wallet 9800000007', () => {
 
   it('only a Pending payment can be resolved, and only once', async () => {
     const { pidx } = await holdPayment();
-    await resolvePayment(t.ctx, pidx, 'Completed');
-    await expect(resolvePayment(t.ctx, pidx, 'User canceled')).rejects.toMatchObject({
+    await resolvePayment(t.ctx, { actor: CLI_ACTOR, pidx, resolution: 'Completed' });
+    await expect(resolvePayment(t.ctx, { actor: CLI_ACTOR, pidx, resolution: 'User canceled' })).rejects.toMatchObject({
       code: 'bad_request',
       message: 'Only a Pending payment can be resolved; this one is Completed.',
     });
-    await expect(resolvePayment(t.ctx, pidx, 'Completed')).rejects.toBeInstanceOf(AppError);
+    await expect(resolvePayment(t.ctx, { actor: CLI_ACTOR, pidx, resolution: 'Completed' })).rejects.toBeInstanceOf(AppError);
     expect(await journalsOf(pidx)).toEqual([{ kind: 'payment' }]);
 
     const { body: initiated } = await api.initiate();
-    await expect(resolvePayment(t.ctx, initiated.pidx, 'Completed')).rejects.toMatchObject({ code: 'bad_request' });
+    await expect(resolvePayment(t.ctx, { actor: CLI_ACTOR, pidx: initiated.pidx, resolution: 'Completed' })).rejects.toMatchObject({ code: 'bad_request' });
     expect((await api.lookup(initiated.pidx)).body.status).toBe('Initiated');
-    await expect(resolvePayment(t.ctx, 'no-such-pidx', 'Completed')).rejects.toMatchObject({ code: 'not_found' });
+    await expect(resolvePayment(t.ctx, { actor: CLI_ACTOR, pidx: 'no-such-pidx', resolution: 'Completed' })).rejects.toMatchObject({ code: 'not_found' });
   });
 
   it('two operators resolving at once: one wins, one journal', async () => {
     const { pidx } = await holdPayment();
     const results = await Promise.allSettled([
-      resolvePayment(t.ctx, pidx, 'Completed'),
-      resolvePayment(t.ctx, pidx, 'Completed'),
-      resolvePayment(t.ctx, pidx, 'User canceled'),
+      resolvePayment(t.ctx, { actor: CLI_ACTOR, pidx, resolution: 'Completed' }),
+      resolvePayment(t.ctx, { actor: CLI_ACTOR, pidx, resolution: 'Completed' }),
+      resolvePayment(t.ctx, { actor: CLI_ACTOR, pidx, resolution: 'User canceled' }),
     ]);
     const won = results.filter((r) => r.status === 'fulfilled');
     expect(won).toHaveLength(1);
@@ -137,6 +139,8 @@ describe('the pending wallet 9800000007', () => {
     const status = (won[0] as PromiseFulfilledResult<{ status: string }>).value.status;
     expect((await api.lookup(pidx)).body.status).toBe(status);
     expect(await journalsOf(pidx)).toEqual(status === 'Completed' ? [{ kind: 'payment' }] : []);
+    const audit = await listAudit(t.db, { objectType: 'payment', objectId: pidx, limit: 10 });
+    expect(audit.map((e) => [e.action, e.after])).toEqual([['payment.resolve', { status }]]);
   });
 
   it('a Pending payment is not expired by time', async () => {
@@ -145,7 +149,7 @@ describe('the pending wallet 9800000007', () => {
     const lookup = await api.lookup(pidx);
     expect(lookup.status).toBe(200);
     expect(lookup.body.status).toBe('Pending');
-    await resolvePayment(t.ctx, pidx, 'Completed');
+    await resolvePayment(t.ctx, { actor: CLI_ACTOR, pidx, resolution: 'Completed' });
     expect((await api.lookup(pidx)).body.status).toBe('Completed');
   });
 });

@@ -77,6 +77,8 @@ export async function startPaymentAttempt(
   const wallet = await findWallet(ctx.db, payment.environment, mobile);
   if (!wallet) throw new PayerError('unknown_wallet');
   await checkMpin(ctx, payment, wallet, input.mpin, now);
+  // Told only to who knows the MPIN; the OTP step checks again, as the wallet may be frozen meanwhile.
+  if (wallet.frozen_at) throw new PayerError('wallet_frozen');
   if (!wallet.sandbox) {
     const balance = await walletBalance(ctx.db, await ledgerAccount(ctx.db, ctx.db, walletAccount(wallet.environment, wallet.id)));
     if (balance < payment.amount) throw new PayerError('insufficient_balance');

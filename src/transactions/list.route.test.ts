@@ -1,6 +1,7 @@
 // GET /api/v2/merchant-transaction/ (specification 2.5, contract section 3) over records made the
 // real way: by payers paying through the hosted page.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { CLI_ACTOR } from '../audit/audit-entry.js';
 import { merchantApi, validInitiate } from '../../test/api-client.js';
 import { callbackParams, operatorWallet, payerBrowser, payWithLiveWallet } from '../../test/portal-client.js';
 import { newMerchant, startTestApp, type TestApp } from '../../test/test-app.js';
@@ -102,7 +103,7 @@ describe('the transaction record', () => {
     });
     expect(body.records[0].created_on).toMatch(CREATED_ON);
 
-    await resolvePayment(t.ctx, held.pidx, 'Completed');
+    await resolvePayment(t.ctx, { actor: CLI_ACTOR, pidx: held.pidx, resolution: 'Completed' });
     const after = await api.transactions();
     expect(after.body.records).toHaveLength(1);
     expect(after.body.records[0]).toMatchObject({ idx: held.transaction_id, state: COMPLETED });
@@ -111,7 +112,7 @@ describe('the transaction record', () => {
   it('a Pending payment the operator cancels is no longer Confirmed', async () => {
     const { test: api } = await merchantWithApis();
     const held = await pay(api, { mobile: '9800000007' });
-    await resolvePayment(t.ctx, held.pidx, 'User canceled');
+    await resolvePayment(t.ctx, { actor: CLI_ACTOR, pidx: held.pidx, resolution: 'User canceled' });
     const { body } = await api.transactions();
     expect(body.records.map((r: { idx: string; state: unknown }) => [r.idx, r.state])).toEqual([
       [held.transaction_id, { idx: 'canceled', name: 'Canceled', template: 'is cancel' }],

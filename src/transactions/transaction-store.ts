@@ -30,3 +30,22 @@ export async function insertRefundRecord(db: Queryable, payment: Payment, refund
     [payment.transaction_id, refund.idx, payment.merchant_id, payment.environment, payment.pidx, payment.purchase_order_id, refund.amount, refund.at],
   );
 }
+
+export interface RecentRecord {
+  idx: string;
+  pidx: string;
+  type: string;
+  state: string;
+  purchase_order_id: string;
+  amount: number;
+  created_at: Date;
+}
+
+/** A merchant's newest transaction records in one environment (index transactions_list). */
+export async function recentRecords(db: Queryable, options: { merchantId: number; environment: Environment; limit: number }): Promise<RecentRecord[]> {
+  return db.query<RecentRecord>(
+    `SELECT idx, pidx, type, state, purchase_order_id, amount, created_at FROM transactions
+      WHERE merchant_id = $1 AND environment = $2 ORDER BY created_at DESC, id DESC LIMIT $3`,
+    [options.merchantId, options.environment, options.limit],
+  );
+}

@@ -1,3 +1,5 @@
+import { CLI_ACTOR, type Actor } from '../audit/audit-entry.js';
+import { appendAudit } from '../audit/audit-store.js';
 import type { AppContext } from '../context.js';
 import { AppError } from '../http/errors.js';
 import { choice, object, text } from '../http/fields.js';
@@ -14,18 +16,27 @@ export const walletRequest = object({
   environment: choice(environments),
 });
 
-/** A payer wallet made by the operator, empty until topped up. The MPIN is stored hashed. */
-export async function createWallet(ctx: AppContext, input: unknown): Promise<Wallet> {
+/** A payer wallet made by the operator, empty until topped up. The MPIN is stored hashed. Audited, as `actor`'s act. */
+export async function createWallet(ctx: AppContext, input: unknown, options: { actor: Actor } = { actor: CLI_ACTOR }): Promise<Wallet> {
   const request = parseOrThrow(walletRequest, input);
   const environment: Environment = request.environment ?? 'live';
-  const wallet = await insertWallet(ctx.db, {
-    idx: ctx.ids.random(16),
-    environment,
-    mobile: request.mobile!,
-    name: request.name!,
-    mpinHash: await hashPassword(request.mpin!),
-    sandbox: false,
-    now: ctx.clock.now(),
+  const mpinHash = await hashPassword(request.mpin!);
+  const now = ctx.clock.now();
+  const wallet = await ctx.db.transaction(async (tx) => {
+    const made = await insertWallet(tx, {
+      idx: ctx.ids.random(16),
+      environment,
+      mobile: request.mobile!,
+      name: request.name!,
+      mpinHash,
+      sandbox: false,
+      now,
+    });
+    if (made) {
+      const after = { mobile: made.mobile, name: made.name };
+      await appendAudit(tx, { now, actor: options.actor, action: 'wallet.create', object: { type: 'wallet', id: made.idx }, environment, after });
+    }
+    return made;
   });
   if (!wallet) throw new AppError('validation_error', { fields: { mobile: [`A ${environment} wallet with this mobile number already exists.`] } });
   return wallet;

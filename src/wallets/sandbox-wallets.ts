@@ -5,21 +5,17 @@ import type { Queryable } from '../db/db.js';
 import { findOrCreateAccount } from '../ledger/ledger-store.js';
 import { postJournal } from '../ledger/post-journal.js';
 import { sandbox } from './wallet.js';
-import { insertWallet } from './wallet-store.js';
 
 export async function seedSandboxWallets(tx: Queryable): Promise<void> {
   const now = new Date();
   const funding = await findOrCreateAccount(tx, 'test', 'funding', 0);
   for (const mobile of sandbox.mobiles) {
-    const wallet = await insertWallet(tx, {
-      idx: randomBytes(16).toString('base64url'),
-      environment: 'test',
-      mobile,
-      name: mobile === sandbox.pendingMobile ? 'Sandbox Pending' : `Sandbox Payer ${mobile.slice(-1)}`,
-      mpinHash: null,
-      sandbox: true,
-      now,
-    });
+    // Its own statement: a migration step sees the table as it was then, not today's columns.
+    const [wallet] = await tx.query<{ id: number }>(
+      `INSERT INTO wallets (idx, environment, mobile, name, mpin_hash, sandbox, created_at)
+       VALUES ($1, 'test', $2, $3, NULL, true, $4) ON CONFLICT (environment, mobile) DO NOTHING RETURNING id`,
+      [randomBytes(16).toString('base64url'), mobile, mobile === sandbox.pendingMobile ? 'Sandbox Pending' : `Sandbox Payer ${mobile.slice(-1)}`, now],
+    );
     if (!wallet) continue;
     const account = await findOrCreateAccount(tx, 'test', 'wallet', wallet.id);
     await postJournal(tx, {

@@ -1,3 +1,5 @@
+import { CLI_ACTOR, type Actor } from '../audit/audit-entry.js';
+import { appendAudit } from '../audit/audit-store.js';
 import type { AppContext } from '../context.js';
 import type { Queryable } from '../db/db.js';
 import { environments } from '../environment.js';
@@ -32,13 +34,25 @@ export async function fundWallet(ctx: AppContext, tx: Queryable, wallet: Wallet,
   });
 }
 
-export async function topupWallet(ctx: AppContext, input: unknown): Promise<{ wallet: Wallet; balance: number }> {
+/** Tops up a (non-sandbox) wallet: the journal and the audit entry, as `actor`'s act, in one transaction. */
+export async function topupWallet(ctx: AppContext, input: unknown, options: { actor: Actor; reason?: string } = { actor: CLI_ACTOR }): Promise<{ wallet: Wallet; balance: number }> {
   const request = parseOrThrow(topupRequest, input);
   const wallet = await findWallet(ctx.db, request.environment ?? 'live', request.mobile!);
   if (!wallet) throw new AppError('validation_error', { fields: { mobile: ['No wallet with this mobile number in this environment.'] } });
   if (request.amount! > ctx.config.maxAmountPaisa * 1000) throw new AppError('validation_error', { fields: { amount: ['Top-up is too large.'] } });
   return ctx.db.transaction(async (tx) => {
     await fundWallet(ctx, tx, wallet, request.amount!);
-    return { wallet, balance: await walletBalance(tx, await ledgerAccount(ctx.db, tx, walletAccount(wallet.environment, wallet.id))) };
+    const balance = await walletBalance(tx, await ledgerAccount(ctx.db, tx, walletAccount(wallet.environment, wallet.id)));
+    await appendAudit(tx, {
+      now: ctx.clock.now(),
+      actor: options.actor,
+      action: 'wallet.topup',
+      object: { type: 'wallet', id: wallet.idx },
+      environment: wallet.environment,
+      reason: options.reason,
+      before: { balance: balance - request.amount! },
+      after: { balance, amount: request.amount! },
+    });
+    return { wallet, balance };
   });
 }

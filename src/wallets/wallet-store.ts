@@ -1,8 +1,8 @@
 import type { Queryable } from '../db/db.js';
 import type { Environment } from '../environment.js';
-import type { Wallet } from './wallet.js';
+import { MOBILE_PATTERN, type Wallet } from './wallet.js';
 
-export const walletColumns = 'id, idx, environment, mobile, name, mpin_hash, sandbox, created_at';
+export const walletColumns = 'id, idx, environment, mobile, name, mpin_hash, sandbox, created_at, frozen_at, frozen_reason';
 
 export async function insertWallet(
   db: Queryable,
@@ -64,4 +64,43 @@ export async function clearMpinFailures(db: Queryable, walletId: number, scope: 
 export async function liveWalletExists(db: Queryable): Promise<boolean> {
   const rows = await db.query<{ found: boolean }>(`SELECT EXISTS (SELECT 1 FROM wallets WHERE environment = 'live' AND NOT sandbox) AS found`);
   return rows[0].found;
+}
+
+export async function findWalletByIdx(db: Queryable, idx: string): Promise<Wallet | undefined> {
+  const rows = await db.query<Wallet>(`SELECT ${walletColumns} FROM wallets WHERE idx = $1`, [idx]);
+  return rows[0];
+}
+
+/**
+ * Newest first. A whole mobile number is one lookup in the unique (environment, mobile) index; a
+ * number's first digits narrow by prefix, which reads the table (the console's browsing, not a hot path).
+ */
+export async function listWallets(db: Queryable, filter: { environment?: Environment; mobile?: string; limit: number }): Promise<Wallet[]> {
+  const params: unknown[] = [];
+  const where: string[] = [];
+  const mobile = filter.mobile?.replace(/[\\%_]/g, '') ?? '';
+  if (MOBILE_PATTERN.test(mobile)) {
+    where.push(`environment = ANY($${params.push(filter.environment ? [filter.environment] : ['live', 'test'])}::text[]) AND mobile = $${params.push(mobile)}`);
+  } else {
+    if (filter.environment) where.push(`environment = $${params.push(filter.environment)}`);
+    if (mobile) where.push(`mobile LIKE $${params.push(`${mobile}%`)}`);
+  }
+  return db.query<Wallet>(
+    `SELECT ${walletColumns} FROM wallets ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT $${params.push(filter.limit)}`,
+    params,
+  );
+}
+
+/**
+ * Freezes (reason given) or unfreezes (null) a wallet that is not in that state already; sandbox
+ * wallets never. The updated wallet, or undefined when the move did not apply.
+ */
+export async function setWalletFrozen(db: Queryable, walletId: number, frozen: { at: Date; reason: string } | null): Promise<Wallet | undefined> {
+  const rows = await db.query<Wallet>(
+    frozen
+      ? `UPDATE wallets SET frozen_at = $2, frozen_reason = $3 WHERE id = $1 AND frozen_at IS NULL AND NOT sandbox RETURNING ${walletColumns}`
+      : `UPDATE wallets SET frozen_at = NULL, frozen_reason = NULL WHERE id = $1 AND frozen_at IS NOT NULL RETURNING ${walletColumns}`,
+    frozen ? [walletId, frozen.at, frozen.reason] : [walletId],
+  );
+  return rows[0];
 }

@@ -9,6 +9,9 @@ export interface Wallet {
   mpin_hash: string | null;
   sandbox: boolean;
   created_at: Date;
+  /** Set while an operator has the wallet frozen: it cannot pay (contract section 8). */
+  frozen_at: Date | null;
+  frozen_reason: string | null;
 }
 
 /** The published sandbox wallets (contract section 5), present in every test environment. */

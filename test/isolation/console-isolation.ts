@@ -63,6 +63,12 @@ export function consoleRoute(permission: Permission, method: 'GET' | 'POST', url
   };
 }
 
+/** A console page of one object (a payment, a wallet, a merchant): its URL is found in the world. */
+export function consoleRouteOf(permission: Permission, urlOf: (w: World) => Promise<string>): ConsoleClassification {
+  const { scope, reason } = consoleRoute(permission, 'GET', '');
+  return { scope, reason, attempts: async (w) => consoleRoute(permission, 'GET', await urlOf(w)).attempts(w) };
+}
+
 /** A page before sign-in: nobody's data, whoever asks; its forms refuse a post without their token. */
 export function consoleSignedOutRoute(reason: string, method: 'GET' | 'POST', url: string, body: Record<string, unknown> = {}): ConsoleClassification {
   return {

@@ -4,12 +4,13 @@
 // attempts its classification lists to reach A's data as B or as A in the other environment.
 // A route nobody classified fails the suite, so a new route cannot skip the attempts; a HEAD route
 // repeats its GET route's attempts.
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 import diagnostics from 'node:diagnostics_channel';
 import type { FastifyInstance, FastifyReply, FastifyRequest, LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import { CSRF_COOKIE, csrfToken } from '../../src/http/csrf.js';
 import { serverSecret } from '../../src/http/server-secret.js';
+import { maskedAccountNumber } from '../../src/merchants/bank-account.js';
 import { signingSecret } from '../../src/merchants/signing-secret.js';
 import { merchantApi, validInitiate } from '../api-client.js';
 import { merchantBrowser, type MerchantBrowser, uniqueSignUp } from '../dashboard-client.js';
@@ -67,6 +68,8 @@ export interface World {
     idempotentRefund: { key: string; body: { amount: number } };
     webhookUrl: Record<Environment, string>;
     deliveryId: Record<Environment, number>;
+    /** A's own PAN, shown only on A's business page. */
+    panNumber: string;
   };
   b: { keys: Record<Environment, string>; email: string; password: string; test: { initiated: PaymentRef; attempt: { token: string; otp: string } } };
   /** Logged-in dashboard browsers: A on test, A switched to live, B on test, B on live. */
@@ -82,9 +85,11 @@ export interface World {
 async function signedUp(t: TestApp) {
   const browser = merchantBrowser(t.app);
   const { fields, keys } = await browser.signUp(uniqueSignUp());
-  // Approved, so that both keys work and the attempts are about isolation, not approval.
-  await approveSignedUp(t.ctx, fields.email);
-  return { browser, fields, keys };
+  // Approved, so that both keys work and the attempts are about isolation, not approval. Its
+  // business details are its own, so that a page showing them to another merchant is caught.
+  const business = { legal_name: `${fields.name} Pvt. Ltd.`, pan_number: String(randomInt(100_000_000, 1_000_000_000)), account_number: String(randomInt(100_000_000, 1_000_000_000)) };
+  await approveSignedUp(t.ctx, fields.email, business);
+  return { browser, fields, keys, business };
 }
 
 async function loggedIn(t: TestApp, email: string, password: string, environment: Environment): Promise<MerchantBrowser> {
@@ -192,6 +197,7 @@ export async function buildWorld(t: TestApp): Promise<World> {
       idempotentRefund,
       webhookUrl,
       deliveryId,
+      panNumber: a.business.pan_number,
     },
     b: { keys: b.keys, email: b.fields.email, password: b.fields.password, test: { initiated: { pidx: bInitiated, orderId: bOrder }, attempt: { token, otp: '987654' } } },
     browsers: {
@@ -201,7 +207,7 @@ export async function buildWorld(t: TestApp): Promise<World> {
       bLive: await loggedIn(t, b.fields.email, b.fields.password, 'live'),
     },
     secrets: {
-      merchant: [a.fields.name, a.fields.email, a.keys.test.slice(0, 22), a.keys.live.slice(0, 22)],
+      merchant: [a.fields.name, a.fields.email, a.keys.test.slice(0, 22), a.keys.live.slice(0, 22), a.business.pan_number, maskedAccountNumber(a.business.account_number)],
       test: [...envSecrets([...Object.values(test), { pidx: JSON.parse(first.body).pidx, orderId: order('idempotent') }], 'test'), await signingSecret(t.db, aId, 'test')],
       live: [...envSecrets([liveCompleted, liveInitiated], 'live'), await signingSecret(t.db, aId, 'live')],
     },
@@ -211,7 +217,7 @@ export async function buildWorld(t: TestApp): Promise<World> {
   return world;
 }
 
-/** Everything of A's an intruder could change: payments, keys, sessions, webhook endpoints and deliveries. */
+/** Everything of A's an intruder could change: payments, keys, sessions, webhook endpoints and deliveries, approval and business details. */
 export async function snapshotOfA(w: World): Promise<unknown> {
   const db = w.t.db;
   const id = w.a.id;
@@ -225,6 +231,9 @@ export async function snapshotOfA(w: World): Promise<unknown> {
     endpoints: await db.query('SELECT environment, url FROM webhook_endpoints WHERE merchant_id = $1 ORDER BY environment', [id]),
     deliveries: await db.query('SELECT id, status, attempts, next_attempt_at, locked_until FROM webhook_deliveries WHERE merchant_id = $1 ORDER BY id', [id]),
     signingSecrets: await db.query('SELECT environment, secret FROM signing_secrets WHERE merchant_id = $1 ORDER BY environment', [id]),
+    merchant: await db.query('SELECT status, status_reason, applied_at, fee_bps FROM merchants WHERE id = $1', [id]),
+    business: await db.query('SELECT * FROM merchant_business_details WHERE merchant_id = $1', [id]),
+    bankAccount: await db.query('SELECT * FROM merchant_bank_accounts WHERE merchant_id = $1', [id]),
   };
 }
 

@@ -5,7 +5,10 @@
 // repeat their GET route's attempts. After each route's attempts, nothing of A's has changed.
 import { afterAll, describe, expect, it } from 'vitest';
 import { merchantBrowser, type MerchantBrowser, uniqueSignUp } from '../dashboard-client.js';
-import { consoleRoute, consoleSignedOutRoute } from './console-isolation.js';
+import { validApplication } from '../merchant-approval.js';
+import { consoleRoute, consoleRouteOf, consoleSignedOutRoute } from './console-isolation.js';
+import { findMerchantById } from '../../src/merchants/merchant-store.js';
+import { findWallet } from '../../src/wallets/wallet-store.js';
 import { type Answered, type Attempt, buildWorld, intruders, routeKey, runAttempt, snapshotOfA, startRecordingRoutes, type World } from './isolation-helper.js';
 
 interface Classification {
@@ -381,6 +384,27 @@ const table: Record<string, Classification> = {
       { what: "A on test resends A's live delivery", by: { browser: 'aTest' }, method: 'POST', url: `/dashboard/webhooks/${w.a.deliveryId.live}/resend`, expect: 'page not found', hidden: ['live'] },
     ],
   },
+  'GET /dashboard/business': {
+    scope: 'dashboard',
+    reason: "the session's merchant's approval status, business details and settlement account",
+    attempts: (w) => [
+      ...intruders.dashboard.map((i) => ({ what: `${JSON.stringify(i.by)} business page`, ...i, method: 'GET' as const, url: '/dashboard/business', expect: 'shown' as const })),
+      { what: 'A on test: business page', by: { browser: 'aTest' }, method: 'GET', url: '/dashboard/business', expect: (a) => expect(a.body).toContain(w.a.panNumber), hidden: [] },
+    ],
+  },
+  'POST /dashboard/business': {
+    scope: 'dashboard',
+    reason: "applies for the session's own merchant; an id in the form names nothing",
+    attempts: async (w) => {
+      const newcomer = merchantBrowser(w.t.app);
+      await newcomer.signUp();
+      const application = { ...validApplication(), merchant_id: w.a.id, merchant_idx: w.a.id, pan_number: '999999999' };
+      return [
+        { what: 'a new merchant applies, naming A', by: { browser: newcomer }, method: 'POST', url: '/dashboard/business', body: application, expect: (a) => expect(a.status).toBe(303), hidden: ALL },
+        { what: 'B (approved) applies again, naming A', by: { browser: 'bLive' }, method: 'POST', url: '/dashboard/business', body: application, expect: 'shown', hidden: ALL },
+      ];
+    },
+  },
   'POST /dashboard/environment': {
     scope: 'dashboard',
     reason: "switches the session's own environment; no other session's",
@@ -433,6 +457,23 @@ const table: Record<string, Classification> = {
   'POST /console/operators/:id/role': consoleRoute('operators.manage', 'POST', '/console/operators/1/role', { role: 'admin' }),
   'POST /console/operators/:id/remove': consoleRoute('operators.manage', 'POST', '/console/operators/1/remove'),
   'GET /console/audit': consoleRoute('read', 'GET', '/console/audit'),
+  'GET /console/payments': consoleRoute('read', 'GET', '/console/payments?q=9800000001'),
+  'GET /console/payments/:pidx': consoleRouteOf('read', async (w) => `/console/payments/${w.a.live.completed.pidx}`),
+  'POST /console/payments/:pidx/resolve': consoleRoute('payments.resolve', 'POST', '/console/payments/any/resolve', { resolution: 'Completed', reason: 'crafted' }),
+  'GET /console/wallets': consoleRoute('read', 'GET', '/console/wallets?mobile=98'),
+  'POST /console/wallets': consoleRoute('wallets.manage', 'POST', '/console/wallets', { mobile: '9700000099', name: 'Crafted', mpin: '1234', environment: 'live' }),
+  'GET /console/wallets/:idx': consoleRouteOf('read', async (w) => `/console/wallets/${(await findWallet(w.t.db, 'test', '9800000001'))!.idx}`),
+  'POST /console/wallets/:idx/topup': consoleRoute('wallets.manage', 'POST', '/console/wallets/any/topup', { amount: '100', reason: 'crafted' }),
+  'POST /console/wallets/:idx/freeze': consoleRoute('wallets.freeze', 'POST', '/console/wallets/any/freeze', { reason: 'crafted' }),
+  'POST /console/wallets/:idx/unfreeze': consoleRoute('wallets.freeze', 'POST', '/console/wallets/any/unfreeze', { reason: 'crafted' }),
+  'GET /console/merchants': consoleRoute('read', 'GET', '/console/merchants?status=applied'),
+  'GET /console/merchants/:idx': consoleRouteOf('read', async (w) => `/console/merchants/${(await findMerchantById(w.t.db, w.a.id))!.idx}`),
+  ...Object.fromEntries(
+    ['approve', 'reject', 'suspend', 'reactivate', 'fee'].map((verb) => [
+      `POST /console/merchants/:idx/${verb}`,
+      consoleRoute('merchants.decide', 'POST', `/console/merchants/any/${verb}`, { reason: 'crafted', fee_bps: '0' }),
+    ]),
+  ),
 
   'GET /': publicRoute('redirects to the dashboard', '/'),
   'GET /health': publicRoute('liveness of the service; no merchant data', '/health'),

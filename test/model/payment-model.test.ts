@@ -10,6 +10,7 @@
 // commands; each run starts with new merchants and a new live wallet. On failure fast-check prints
 // the run's seed and its commands: MODEL_SEED=<seed> replays that run alone, MODEL_SHRINK=1 also
 // shrinks it (slow: every shrink replays against the service).
+import { CLI_ACTOR } from '../../src/audit/audit-entry.js';
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fc from 'fast-check';
@@ -640,7 +641,7 @@ class Resolve extends Step {
     this.detail = `${p.pidx} → ${outcome}`;
     count(`resolve → ${outcome}${outcome === 'resolved' ? ` ${this.resolution}` : ''}`);
     // The operator's CLI calls this function.
-    const result = await resolvePayment(t.ctx, p.pidx, this.resolution).then(
+    const result = await resolvePayment(t.ctx, { actor: CLI_ACTOR, pidx: p.pidx, resolution: this.resolution }).then(
       (moved) => ({ moved: moved.status }),
       (error: unknown) => ({ refused: error instanceof AppError ? error.code : String(error) }),
     );

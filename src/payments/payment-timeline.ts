@@ -1,4 +1,5 @@
-// The events of a payment (payment_events) in words, for the payment page. Pure.
+// The events of a payment (payment_events) in words, for the merchant's and the operator's payment
+// pages. Pure.
 import { formatRupees } from '../http/money.js';
 import { maskMobile } from '../transactions/transaction-record.js';
 
@@ -55,7 +56,7 @@ export function timelineEntry(e: PaymentEvent): TimelineEntry {
  * in order; an expiry that no job has written down yet is shown at its time.
  */
 export function paymentTimeline(initiatedAt: Date, events: PaymentEvent[], expiry?: Date): TimelineEntry[] {
-  const entries: TimelineEntry[] = [{ at: initiatedAt, title: 'Payment initiated', note: 'Your server asked for a payment link.', tone: 'info' }, ...events.map(timelineEntry)];
+  const entries: TimelineEntry[] = [{ at: initiatedAt, title: 'Payment initiated', note: 'The merchant’s server asked for a payment link.', tone: 'info' }, ...events.map(timelineEntry)];
   if (expiry && !events.some((e) => e.event === 'expire')) entries.push({ at: expiry, title: 'Link expired', note: 'The payment link expired unpaid.', tone: 'bad' });
   return entries;
 }
