@@ -3,60 +3,22 @@
 // rejected with a reason, correct and apply again, be approved, and the live key works. Then the
 // operator suspends it and a payer on its live hosted page is told no payment can be taken.
 // Pictures at phone and desktop widths go to browser/screenshots/ (not committed).
-import { mkdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { CLI_ACTOR } from '../src/audit/audit-entry.js';
 import { approveMerchant, rejectMerchant, suspendMerchant } from '../src/merchants/decide-merchant.js';
-import { DESKTOP, launchChromium, openPayer, PHONE, startMerchantSite, startService, type MerchantSite, type Payer, type Service } from './harness.js';
+import { browserSuite, DESKTOP, PHONE, screenshot as snap } from './harness.js';
 
-const DIR = fileURLToPath(new URL('./screenshots/', import.meta.url));
+const suite = browserSuite({ merchantName: 'Harness merchant (unused)' });
 
-let service: Service;
-let shop: MerchantSite;
-let browser: Browser;
-let opened: Payer[] = [];
-
-beforeAll(async () => {
-  mkdirSync(DIR, { recursive: true });
-  shop = await startMerchantSite();
-  service = await startService({ merchantName: 'Harness merchant (unused)' });
-  browser = await launchChromium();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await service?.close();
-  await shop?.close();
-});
-
-afterEach(async () => {
-  const contexts = opened;
-  opened = [];
-  for (const c of contexts) await c.context.close();
-  expect(contexts.flatMap((c) => c.problems)).toEqual([]);
-  expect(contexts.flatMap((c) => c.dialogs)).toEqual([]);
-  expect(await service.brokenLedgerInvariants()).toEqual([]);
-});
-
-async function person(viewport: { width: number; height: number }): Promise<Payer> {
-  const p = await openPayer(browser, [service.origin, shop.origin], { viewport, javaScriptEnabled: false });
-  opened.push(p);
-  return p;
-}
-
-async function snap(page: Page, name: string) {
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-  expect(overflow, `${name} is wider than the screen`).toBeLessThanOrEqual(0);
-  await page.screenshot({ path: `${DIR}${name}.png`, fullPage: true });
-}
+/** Without JavaScript: every step of going live is a plain form. */
+const person = (viewport: { width: number; height: number }) => suite.person({ viewport, javaScriptEnabled: false });
 
 async function initiateLive(key: string) {
-  return fetch(`${service.origin}/api/v2/epayment/initiate/`, {
+  return fetch(`${suite.service.origin}/api/v2/epayment/initiate/`, {
     method: 'POST',
     headers: { authorization: `Key ${key}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ return_url: `${shop.origin}/orders/return`, website_url: `${shop.origin}/`, amount: 150000, purchase_order_id: `GL-${Date.now()}`, purchase_order_name: 'First flush, 3 tins' }),
+    body: JSON.stringify({ return_url: `${suite.shop.origin}/orders/return`, website_url: `${suite.shop.origin}/`, amount: 150000, purchase_order_id: `GL-${Date.now()}`, purchase_order_name: 'First flush, 3 tins' }),
   });
 }
 
@@ -71,7 +33,7 @@ describe('going live', () => {
       const { page } = await person(viewport);
       const name = `Everest Momo ${device}`;
       const email = `momo-${device}-${Date.now()}@example.com`;
-      await page.goto(`${service.origin}/dashboard/signup`);
+      await page.goto(`${suite.service.origin}/dashboard/signup`);
       await page.getByLabel('Business name').fill(name);
       await page.getByLabel('Email').fill(email);
       await page.getByLabel('Password').fill('momo momo momo');
@@ -81,7 +43,7 @@ describe('going live', () => {
       expect((await initiateLive(liveKey)).status).toBe(403);
 
       // On live data, the banner; it leads to the Go live page.
-      await page.goto(`${service.origin}/dashboard`);
+      await page.goto(`${suite.service.origin}/dashboard`);
       await page.getByRole('button', { name: 'Switch to live data' }).click();
       await page.getByText('Live payments are off until your business is approved.').waitFor();
       await snap(page, `onboarding-${device}-01-live-banner`);
@@ -112,8 +74,8 @@ describe('going live', () => {
       await snap(page, `onboarding-${device}-04-applied`);
 
       // The operator rejects it with a reason; the merchant corrects its details and applies again.
-      const [{ idx }] = await service.t.db.query<{ idx: string }>('SELECT idx FROM merchants WHERE email = $1', [email]);
-      await rejectMerchant(service.t.ctx, { actor: CLI_ACTOR, merchantIdx: idx, reason: 'The account name does not match the legal name on the PAN certificate.' });
+      const [{ idx }] = await suite.service.t.db.query<{ idx: string }>('SELECT idx FROM merchants WHERE email = $1', [email]);
+      await rejectMerchant(suite.service.t.ctx, { actor: CLI_ACTOR, merchantIdx: idx, reason: 'The account name does not match the legal name on the PAN certificate.' });
       await page.reload();
       await status(page).getByText('Not approved').waitFor();
       expect(await status(page).textContent()).toContain('The account name does not match the legal name on the PAN certificate.');
@@ -123,7 +85,7 @@ describe('going live', () => {
       await page.getByRole('button', { name: 'Apply to go live' }).click();
       await status(page).getByText('Applied · waiting for review').waitFor();
 
-      await approveMerchant(service.t.ctx, { actor: CLI_ACTOR, merchantIdx: idx });
+      await approveMerchant(suite.service.t.ctx, { actor: CLI_ACTOR, merchantIdx: idx });
       await page.reload();
       await status(page).getByText('Approved', { exact: true }).waitFor();
       expect(await page.getByText('Live payments are off').count()).toBe(0);
@@ -133,8 +95,8 @@ describe('going live', () => {
       const { payment_url } = (await live.json()) as { payment_url: string };
 
       // Suspended: the banner says so, and the payer's live page takes no payment.
-      await suspendMerchant(service.t.ctx, { actor: CLI_ACTOR, merchantIdx: idx, reason: 'Chargebacks under review.' });
-      await page.goto(`${service.origin}/dashboard`);
+      await suspendMerchant(suite.service.t.ctx, { actor: CLI_ACTOR, merchantIdx: idx, reason: 'Chargebacks under review.' });
+      await page.goto(`${suite.service.origin}/dashboard`);
       await page.getByText('Your merchant account is suspended: live payments are off.').waitFor();
       await snap(page, `onboarding-${device}-07-suspended-home`);
       const payer = await person(viewport);

@@ -32,7 +32,11 @@ describe('GET /api/v2/openapi.json', () => {
       '/api/v2/merchant-transaction/',
     ]);
     const initiate = doc.paths['/api/v2/epayment/initiate/'].post;
-    expect(Object.keys(initiate.responses).sort()).toEqual(['200', '400', '401', '409', '413', '415', '429', '503']);
+    expect(Object.keys(initiate.responses).sort()).toEqual(['200', '400', '401', '403', '409', '413', '415', '429', '503']);
+    // A live key of a merchant not approved, or suspended (contract section 8).
+    expect(initiate.responses['403'].content['application/json'].examples).toEqual({
+      forbidden: { value: { detail: 'This merchant is suspended: live payments are off.', status_code: 403 } },
+    });
     expect(Object.keys(initiate.requestBody.content['application/json'].schema.properties)).toEqual(
       expect.arrayContaining(['return_url', 'website_url', 'amount', 'purchase_order_id', 'purchase_order_name', 'customer_info', 'amount_breakdown', 'product_details']),
     );
