@@ -4,8 +4,8 @@
 //
 // Everything before it is real and unmeasured: payments made through the API, and the wallet step
 // (POST /pay/:pidx/wallet with the CSRF token of the hosted page, mobile and MPIN) on a second
-// instance at LOG_LEVEL=info, whose default OTP sender writes each live OTP to its log, where the
-// harness reads it, as an operator would. The measured instance runs at LOG_LEVEL=warn.
+// instance at LOG_LEVEL=info with OTP_SENDER=log-insecure, which writes each live OTP to its log,
+// where the harness reads it. The measured instance runs at LOG_LEVEL=warn.
 import { randomBytes } from 'node:crypto';
 import autocannon, { type RawRequest } from 'autocannon';
 import { cryptoIds, systemClock } from '../src/clock.js';

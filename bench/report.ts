@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { CompletionResult } from './completion.js';
 import type { EmbeddedStart } from './embedded-start.js';
 import type { InitiateRun } from './initiate.js';
+import type { ExportRun } from './export.js';
 import type { ListEvidence, ListVariant } from './list.js';
 import { medianRun } from './load.js';
 import type { LookupRun } from './lookup.js';
@@ -57,6 +58,7 @@ export interface Results {
   listSeed?: { rows: number; seconds: number };
   list?: ListVariant[];
   listEvidence?: ListEvidence[];
+  export?: ExportRun;
   verifyFinal?: VerifyResult;
   embedded?: EmbeddedStart;
   profiles?: { lookup?: ProfileResult; initiate?: ProfileResult };
@@ -119,9 +121,18 @@ function rows(r: Results): Row[] {
   }
   add({ id: 'list-ratio', scenario: 'transaction list: deep ÷ first page (p50)', measured: `${n1(deep?.p50 ?? NaN)} / ${n1(first?.p50 ?? NaN)} ms`, reference: '—', ratio: (deep?.p50 ?? NaN) / (first?.p50 ?? NaN), value: (deep?.p50 ?? NaN) / (first?.p50 ?? NaN), target: '≤ 2', ok: (x) => x <= 2 });
   add({ id: 'list-ratio-status', scenario: 'transaction list, status=Completed: deep ÷ first (p50)', measured: `${n1(deepStatus?.p50 ?? NaN)} / ${n1(firstStatus?.p50 ?? NaN)} ms`, reference: '—', ratio: (deepStatus?.p50 ?? NaN) / (firstStatus?.p50 ?? NaN), value: (deepStatus?.p50 ?? NaN) / (firstStatus?.p50 ?? NaN), target: '≤ 2', ok: (x) => x <= 2 });
+  const e = r.export;
+  const overRss = e ? e.maxRssBytes - e.rssBeforeBytes : NaN;
+  add({ id: 'export-rows', scenario: `CSV export from the dashboard (${rowsLabel} records): every record, its time and rate`, measured: e ? `${n0(e.rows)} rows in ${n1(e.seconds)} s, ${n0(e.rowsPerSecond)} rows/s` : '—', reference: '—', ratio: undefined, value: e ? e.rows : NaN, target: `all ${n0(settings.listRows)}, 200`, ok: (x) => x === settings.listRows && e?.status === 200 });
+  add({ id: 'export-memory', scenario: `CSV export (${rowsLabel} records): largest RSS of the instance during it, over its RSS just before`, measured: e ? `+${mb(overRss)} MB (${mb(e.rssBeforeBytes)} → ${mb(e.maxRssBytes)} MB)` : '—', reference: '—', ratio: undefined, value: overRss / 2 ** 20, target: '≤ 30 MB', ok: (x) => x <= 30 });
+  const [alone, during] = [e?.lookupAlone, e?.lookupDuring];
+  add({ id: 'export-lookup', scenario: 'lookup (4 lanes, one after another) while the export runs: p50, p99', measured: during ? `p50 ${n1(during.p50)} ms, p99 ${n1(during.p99)} ms${during.failed ? `, ${during.failed} failed (${Object.entries(during.failures).map(([k, v]) => `${k}: ${v}`).join('; ')})` : ''}` : '—', reference: alone ? `without it: p50 ${n1(alone.p50)} ms, p99 ${n1(alone.p99)} ms` : '—', ratio: (during?.p99 ?? NaN) / (alone?.p99 ?? NaN), value: during ? during.failed : NaN, target: 'served throughout: none failed', ok: (x) => x === 0 });
   const rss = r.lookup.length ? Math.max(...r.lookup.map((x) => x.maxRssBytes)) : NaN;
   add({ id: 'memory', scenario: 'memory: RSS of the instance under the lookup load (max)', measured: `${Number.isFinite(rss) ? mb(rss) : '—'} MB`, reference: '—', ratio: undefined, value: rss / 2 ** 20, target: '≤ 150 MB', ok: (x) => x <= 150 });
-  add({ id: 'embedded', scenario: 'embedded start: `npm start` on an existing data directory to /health (median)', measured: `${n2(r.embedded?.median ?? NaN)} s`, reference: '—', ratio: undefined, value: r.embedded?.median ?? NaN, target: '≤ 2 s', ok: (x) => x <= 2 });
+  const restart = r.embedded?.median ?? NaN;
+  const firstStart = r.embedded?.firstMedian ?? NaN;
+  add({ id: 'embedded-first', scenario: 'embedded first start: `npm start` on an empty data directory to /health (median)', measured: `${n2(firstStart)} s`, reference: `restart ${n2(restart)} s`, ratio: firstStart / restart, value: firstStart / restart, target: '≈ restart (≤ 1.25 ×)', ok: (x) => x <= 1.25 });
+  add({ id: 'embedded', scenario: 'embedded restart: `npm start` on an existing data directory to /health (median)', measured: `${n2(restart)} s`, reference: '—', ratio: undefined, value: restart, target: '≤ 1 s', ok: (x) => x <= 1 });
   const verify = r.verifyFinal ?? r.verifyAfterCompletion;
   add({ id: 'verify', scenario: '`bhuktani ledger verify` after the run', measured: verify ? `exit ${verify.exitCode}` : '—', reference: '—', ratio: undefined, value: verify ? (verify.ok && verify.exitCode === 0 ? 1 : 0) : NaN, target: 'exit 0, every invariant holds', ok: (x) => x === 1 });
   add({ id: 'duration', scenario: '`npm run bench` end to end (build, PostgreSQL set-up, seeding, every scenario and reference)', measured: `${n1(r.meta.totalSeconds / 60)} min`, reference: '—', ratio: undefined, value: r.meta.totalSeconds / 60, target: '< 15 min', ok: (x) => x < 15 });
@@ -317,7 +328,7 @@ function notes(r: Results, table: Row[]): string[] {
   const listMissed = ['list-first', 'list-deep', 'list-first-status', 'list-deep-status', 'list-ratio', 'list-ratio-status'].some(missed);
   if (listMissed && r.listEvidence) out.push(`### Transaction list\n\n${listBound(r.listEvidence)}\n\n${listPlans(r.listEvidence)}`);
   if (missed('embedded') && r.embedded) {
-    out.push(`### Embedded start\n\nStarts: ${r.embedded.starts.map((s) => `${n2(s)} s`).join(', ')} (the first start, which created the directory, took ${n2(r.embedded.firstStartSeconds)} s).\n\n${profileText('from spawn to /health (then stopped)', r.embedded.profile)}`);
+    out.push(`### Embedded start\n\nRestarts: ${r.embedded.starts.map((s) => `${n2(s)} s`).join(', ')}; first starts on empty directories: ${r.embedded.firstStarts.map((s) => `${n2(s)} s`).join(', ')} (the start that created the restarts' directory took ${n2(r.embedded.firstStartSeconds)} s).\n\n${profileText('from spawn to /health (then stopped)', r.embedded.profile)}`);
   }
   return out;
 }
@@ -428,7 +439,8 @@ export function render(r: Results, designNotes = ''): string {
     `- **Ledger ceiling**: \`${pgbenchOf(r)?.command ?? `pgbench -c 32 -j 2 -T ${settings.pgbenchSeconds} -b tpcb-like`}\` in its own database, ${settings.rounds} rounds, each just before a round of the completion run (below); the median round: ${pgbenchOf(r) ? `${n0(pgbenchOf(r)!.tps)} tps, ${n1(pgbenchOf(r)!.latencyMs)} ms average latency, ${pgbenchOf(r)!.failed} failed` : 'not run'}.`,
     `- **Payment completion**: one merchant; ${settings.payers} live wallets (made and topped up through the service's \`createWallet\`/\`topupWallet\`, as \`bhuktani wallet create/topup\` does); ${settings.paymentsPerPayer} payments per payer made through the API. The wallet step (hosted page for the CSRF token, then \`POST /pay/:pidx/wallet\` with mobile and MPIN) runs first, unmeasured, on a second instance at \`LOG_LEVEL=info\`, whose default OTP sender logs each live OTP; the harness reads them there. Then each of the ${settings.payers} payers confirms its own payments one after another over a keep-alive connection of its own (autocannon, one connection per payer; \`POST /pay/:pidx/confirm\` with \`csrf_token\`, \`attempt\`, \`otp\` and the \`bhuktani_csrf\` cookie) against the measured instance; ${settings.warmupPaymentsPerPayer} per payer warm up; the rest is shared out between ${settings.rounds} rounds, each measured right after a pgbench round, so that service and reference see the machine alike; a round's window lasts until ${settings.completionSeconds} s pass or a payer has nothing left of its share, so that ${settings.payers} pay at once throughout. Only 303s to \`return_url\` with \`status=Completed\` count; the figure is the median round's, against the median pgbench round.${r.completion ? ` The median round: ${r.completion.completed} completed in ${n1(r.completion.seconds)} s, ${r.completion.failed} failed${r.completion.failed ? ` (${Object.entries(r.completion.failures).map(([k, v]) => `${k}: ${v}`).join('; ')})` : ''}; latency p50 ${n1(r.completion.p50)} ms, p99 ${n1(r.completion.p99)} ms; the wallet steps took ${n0(r.completion.prepareSeconds)} s.` : ''}`,
     `- **Transaction list**: one merchant with ${settings.listRows.toLocaleString('en')} transaction records seeded in SQL (\`bench/seed-list.ts\`: one payment every 30 s over about a year, 95% Completed, 4% held/Confirmed, 1% canceled, each Completed payment with its payment journal, the payer wallets with top-ups and balances to match, then \`VACUUM ANALYZE\`)${r.listSeed ? `, in ${n0(r.listSeed.seconds)} s` : ''}. \`GET /api/v2/merchant-transaction/?page_size=20&page=…\` one request at a time: 5 warm-up requests, then ${settings.listSamples} (or ${settings.listSecondsCap} s, whichever comes first) per variant.`,
-    `- **Embedded start**: \`node ${npmStartArgs().join(' ')}\` (what \`npm start\` runs) with no \`DATABASE_URL\` on a data directory a first start created (schema, sandbox wallets, demo merchant, 500 payments), timed from spawn to the first 200 from \`GET /health\`; median of ${settings.embeddedStarts}.`,
+    `- **CSV export**: the merchant of the transaction list, logged in to the dashboard (log-in form, then live data), \`GET /dashboard/transactions.csv\` (no filter: every record) over one connection, read as fast as it arrives and counted, not kept; after a warm-up export of the canceled records (1%). \`VmRSS\` of the service every 50 ms during the download; the RSS before is read just before it starts, with the lookups already running. Lookups: 4 lanes, each \`POST /api/v2/epayment/lookup/\` of a random seeded payment one after another, for ${settings.durationSeconds} s without the export, then throughout it.${r.export ? ` The first byte of the download came after ${n0(r.export.firstByteMs)} ms; ${n0(r.export.bytes / 2 ** 20)} MB in all; the largest RSS in each tenth of it: ${r.export.rssByTenth.map((b) => mb(b)).join(', ')} MB; ${r.export.lookupAlone.samples} lookups without it, ${r.export.lookupDuring.samples} during it.` : ''}`,
+    `- **Embedded start**: \`node ${npmStartArgs().join(' ')}\` (what \`npm start\` runs) with no \`DATABASE_URL\`, on an empty data directory (first start, after \`npm run build\` prepared dist/initial-store) and on a data directory a first start created (schema, sandbox wallets, demo merchant, 500 payments), timed from spawn to the first 200 from \`GET /health\`; median of ${settings.embeddedStarts}.`,
     '',
     '## Ledger invariants after the run',
     '',
@@ -451,7 +463,7 @@ export function render(r: Results, designNotes = ''): string {
     '',
     r.list ? ['| list variant | first request ms | p50 ms | p90 ms | p99 ms | requests | record_range | total_records |', '|---|---|---|---|---|---|---|---|', ...r.list.map((v) => `| ${v.name} | ${n1(v.coldMs)} | ${n1(v.p50)} | ${n1(v.p90)} | ${n1(v.p99)} | ${v.samples}${v.failed ? ` (+${v.failed} failed)` : ''} | ${v.recordRange ? v.recordRange.join('–') : '—'} | ${v.totalRecords ?? '—'} |`)].join('\n') : '',
     '',
-    r.embedded ? `Embedded starts: ${r.embedded.starts.map((s) => `${n2(s)} s`).join(', ')}; the first start (creating the directory) ${n2(r.embedded.firstStartSeconds)} s.` : '',
+    r.embedded ? `Embedded restarts: ${r.embedded.starts.map((s) => `${n2(s)} s`).join(', ')}; first starts on empty directories: ${r.embedded.firstStarts.map((s) => `${n2(s)} s`).join(', ')}.` : '',
     '',
   ];
   const missNotes = notes(r, table);

@@ -1,12 +1,13 @@
 // `npm run bench`: every reference and scenario of issue 7 end to end, then docs/benchmarks.md.
 // Each figure is a ratio to a reference measured in this run on this machine. BENCH_QUICK=1 is a
 // smoke run of the harness (short, small); BENCH_EVIDENCE=0 skips the profiles and plans;
-// BENCH_ONLY=lookup,initiate,completion,list,embedded runs only those scenarios (with their
+// BENCH_ONLY=lookup,initiate,completion,list,export,embedded runs only those scenarios (with their
 // references) and writes its partial report to the temporary directory, not docs/.
 import { execSync } from 'node:child_process';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { completionRun } from './completion.js';
 import { embeddedStart } from './embedded-start.js';
+import { exportRun } from './export.js';
 import { client } from './http.js';
 import { initiateRun } from './initiate.js';
 import { listEvidence, listRun } from './list.js';
@@ -19,7 +20,7 @@ import { insertRoute, jsonRoute, selectRoute, startReferenceServer } from './ref
 import { writeReport, type Results, type VerifyResult } from './report.js';
 import { seedList } from './seed-list.js';
 import { explain, statementCosts } from './statement-cost.js';
-import { createMerchant, initiateBody, serviceCliEnv, startService, type Service } from './service.js';
+import { createMerchant, initiateBody, serviceCliEnv, startService, type BenchMerchant, type Service } from './service.js';
 import { pg, ROOT, runs, settings } from './settings.js';
 import { measureLoad } from './load.js';
 import { lookupStatement } from '../src/payments/payment-store.js';
@@ -159,13 +160,29 @@ async function main() {
     });
     if (runs('completion')) results.verifyAfterCompletion = await step('bhuktani ledger verify (after the completion run)', ledgerVerify);
 
-    if (runs('list')) await step('transaction list, one merchant with a year of history', async () => {
+    // The merchant with a year of history, seeded once for the list and the export.
+    let busyShop: BenchMerchant | undefined;
+    const seededShop = async () => {
+      if (busyShop) return busyShop;
       const merchant = await createMerchant('Bench Busy Shop', merchantId);
       const seed = await seedList(merchant.id, settings.listRows, log);
       results.listSeed = { rows: settings.listRows, seconds: seed.seconds };
+      return (busyShop = merchant);
+    };
+
+    if (runs('list')) await step('transaction list, one merchant with a year of history', async () => {
+      const merchant = await seededShop();
       results.list = await listRun(service!, merchant.liveKey);
       for (const v of results.list) log(`  ${v.name}: p50 ${v.p50.toFixed(1)} ms, p99 ${v.p99.toFixed(1)} ms (${v.samples} requests)`);
       results.listEvidence = (await listEvidence(merchant.liveKey)) ?? undefined;
+    });
+
+    if (runs('export')) results.export = await step('CSV export of the whole history from the dashboard, with lookups running', async () => {
+      const e = await exportRun(service!, await seededShop(), settings.listRows);
+      const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(0);
+      log(`  ${e.rows} rows in ${e.seconds.toFixed(1)} s (${e.rowsPerSecond.toFixed(0)} rows/s), RSS ${mib(e.rssBeforeBytes)} → max ${mib(e.maxRssBytes)} MB`);
+      log(`  lookup p50/p99 ${e.lookupAlone.p50.toFixed(1)}/${e.lookupAlone.p99.toFixed(1)} ms alone, ${e.lookupDuring.p50.toFixed(1)}/${e.lookupDuring.p99.toFixed(1)} ms during`);
+      return e;
     });
     results.verifyFinal = await step('bhuktani ledger verify (whole store, seeded history included)', ledgerVerify);
 

@@ -74,7 +74,7 @@ export function poolSampler(port: number, everyMs = 500): { stop(): Promise<Pool
   let stopped = false;
   const loop = (async () => {
     while (!stopped) {
-      const answer = await api.send('GET', '/metrics').catch(() => undefined);
+      const answer = await api.send('GET', '/metrics', { headers: { authorization: `Bearer ${serviceEnv.METRICS_TOKEN}` } }).catch(() => undefined);
       if (answer?.status === 200) {
         const gauge = (state: string) => Number(new RegExp(`bhuktani_db_pool_connections\\{state="${state}"\\} (\\d+)`).exec(answer.body)?.[1] ?? NaN);
         const [total, idle, waiting] = [gauge('total'), gauge('idle'), gauge('waiting')];

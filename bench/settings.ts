@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 const quick = process.env.BENCH_QUICK === '1';
-const scenarios = ['lookup', 'initiate', 'completion', 'list', 'embedded'] as const;
+const scenarios = ['lookup', 'initiate', 'completion', 'list', 'export', 'embedded'] as const;
 export type Scenario = (typeof scenarios)[number];
 const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim()).filter(Boolean);
 const unknown = only?.filter((s) => !(scenarios as readonly string[]).includes(s));
@@ -64,6 +64,9 @@ export const serviceEnv = {
   RATE_LIMIT_TEST: '100000000',
   PAYER_ATTEMPTS_PER_MINUTE: '100000000',
   PAYMENT_TTL_SECONDS: '86400',
+  // The completion run reads the live OTPs from the log (bench/completion.ts), as a developer would.
+  OTP_SENDER: 'log-insecure',
+  METRICS_TOKEN: 'bench-metrics-token-not-secret',
 };
 
 export const runs = (scenario: Scenario) => !settings.only || settings.only.includes(scenario);

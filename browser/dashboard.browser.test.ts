@@ -61,15 +61,7 @@ async function person(options: { viewport?: { width: number; height: number }; j
 }
 
 /** The shop's server: initiate over HTTP with the merchant's secret key, as an integration does. */
-async function initiateWith(key: string, body: Record<string, unknown>) {
-  const response = await fetch(`${service.origin}/api/v2/epayment/initiate/`, {
-    method: 'POST',
-    headers: { authorization: `Key ${key}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  expect(response.status).toBe(200);
-  return (await response.json()) as { pidx: string; payment_url: string };
-}
+const initiateWith = (key: string, body: Record<string, unknown>) => service.initiate(body, key);
 
 async function lookupWith(key: string, pidx: string) {
   const response = await fetch(`${service.origin}/api/v2/epayment/lookup/`, {

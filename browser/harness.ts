@@ -86,7 +86,8 @@ export interface Service {
   t: TestApp;
   origin: string;
   merchant: { name: string; key: string };
-  initiate(body: Record<string, unknown>): Promise<Initiated>;
+  /** Initiates as a shop's server does, with the harness merchant's test key unless `key` is given. */
+  initiate(body: Record<string, unknown>, key?: string): Promise<Initiated>;
   lookup(pidx: string): Promise<{ status: number; body: Record<string, unknown> }>;
   /** Every ledger invariant that does not hold (empty when the ledger is sound). */
   brokenLedgerInvariants(): Promise<string[]>;
@@ -100,10 +101,10 @@ export async function startService(options: { merchantName: string }): Promise<S
   await t.app.listen({ port, host: '127.0.0.1' });
   const merchant = await newMerchant(t.ctx, { name: options.merchantName });
   const key = merchant.test_secret_key;
-  const post = async (path: string, body: unknown) => {
+  const post = async (path: string, body: unknown, secretKey = key) => {
     const response = await fetch(`${origin}${path}`, {
       method: 'POST',
-      headers: { authorization: `Key ${key}`, 'content-type': 'application/json' },
+      headers: { authorization: `Key ${secretKey}`, 'content-type': 'application/json' },
       body: JSON.stringify(body),
     });
     return { status: response.status, body: (await response.json()) as Record<string, unknown> };
@@ -112,8 +113,8 @@ export async function startService(options: { merchantName: string }): Promise<S
     t,
     origin,
     merchant: { name: options.merchantName, key },
-    async initiate(body) {
-      const response = await post('/api/v2/epayment/initiate/', body);
+    async initiate(body, secretKey) {
+      const response = await post('/api/v2/epayment/initiate/', body, secretKey);
       if (response.status !== 200) throw new Error(`initiate answered ${response.status}: ${JSON.stringify(response.body)}`);
       return response.body as unknown as Initiated;
     },

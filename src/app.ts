@@ -52,7 +52,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Fa
   await app.register(formbody);
   await app.register(cookie);
   registerHealth(app);
-  registerMetrics(app, ctx.metrics);
+  registerMetrics(app, ctx.metrics, ctx.config);
   registerAssets(app);
   const apiRoutes: RouteOptions[] = [];
   await app.register(apiPlugin, { prefix: '/api', ctx, routes: apiRoutes });

@@ -8,9 +8,13 @@ export interface Config {
   /** `undefined`: PGlite in dataDir; `memory:`: in-memory PGlite; otherwise a PostgreSQL URL. */
   databaseUrl: string | undefined;
   dataDir: string;
+  /** On PostgreSQL, how long the server waits for one statement before giving it up (a 503). */
+  dbStatementTimeoutMs: number;
   paymentTtlSeconds: number;
   timeZone: string;
   logLevel: string;
+  /** `pretty`: readable lines (the default on a terminal); `json`: one JSON object a line (otherwise). */
+  logFormat: 'json' | 'pretty';
   bodyLimitBytes: number;
   maxAmountPaisa: number;
   keyCacheSeconds: number;
@@ -28,6 +32,32 @@ export interface Config {
   loginAttemptsPerMinute: number;
   /** Honour X-Forwarded-For from a load balancer for the client IP. */
   trustProxy: boolean;
+  /** Records read per query by a CSV export, which streams them page by page. */
+  exportPageRows: number;
+  /** How a live wallet's OTP reaches the payer: `sms` through `smsGateway`; `log`/`log-insecure` the server log (development). */
+  otpSender: OtpSenderKind;
+  /** Set when otpSender is `sms`. */
+  smsGateway: SmsGateway | undefined;
+  /** /metrics on a listener of its own (METRICS_HOST:METRICS_PORT) instead of the public port. */
+  metricsPort: number | undefined;
+  metricsHost: string;
+  /** `Authorization: Bearer <token>` wherever /metrics is served; required for it on the public port. */
+  metricsToken: string | undefined;
+}
+
+export const OTP_SENDERS = ['log', 'log-insecure', 'sms'] as const;
+export type OtpSenderKind = (typeof OTP_SENDERS)[number];
+
+export interface SmsGateway {
+  /** May hold `{mobile}` and `{message}` too (percent-encoded), for gateways that take them in the query. */
+  url: string;
+  method: 'POST' | 'PUT' | 'PATCH' | 'GET';
+  /** The Authorization header's value, sent as is. */
+  auth: string | undefined;
+  /** `{mobile}` and `{message}` are replaced, escaped for `contentType`; not sent with GET. */
+  body: string;
+  contentType: 'application/json' | 'application/x-www-form-urlencoded';
+  timeoutMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -84,11 +114,55 @@ function oneOf<T extends string>(env: Env, name: string, values: readonly T[], f
   return raw as T;
 }
 
+const DEFAULT_SMS_BODY = '{"to":"{mobile}","text":"{message}"}';
+const SMS_CONTENT_TYPES = ['application/json', 'application/x-www-form-urlencoded'] as const;
+
+function smsGateway(env: Env, otpSender: OtpSenderKind): SmsGateway | undefined {
+  const set = ['SMS_GATEWAY_URL', 'SMS_GATEWAY_METHOD', 'SMS_GATEWAY_AUTH', 'SMS_GATEWAY_BODY', 'SMS_GATEWAY_CONTENT_TYPE', 'SMS_GATEWAY_TIMEOUT_MS'].filter((name) => env[name]);
+  if (otpSender !== 'sms') {
+    // A gateway configured but not used would leave live OTPs in the log without anyone noticing.
+    if (set.length > 0) throw new ConfigError(`${set[0]} is set but OTP_SENDER is "${otpSender}": set OTP_SENDER=sms to send OTPs through the SMS gateway`);
+    return undefined;
+  }
+  if (!env.SMS_GATEWAY_URL) throw new ConfigError('OTP_SENDER=sms needs SMS_GATEWAY_URL, the address of the SMS gateway');
+  const url = httpUrl('SMS_GATEWAY_URL', env.SMS_GATEWAY_URL);
+  const method = oneOf(env, 'SMS_GATEWAY_METHOD', ['POST', 'PUT', 'PATCH', 'GET'] as const, 'POST');
+  const body = env.SMS_GATEWAY_BODY || DEFAULT_SMS_BODY;
+  // JSON for a template that looks like JSON (the default), a form otherwise, unless told.
+  const contentType = oneOf(env, 'SMS_GATEWAY_CONTENT_TYPE', SMS_CONTENT_TYPES, /^\s*[[{]/.test(body) ? 'application/json' : 'application/x-www-form-urlencoded');
+  const carried = method === 'GET' ? url : `${url} ${body}`;
+  for (const placeholder of ['{mobile}', '{message}']) {
+    if (!carried.includes(placeholder)) {
+      throw new ConfigError(`${method === 'GET' ? 'SMS_GATEWAY_URL (the method is GET, so no body is sent)' : 'SMS_GATEWAY_BODY or SMS_GATEWAY_URL'} must contain ${placeholder}`);
+    }
+  }
+  if (method !== 'GET' && contentType === 'application/json') {
+    try {
+      // Filled as a send fills it (values escaped for a JSON string): only a placeholder outside a string breaks it.
+      const inString = (value: string) => JSON.stringify(value).slice(1, -1);
+      JSON.parse(body.replaceAll('{mobile}', inString('9800000001')).replaceAll('{message}', inString('a "quoted" message')));
+    } catch {
+      throw new ConfigError(`SMS_GATEWAY_BODY must be JSON with {mobile} and {message} inside strings, got ${body}`);
+    }
+  }
+  return { url, method, auth: env.SMS_GATEWAY_AUTH || undefined, body, contentType, timeoutMs: integer(env, 'SMS_GATEWAY_TIMEOUT_MS', 5000, 100, 60_000) };
+}
+
+function metricsToken(raw: string | undefined): string | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  if (raw.length < 16 || /\s/.test(raw)) throw new ConfigError('METRICS_TOKEN must be at least 16 characters without spaces (e.g. openssl rand -hex 32)');
+  return raw;
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
-export function loadConfig(env: Env = process.env): Config {
+/** `stdoutIsTty` picks the log format when LOG_FORMAT does not: people read a terminal, programs the rest. */
+export function loadConfig(env: Env = process.env, stdoutIsTty = process.stdout.isTTY === true): Config {
   const port = integer(env, 'PORT', 8080, 0, 65535);
   const logLevel = env.LOG_LEVEL || 'info';
+  const otpSender = oneOf(env, 'OTP_SENDER', OTP_SENDERS, 'log');
+  const metricsPort = env.METRICS_PORT ? integer(env, 'METRICS_PORT', 0, 1, 65535) : undefined;
+  if (metricsPort !== undefined && metricsPort === port) throw new ConfigError(`METRICS_PORT must differ from PORT (${port}): /metrics gets a listener of its own`);
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
   return {
     port,
@@ -96,9 +170,11 @@ export function loadConfig(env: Env = process.env): Config {
     publicUrl: httpUrl('PUBLIC_URL', env.PUBLIC_URL || `http://localhost:${port}`),
     databaseUrl: databaseUrl(env.DATABASE_URL),
     dataDir: env.DATA_DIR || './data',
+    dbStatementTimeoutMs: integer(env, 'DB_STATEMENT_TIMEOUT_MS', 5000, 10, 600_000),
     paymentTtlSeconds: integer(env, 'PAYMENT_TTL_SECONDS', 3600, 1),
     timeZone: timeZone(env.TIME_ZONE || 'Asia/Kathmandu'),
     logLevel,
+    logFormat: oneOf(env, 'LOG_FORMAT', ['json', 'pretty'] as const, stdoutIsTty ? 'pretty' : 'json'),
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024),
     maxAmountPaisa: integer(env, 'MAX_AMOUNT_PAISA', 10_000_000_000, 10, Number.MAX_SAFE_INTEGER),
     keyCacheSeconds: integer(env, 'KEY_CACHE_SECONDS', 5, 0, 300),
@@ -111,5 +187,11 @@ export function loadConfig(env: Env = process.env): Config {
     payerAttemptsPerMinute: integer(env, 'PAYER_ATTEMPTS_PER_MINUTE', 30, 1),
     loginAttemptsPerMinute: integer(env, 'LOGIN_ATTEMPTS_PER_MINUTE', 20, 1),
     trustProxy: oneOf(env, 'TRUST_PROXY', ['true', 'false'] as const, 'false') === 'true',
+    exportPageRows: integer(env, 'EXPORT_PAGE_ROWS', 1000, 1, 10_000),
+    otpSender,
+    smsGateway: smsGateway(env, otpSender),
+    metricsPort,
+    metricsHost: env.METRICS_HOST || '127.0.0.1',
+    metricsToken: metricsToken(env.METRICS_TOKEN),
   };
 }

@@ -52,7 +52,7 @@ export interface ServerProcess {
   kill(): void;
 }
 
-/** `npm start` from the sources; resolves once it logs "Bhuktani is ready". */
+/** `npm start` from the sources; resolves once it logs "Bhuktani is ready" (in either log format). */
 export function startServer(env: Record<string, string>, timeoutMs = 90_000): Promise<ServerProcess> {
   const child = spawnTs('src/main.ts', [], env);
   let output = '';
@@ -82,7 +82,7 @@ export function startServer(env: Record<string, string>, timeoutMs = 90_000): Pr
     }, timeoutMs);
     const onData = (chunk: Buffer) => {
       output += chunk;
-      if (output.includes('"msg":"Bhuktani is ready"')) {
+      if (output.includes('Bhuktani is ready')) {
         clearTimeout(timer);
         resolve(server);
       }

@@ -16,7 +16,7 @@ import { createLogger } from '../src/http/logger.js';
 import { createMetrics } from '../src/http/metrics.js';
 import { rateLimiter } from '../src/http/rate-limiter.js';
 import { createMerchant } from '../src/merchants/create-merchant.js';
-import type { OtpSender } from '../src/wallets/otp-sender.js';
+import type { Log, OtpSender } from '../src/wallets/otp-sender.js';
 
 type SentOtp = Parameters<OtpSender['send']>[0];
 
@@ -42,7 +42,7 @@ export async function openTestDb(): Promise<Db> {
 export function testConfig(overrides: Partial<Config> = {}): Config {
   // Limits high enough for the suites' bursts; the rate-limit tests set their own.
   return {
-    ...loadConfig({ PUBLIC_URL: 'http://bhuktani.test', LOG_LEVEL: 'info', KEY_CACHE_SECONDS: '0', RATE_LIMIT_TEST: '100000', RATE_LIMIT_LIVE: '100000', PAYER_ATTEMPTS_PER_MINUTE: '100000', LOGIN_ATTEMPTS_PER_MINUTE: '100000' }),
+    ...loadConfig({ PUBLIC_URL: 'http://bhuktani.test', LOG_LEVEL: 'info', LOG_FORMAT: 'json', KEY_CACHE_SECONDS: '0', RATE_LIMIT_TEST: '100000', RATE_LIMIT_LIVE: '100000', PAYER_ATTEMPTS_PER_MINUTE: '100000', LOGIN_ATTEMPTS_PER_MINUTE: '100000' }),
     ...overrides,
   };
 }
@@ -73,7 +73,8 @@ export async function ownTestDb(): Promise<{ db: Db; drop(): Promise<void> }> {
   };
 }
 
-export async function startTestApp(options: { config?: Partial<Config>; db?: Db; ownDb?: boolean } = {}): Promise<TestApp> {
+/** `otp`: the sender to use instead of the recording one, given the app's logger (so its lines are in `logs`). */
+export async function startTestApp(options: { config?: Partial<Config>; db?: Db; ownDb?: boolean; otp?: (log: Log) => OtpSender } = {}): Promise<TestApp> {
   const own = options.ownDb ? await ownTestDb() : undefined;
   const db = options.db ?? own?.db ?? (await openTestDb());
   const clock = new ManualClock();
@@ -87,7 +88,7 @@ export async function startTestApp(options: { config?: Partial<Config>; db?: Db;
   });
   const config = testConfig(options.config);
   const logger = createLogger(config, logStream);
-  const otp: OtpSender = {
+  const otp: OtpSender = options.otp?.(logger) ?? {
     async send(message) {
       sentOtps.push(message);
     },

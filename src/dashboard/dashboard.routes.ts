@@ -3,12 +3,12 @@
 // needs a session unless it says `config: { public: true }`, so a new page cannot forget the check.
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
-import { toAppError } from '../http/error-handler.js';
+import { pageError, unavailableNotice } from '../http/page-errors.js';
 import { findSession, SESSION_COOKIE } from '../merchants/merchant-sessions.js';
 import { registerAccount } from './account.routes.js';
 import { registerBusiness } from './business.routes.js';
 import { messagePage, notFound } from './dashboard-pages.js';
-import type { DashboardDeps } from './dashboard-request.js';
+import { safeNext, type DashboardDeps } from './dashboard-request.js';
 import { registerEnvironmentSwitch } from './environment.route.js';
 import { registerHome } from './home.route.js';
 import { registerKeys } from './keys.routes.js';
@@ -29,9 +29,11 @@ async function dashboardRoutes(app: FastifyInstance, deps: DashboardDeps) {
 
   app.setNotFoundHandler((request, reply) => notFound(deps, request, reply));
 
+  // Also the errors of the session lookup above: while the database is away, a page, not JSON.
   app.setErrorHandler((error, request, reply) => {
-    const appError = toAppError(error);
-    if (appError.status >= 500) request.log.error({ err: error }, 'dashboard request failed');
+    const appError = pageError(error, request, reply);
+    const again = { href: (request.method === 'GET' && safeNext(request.url)) || '/dashboard', text: 'Try again' };
+    if (appError.code === 'unavailable') return messagePage(deps, request, reply, appError.status, { ...unavailableNotice, link: again });
     const message = appError.status >= 500 ? 'Something went wrong on our side. Try again in a moment.' : appError.message;
     return messagePage(deps, request, reply, appError.status, { title: appError.status >= 500 ? 'Something went wrong' : 'Request not accepted', message, link: { href: '/dashboard', text: 'Back to the dashboard' } });
   });

@@ -13,6 +13,8 @@ export interface PageFrame {
   path: string;
   section?: Section;
   timeZone: string;
+  /** A setting of this server that puts live money at risk, shown on every page (OTP_SENDER=log-insecure). */
+  serverWarning?: string;
 }
 
 function head(title: string): Html {
@@ -76,6 +78,7 @@ export function dashboardLayout(frame: PageFrame & { title: string; body: Html }
 ${head(frame.title)}
 <body class="dash env-${session.environment}">
 ${environmentBar(frame)}
+${frame.serverWarning ? html`<p class="server-warning" role="alert" data-testid="server-warning"><strong>Insecure server setting.</strong> ${frame.serverWarning}</p>` : ''}
 ${liveOffBanner(session)}
 <header class="top">
   <div class="wrap">

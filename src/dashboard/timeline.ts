@@ -23,6 +23,8 @@ export function timelineEntry(e: PaymentEvent): TimelineEntry {
   switch (e.event) {
     case 'otp_sent':
       return { at, title: 'Payer started paying', note: 'Wallet and MPIN accepted; OTP sent.', tone: 'info' };
+    case 'otp_not_sent':
+      return { at, title: 'OTP not sent', note: `The SMS gateway failed to send the OTP${payerOf(detail)}; the payer can try again.`, tone: 'warn' };
     case 'wrong_mpin':
       return { at, title: 'Wrong MPIN', note: `A wrong MPIN was entered${payerOf(detail)}.`, tone: 'warn' };
     case 'wrong_otp':

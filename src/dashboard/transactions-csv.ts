@@ -1,7 +1,7 @@
 // The transaction list as CSV: one line per record, in the list's order, amounts in paisa (as the
 // API gives them) and in rupees (for a spreadsheet).
+import type { Cell } from '../http/csv.js';
 import type { TransactionRecord } from '../transactions/transaction-record.js';
-import { toCsv } from './csv.js';
 import { rupeesDecimal } from './format.js';
 
 export const CSV_HEADER = [
@@ -20,23 +20,25 @@ export const CSV_HEADER = [
   'payer_mobile',
 ];
 
-export function transactionCsv(records: TransactionRecord[]): string {
-  return toCsv(
-    CSV_HEADER,
-    records.map((r) => [
-      r.created_on,
-      r.idx,
-      r.type.name,
-      r.state.name,
-      r.pidx,
-      r.purchase_order_id,
-      r.amount,
-      r.fee_amount,
-      rupeesDecimal(r.amount),
-      rupeesDecimal(r.fee_amount),
-      r.refunded,
-      r.user.name,
-      r.user.mobile,
-    ]),
-  );
+export function transactionCsvRow(r: TransactionRecord): Cell[] {
+  return [
+    r.created_on,
+    r.idx,
+    r.type.name,
+    r.state.name,
+    r.pidx,
+    r.purchase_order_id,
+    r.amount,
+    r.fee_amount,
+    rupeesDecimal(r.amount),
+    rupeesDecimal(r.fee_amount),
+    r.refunded,
+    r.user.name,
+    r.user.mobile,
+  ];
+}
+
+/** Pages of records as pages of CSV rows. */
+export async function* transactionCsvPages(pages: AsyncIterable<TransactionRecord[]>): AsyncGenerator<Cell[][]> {
+  for await (const records of pages) yield records.map(transactionCsvRow);
 }

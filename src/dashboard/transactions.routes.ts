@@ -1,18 +1,19 @@
-// GET /dashboard/transactions and its CSV. Both read through listTransactions, the API's own query,
-// so the dashboard shows the same records in the same order.
+// GET /dashboard/transactions and its CSV. Both read the API's own query (the CSV a page at a time,
+// streamed), so the dashboard shows the same records in the same order.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { sendCsv } from '../http/csv-stream.js';
 import { AppError, type FieldErrors } from '../http/errors.js';
 import { findPaymentStatuses } from '../payments/payment-statuses.js';
 import { listFilters, pageOf, pageSizeOf, type ListFilters } from '../transactions/list-query.js';
 import { listTransactions } from '../transactions/list-transactions.js';
-import { transactionCsv } from './transactions-csv.js';
+import { transactionPages } from '../transactions/transaction-pages.js';
+import { CSV_HEADER, transactionCsvPages } from './transactions-csv.js';
 import { frameOf, notFound } from './dashboard-pages.js';
 import { queryText, sendPage, sessionOf, type DashboardDeps } from './dashboard-request.js';
 import { localDay } from './local-days.js';
 import { transactionsPage, type ListForm } from './transactions-page.js';
 
 const FIELD_NAMES: Record<string, string> = { status: 'Status', from: 'From', to: 'To', search: 'Search' };
-const CSV_PAGE_SIZE = 500;
 
 function formOf(request: FastifyRequest): ListForm {
   return { q: queryText(request, 'q').trim(), status: queryText(request, 'status'), from: queryText(request, 'from'), to: queryText(request, 'to') };
@@ -61,18 +62,10 @@ export function registerTransactions(app: FastifyInstance, deps: DashboardDeps) 
     const session = sessionOf(request);
     const parsed = filtersOf(formOf(request));
     if ('error' in parsed) return reply.code(400).type('text/plain; charset=utf-8').header('cache-control', 'no-store').send(parsed.error);
-    const records = [];
-    for (let page = 1, pages = 1; page <= pages; page++) {
-      const list = await listTransactions(ctx, session, { filters: parsed.filters, page, pageSize: CSV_PAGE_SIZE, pageLink: () => '' });
-      records.push(...list.records);
-      pages = list.total_pages;
-    }
-    const filename = `bhuktani-${session.environment}-transactions-${localDay(ctx.clock.now(), ctx.config.timeZone)}.csv`;
-    return reply
-      .type('text/csv; charset=utf-8')
-      .header('content-disposition', `attachment; filename="${filename}"`)
-      .header('cache-control', 'no-store')
-      .header('x-content-type-options', 'nosniff')
-      .send(transactionCsv(records));
+    return sendCsv(reply, {
+      filename: `bhuktani-${session.environment}-transactions-${localDay(ctx.clock.now(), ctx.config.timeZone)}.csv`,
+      header: CSV_HEADER,
+      pages: transactionCsvPages(transactionPages(ctx, session, { filters: parsed.filters, pageRows: ctx.config.exportPageRows })),
+    });
   });
 }

@@ -8,7 +8,11 @@ const MIGRATION_LOCK = 4242_2026;
 export async function migrate(db: Db): Promise<string[]> {
   await db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`);
   const applied: string[] = [];
+  // A restart finds them all recorded: one read instead of a locked transaction per migration. A
+  // recorded one is done for good; the rest are checked again under the lock, as before.
+  const recorded = new Set((await db.query<{ name: string }>('SELECT name FROM schema_migrations')).map((row) => row.name));
   for (const migration of migrations) {
+    if (recorded.has(migration.name)) continue;
     await db.transaction(async (tx) => {
       await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
       const done = await tx.query('SELECT 1 FROM schema_migrations WHERE name = $1', [migration.name]);

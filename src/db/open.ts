@@ -5,9 +5,6 @@ import { lockDataDir } from './data-dir-lock.js';
 import { migrate } from './migrate.js';
 import { openPostgres } from './postgres.js';
 
-/** The server's longest statement: its requests are short, and a hung database must not hang them. */
-const SERVER_QUERY_TIMEOUT_MS = 5000;
-
 /** Opens the configured store, locks an embedded data directory, and brings the schema up to date. */
 export async function openDb(config: Config, holder: 'server' | 'command'): Promise<Db> {
   if (config.databaseUrl?.startsWith('postgres')) {
@@ -24,18 +21,21 @@ export async function openDb(config: Config, holder: 'server' | 'command'): Prom
     } finally {
       await migrator.close();
     }
-    return openPostgres(config.databaseUrl, { queryTimeoutMs: SERVER_QUERY_TIMEOUT_MS });
+    // The server's statements are short, and a hung database must not hang its requests.
+    return openPostgres(config.databaseUrl, { queryTimeoutMs: config.dbStatementTimeoutMs });
   }
   // Loaded only when used: a server on PostgreSQL does not carry the embedded database's code.
-  const { openPglite } = await import('./pglite.js');
+  const [{ openPglite }, { seedDataDir }] = await Promise.all([import('./pglite.js'), import('./initial-store.js')]);
   if (config.databaseUrl === 'memory:') {
     const db = await openPglite();
     await migrate(db);
     return db;
   }
-  const unlock = lockDataDir(config.dataDir, holder);
+  const unlock = await lockDataDir(config.dataDir, holder);
   try {
-    const db = await openPglite({ dataDir: join(config.dataDir, 'pglite') });
+    const dataDir = join(config.dataDir, 'pglite');
+    seedDataDir(dataDir);
+    const db = await openPglite({ dataDir });
     await migrate(db);
     const close = db.close.bind(db);
     return { ...db, close: async () => { await close(); unlock(); } };

@@ -16,11 +16,13 @@ function layout(options: { title: string; body: Html; sandboxNote?: boolean }): 
 <link rel="stylesheet" href="/assets/demo.css">
 </head>
 <body>
-<header class="shop-header">
+<header>
+<div class="shop-header">
   <a class="shop-name" href="/demo"><span class="leaf" aria-hidden="true"></span>Demo Shop</a>
   <span class="shop-tagline">Tea from the hills of Nepal</span>
-</header>
+</div>
 ${options.sandboxNote === false ? '' : html`<p class="sandbox" role="note"><strong>Sandbox demo</strong> · no real money moves. Pay with wallet <b>9800000001</b>, MPIN <b>1111</b>, OTP <b>987654</b>.</p>`}
+</header>
 <main class="shop-main">
 ${options.body}
 </main>

@@ -15,7 +15,7 @@ function fieldRows(schema: Schema, prefix = ''): Html[] {
   const required: string[] = schema.required ?? [];
   return Object.entries((schema.properties ?? {}) as Record<string, Schema>).flatMap(([name, field]) => {
     const path = `${prefix}${name}`;
-    const row = html`<tr><td><code>${path}</code></td><td>${typeOf(field)}</td><td>${required.includes(name) ? 'yes' : ''}</td><td>${field.description ?? ''}${field.format ? ` (${field.format})` : ''}</td></tr>`;
+    const row = html`<tr><td data-label="Field"><code>${path}</code></td><td data-label="Type">${typeOf(field)}</td><td data-label="Required">${required.includes(name) ? 'yes' : ''}</td><td data-label="Notes">${field.description ?? ''}${field.format ? ` (${field.format})` : ''}</td></tr>`;
     const nested = field.type === 'object' ? fieldRows(field, `${path}.`) : field.type === 'array' && field.items?.type === 'object' ? fieldRows(field.items, `${path}[].`) : [];
     return [row, ...nested];
   });
@@ -38,7 +38,7 @@ function operationSection(path: string, method: string, op: Schema): Html {
   ${
     params.length
       ? html`<h3>Parameters</h3><table><thead><tr><th>Name</th><th>In</th><th>Type</th><th>Notes</th></tr></thead><tbody>${params.map(
-          (p) => html`<tr><td><code>${p.name}</code></td><td>${p.in}</td><td>${typeOf(p.schema ?? {})}</td><td>${p.description ?? ''}</td></tr>`,
+          (p) => html`<tr><td data-label="Name"><code>${p.name}</code></td><td data-label="In">${p.in}</td><td data-label="Type">${typeOf(p.schema ?? {})}</td><td data-label="Notes">${p.description ?? ''}</td></tr>`,
         )}</tbody></table>`
       : ''
   }
@@ -63,6 +63,7 @@ export function docsPage(doc: Schema): Html {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${doc.info.title} reference</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="/assets/docs.css">
 </head>
 <body>

@@ -215,8 +215,8 @@ export function object<S extends Shape>(shape: S, options: ObjectOptions<S> = {}
           continue;
         }
         const result = field.parse(input[key]);
-        if (result.ok) output[key] = result.value;
-        else errors[key] = result.error;
+        if (!result.ok) errors[key] = result.error;
+        else if (result.value !== undefined) output[key] = result.value;
       }
       if (options.passthrough) {
         for (const [key, item] of Object.entries(input)) {
@@ -234,7 +234,17 @@ export function object<S extends Shape>(shape: S, options: ObjectOptions<S> = {}
   };
 }
 
-export function list<T>(item: Field<T>, options: { required?: boolean; maxItems?: number; description?: string } = {}): Field<T[]> {
+interface ListOptions {
+  required?: boolean;
+  maxItems?: number;
+  description?: string;
+  /** An empty list is the same as none: parsed as undefined, so the object leaves the key out. */
+  emptyIsNone?: boolean;
+}
+
+export function list<T>(item: Field<T>, options: ListOptions & { emptyIsNone: true }): Field<T[] | undefined>;
+export function list<T>(item: Field<T>, options?: ListOptions): Field<T[]>;
+export function list<T>(item: Field<T>, options: ListOptions = {}): Field<T[] | undefined> {
   const maxItems = options.maxItems ?? 1000;
   return {
     required: options.required ?? false,
@@ -242,6 +252,7 @@ export function list<T>(item: Field<T>, options: { required?: boolean; maxItems?
     parse(value) {
       if (!Array.isArray(value)) return fail(messages.list(value));
       if (value.length > maxItems) return fail(`Ensure this field has no more than ${maxItems} elements.`);
+      if (value.length === 0 && options.emptyIsNone) return ok(undefined);
       const errors: FieldErrors[] = [];
       const output: T[] = [];
       let failed = false;

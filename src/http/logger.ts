@@ -1,5 +1,6 @@
 import { pino, type Logger } from 'pino';
 import type { Config } from '../config.js';
+import { prettyStream } from './pretty-log.js';
 
 // Secrets never reach the log: the Authorization header and cookies are redacted, and bodies (which
 // carry MPINs and OTPs on the portal) are never logged.
@@ -13,7 +14,9 @@ interface LoggedRequest {
   headers: Record<string, string | string[] | undefined>;
 }
 
-export function createLogger(config: Pick<Config, 'logLevel'>, stream?: NodeJS.WritableStream): Logger {
+export function createLogger(config: Pick<Config, 'logLevel' | 'logFormat'>, stream?: NodeJS.WritableStream): Logger {
+  const out = stream ?? process.stdout;
+  const destination = config.logFormat === 'pretty' ? prettyStream(out, (out as { isTTY?: boolean }).isTTY === true) : out;
   return pino(
     {
       level: config.logLevel,
@@ -31,6 +34,6 @@ export function createLogger(config: Pick<Config, 'logLevel'>, stream?: NodeJS.W
         }),
       },
     },
-    stream ?? process.stdout,
+    destination,
   );
 }

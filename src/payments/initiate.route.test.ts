@@ -32,3 +32,30 @@ describe('POST /api/v2/epayment/initiate/', () => {
     expect(lookup.body).toMatchObject({ pidx: body.pidx, total_amount: 1000, status: 'Initiated', transaction_id: null, fee: 30, refunded: false });
   });
 });
+
+describe('empty lists (contract section 7)', () => {
+  const stored = async (pidx: string) =>
+    (await t.db.query<{ amount_breakdown: unknown; product_details: unknown }>('SELECT amount_breakdown, product_details FROM payments WHERE pidx = $1', [pidx]))[0];
+
+  it('"amount_breakdown": [] is the same as none: no sum to check, stored as no breakdown', async () => {
+    const { status, body } = await api.initiate(validInitiate({ amount: 1000, amount_breakdown: [] }));
+    expect(status, JSON.stringify(body)).toBe(200);
+    expect(await stored(body.pidx)).toStrictEqual({ amount_breakdown: null, product_details: null });
+    expect((await api.lookup(body.pidx)).body.total_amount).toBe(1000);
+  });
+
+  it('an empty product_details is accepted and stored as none, beside a breakdown that is still checked', async () => {
+    const accepted = await api.initiate(validInitiate({ amount: 1000, amount_breakdown: [{ label: 'Tea', amount: 1000 }], product_details: [] }));
+    expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
+    expect(await stored(accepted.body.pidx)).toStrictEqual({ amount_breakdown: [{ label: 'Tea', amount: 1000 }], product_details: null });
+    const mismatch = await api.initiate(validInitiate({ amount: 1000, amount_breakdown: [{ label: 'Tea', amount: 999 }], product_details: [] }));
+    expect(mismatch).toStrictEqual({ status: 400, body: { amount: ['Amount Breakdown mismatch.'], error_key: 'validation_error' } });
+  });
+
+  it('the hosted page shows no empty breakdown', async () => {
+    const { body } = await api.initiate(validInitiate({ amount_breakdown: [], product_details: [] }));
+    const page = await t.app.inject({ method: 'GET', url: `/pay/${body.pidx}` });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).not.toContain('<caption>Breakdown</caption>');
+  });
+});

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOOKUP_PATH, merchantApi, validInitiate } from '../../test/api-client.js';
+import { payerBrowser } from '../../test/portal-client.js';
 import { newMerchant, startTestApp, type TestApp } from '../../test/test-app.js';
 
 let t: TestApp;
@@ -126,5 +127,81 @@ describe('lookup: validation', () => {
     const { status, body } = await api.send({ url: LOOKUP_PATH, payload: '{"pidx":', contentType: 'application/json' });
     expect(status).toBe(400);
     expect(body).toStrictEqual({ detail: expect.stringMatching(/^JSON parse error - \S/), error_key: 'validation_error' });
+  });
+});
+
+describe('GET /api/v2/epayment/lookup/?pidx=… (contract section 7)', () => {
+  const raw = async (key: string, method: 'GET' | 'POST', pidx: string, url = LOOKUP_PATH) => {
+    const response = await t.app.inject(
+      method === 'GET'
+        ? { method, url: `${url}?pidx=${encodeURIComponent(pidx)}`, headers: { authorization: `Key ${key}` } }
+        : { method, url, headers: { authorization: `Key ${key}` }, payload: { pidx } },
+    );
+    return { status: response.statusCode, type: response.headers['content-type'], body: response.body };
+  };
+
+  /** GET, with and without the trailing slash, answers byte for byte what POST does. */
+  const expectSameAsPost = async (pidx: string, key = merchant.test_secret_key) => {
+    const post = await raw(key, 'POST', pidx);
+    expect(await raw(key, 'GET', pidx)).toStrictEqual(post);
+    expect(await raw(key, 'GET', pidx, LOOKUP_PATH.slice(0, -1))).toStrictEqual(post);
+    return post;
+  };
+
+  it('Initiated, Completed and Expired: the POST bodies and statuses', async () => {
+    const initiated = (await api.initiate()).body.pidx;
+    expect((await expectSameAsPost(initiated)).status).toBe(200);
+    const completed = (await api.initiate()).body.pidx;
+    await payerBrowser(t.app).pay(completed);
+    const paid = await expectSameAsPost(completed);
+    expect(JSON.parse(paid.body)).toMatchObject({ status: 'Completed', transaction_id: expect.any(String) });
+    const expiring = (await api.initiate()).body.pidx;
+    t.clock.advance(3601);
+    const expired = await expectSameAsPost(expiring);
+    expect([expired.status, JSON.parse(expired.body).status]).toStrictEqual([400, 'Expired']);
+  });
+
+  it("unknown, another merchant's and the other environment's pidx: the same 404", async () => {
+    expect((await expectSameAsPost('no-such-pidx-0000000000')).body).toBe(JSON.stringify(NOT_FOUND));
+    const other = merchantApi(t.app, (await newMerchant(t.ctx)).test_secret_key);
+    expect((await expectSameAsPost((await other.initiate()).body.pidx)).status).toBe(404);
+    const live = (await merchantApi(t.app, merchant.live_secret_key).initiate()).body.pidx;
+    expect((await expectSameAsPost(live)).status).toBe(404);
+  });
+
+  it('a missing, blank or repeated pidx → the field errors of the POST', async () => {
+    const get = async (query: string) => {
+      const response = await t.app.inject({ method: 'GET', url: `${LOOKUP_PATH}${query}`, headers: { authorization: `Key ${merchant.test_secret_key}` } });
+      return { status: response.statusCode, body: response.json() };
+    };
+    expect(await get('')).toStrictEqual({ status: 400, body: { pidx: ['This field is required.'], error_key: 'validation_error' } });
+    expect(await get('?pidx=')).toStrictEqual({ status: 400, body: { pidx: ['This field may not be blank.'], error_key: 'validation_error' } });
+    expect(await get('?pidx=%20%20')).toStrictEqual({ status: 400, body: { pidx: ['This field may not be blank.'], error_key: 'validation_error' } });
+    expect(await get('?pidx=a&pidx=b')).toStrictEqual({ status: 400, body: { pidx: ['Not a valid string.'], error_key: 'validation_error' } });
+  });
+
+  it('counts in the metrics under the lookup route, with its method', async () => {
+    await raw(merchant.test_secret_key, 'GET', 'no-such-pidx-0000000001');
+    const metrics = (await t.app.inject({ method: 'GET', url: '/metrics' })).body;
+    expect(metrics).toMatch(/bhuktani_http_requests_total\{route="\/api\/v2\/epayment\/lookup\/",method="GET",status="404"\} \d+/);
+  });
+});
+
+describe('GET lookup: the rate limit of the key', () => {
+  it('shares the key’s budget with every other call', async () => {
+    const limited = await startTestApp({ config: { rateLimitTest: 3 } });
+    try {
+      const key = (await newMerchant(limited.ctx)).test_secret_key;
+      const get = () => limited.app.inject({ method: 'GET', url: `${LOOKUP_PATH}?pidx=x`, headers: { authorization: `Key ${key}` } });
+      const post = () => limited.app.inject({ method: 'POST', url: LOOKUP_PATH, headers: { authorization: `Key ${key}` }, payload: { pidx: 'x' } });
+      const statuses = [(await post()).statusCode, (await get()).statusCode, (await get()).statusCode];
+      const over = await get();
+      expect(statuses).toStrictEqual([404, 404, 404]);
+      expect(over.statusCode).toBe(429);
+      expect(over.headers['retry-after']).toMatch(/^\d+$/);
+      expect(over.json()).toStrictEqual({ detail: 'Request was throttled.', status_code: 429 });
+    } finally {
+      await limited.close();
+    }
   });
 });

@@ -284,7 +284,14 @@ describe('OTP', () => {
     expect(step.body).toContain(`We sent a 6-digit code to 97XXXXXXX${payer.mobile.at(-1)}.`);
 
     const sent = t.sentOtps.at(-1)!;
-    expect(sent).toEqual({ mobile: payer.mobile, pidx, otp: expect.stringMatching(/^\d{6}$/), expiresAt: new Date(t.clock.now().getTime() + 5 * 60 * 1000) });
+    expect(sent).toEqual({
+      mobile: payer.mobile,
+      pidx,
+      otp: expect.stringMatching(/^\d{6}$/),
+      message: expect.stringMatching(/^Rs\. 15\.00 to Shop [\w-]+: your OTP is \d{6}\. Valid 5 minutes; never share it\.$/),
+      expiresAt: new Date(t.clock.now().getTime() + 5 * 60 * 1000),
+    });
+    expect(sent.message).toContain(sent.otp);
     expect(step.body).not.toContain(sent.otp);
 
     const sandboxOtp = await browser.otp(pidx, '987654');

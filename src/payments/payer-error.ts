@@ -10,6 +10,7 @@ export const payerErrorMessages = {
   otp_expired: 'The OTP has expired. Start again to get a new one.',
   attempt_ended: 'Too many wrong OTPs. Start again with your mobile number and MPIN.',
   insufficient_balance: 'This wallet does not have enough balance. Try another wallet.',
+  otp_not_sent: 'We could not send the OTP to your phone. Please try again in a moment.',
   payment_expired: 'This payment link has expired.',
   order_paid: 'This order has already been paid.',
   not_payable: 'This payment can no longer be paid.',

@@ -5,6 +5,8 @@ import type { AppContext } from '../context.js';
 import { ledgerAccount, walletAccount } from '../ledger/accounts.js';
 import { walletBalance } from '../ledger/ledger-store.js';
 import { verifyPassword } from '../merchants/password.js';
+import { otpMessage } from '../wallets/otp-message.js';
+import { OtpNotSentError } from '../wallets/otp-sender.js';
 import { generateOtp, isLocked, MAX_MPIN_FAILURES, MPIN_LOCK_SECONDS, OTP_TTL_SECONDS } from '../wallets/attempt-rules.js';
 import { MOBILE_PATTERN, MPIN_PATTERN, sandbox, type Wallet } from '../wallets/wallet.js';
 import { clearMpinFailures, findMpinFailures, findWallet, recordMpinFailure } from '../wallets/wallet-store.js';
@@ -47,7 +49,27 @@ async function checkMpin(ctx: AppContext, payment: Payment, wallet: Wallet, mpin
   throw new PayerError('wrong_mpin', { attemptsLeft: MAX_MPIN_FAILURES - counted.failures });
 }
 
-export async function startPaymentAttempt(ctx: AppContext, payment: Payment, input: { mobile: string; mpin: string }): Promise<string> {
+/**
+ * A live OTP is sent before the attempt is written: when the gateway fails, nothing but the event is
+ * stored, the payment stays payable and the payer simply tries again.
+ */
+async function sendOtp(ctx: AppContext, payment: Payment, merchantName: string, wallet: Wallet, otp: string, otpExpiresAt: Date, now: Date): Promise<void> {
+  try {
+    await ctx.otp.send({ mobile: wallet.mobile, otp, message: otpMessage({ amount: payment.amount, merchantName, otp }), pidx: payment.pidx, expiresAt: otpExpiresAt });
+  } catch (error) {
+    if (!(error instanceof OtpNotSentError)) throw error;
+    ctx.metrics.otpSends.inc({ result: 'failed' });
+    await recordPayerEvent(ctx.db, payment.pidx, now, 'otp_not_sent', { mobile: wallet.mobile });
+    throw new PayerError('otp_not_sent');
+  }
+  ctx.metrics.otpSends.inc({ result: 'sent' });
+}
+
+export async function startPaymentAttempt(
+  ctx: AppContext,
+  { payment, merchant }: { payment: Payment; merchant: { name: string } },
+  input: { mobile: string; mpin: string },
+): Promise<string> {
   const now = ctx.clock.now();
   await assertPayable(ctx.db, payment, now);
   const mobile = input.mobile.trim();
@@ -62,7 +84,7 @@ export async function startPaymentAttempt(ctx: AppContext, payment: Payment, inp
   const token = ctx.ids.random(16);
   const otp = wallet.sandbox ? sandbox.otp : generateOtp();
   const otpExpiresAt = new Date(now.getTime() + OTP_TTL_SECONDS * 1000);
+  if (!wallet.sandbox) await sendOtp(ctx, payment, merchant.name, wallet, otp, otpExpiresAt, now);
   await insertAttempt(ctx.db, { token, pidx: payment.pidx, wallet_id: wallet.id, otp_hash: otpHash(token, otp), otp_expires_at: otpExpiresAt, now });
-  if (!wallet.sandbox) await ctx.otp.send({ mobile: wallet.mobile, otp, pidx: payment.pidx, expiresAt: otpExpiresAt });
   return token;
 }

@@ -3,7 +3,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import { csrfToken, csrfValid } from '../http/csrf.js';
+import { errorHandler } from '../http/error-handler.js';
 import type { Html } from '../http/html.js';
+import { pageError, unavailableNotice } from '../http/page-errors.js';
 import { setPageHeaders } from '../http/page-headers.js';
 import { withinIpLimit } from '../http/rate-limit.js';
 import { callbackStatusOf, callbackUrl } from '../payments/callback.js';
@@ -108,6 +110,17 @@ export async function portalPlugin(app: FastifyInstance, { ctx, csrfSecret }: { 
   const csrfRejected = (reply: FastifyReply) =>
     send(reply, 403, noticePage({ title: 'Form expired', message: 'This form could not be verified. Go back, reload the page and try again.', tone: 'error' }));
 
+  // The payer's page in the portal's look while the database is away (or on any server error);
+  // a request the parser refused (size, media type) keeps the API's JSON answer.
+  app.setErrorHandler((error, request, reply) => {
+    const appError = pageError(error, request, reply);
+    if (appError.status < 500) return errorHandler(error, request, reply);
+    const { pidx } = request.params as { pidx?: string };
+    const again = pidx && PIDX.test(pidx) ? { href: `/pay/${pidx}`, text: 'Try again' } : undefined;
+    const notice = appError.code === 'unavailable' ? unavailableNotice : { title: 'Something went wrong', message: 'Something went wrong on our side. Please try again in a moment.' };
+    return send(reply, appError.status, noticePage({ ...notice, link: again, tone: 'error' }));
+  });
+
   const text = (body: unknown, name: string): string => {
     const value = (body as Record<string, unknown> | undefined)?.[name];
     return typeof value === 'string' ? value : '';
@@ -127,11 +140,13 @@ export async function portalPlugin(app: FastifyInstance, { ctx, csrfSecret }: { 
     if (closedMerchantPage(reply, loaded)) return reply;
     const mobile = text(request.body, 'mobile').trim();
     try {
-      const token = await startPaymentAttempt(ctx, loaded.payment, { mobile, mpin: text(request.body, 'mpin') });
+      const token = await startPaymentAttempt(ctx, loaded, { mobile, mpin: text(request.body, 'mpin') });
       return reply.code(303).redirect(`/pay/${loaded.payment.pidx}/otp/${token}`);
     } catch (error) {
       if (!(error instanceof PayerError)) throw error;
-      return (await unpayablePage(reply, loaded, error)) ?? page(request, reply, loaded, { name: 'wallet', mobile }, 400, messageFor(error));
+      // The SMS gateway failing is ours, not the payer's: 503, and the form as it was, to try again.
+      const status = error.code === 'otp_not_sent' ? 503 : 400;
+      return (await unpayablePage(reply, loaded, error)) ?? page(request, reply, loaded, { name: 'wallet', mobile }, status, messageFor(error));
     }
   });
 

@@ -20,7 +20,7 @@ export interface TransactionPage {
 /** Whose list: the API's caller, or the merchant logged in to the dashboard, in one environment. */
 export type TransactionOwner = Pick<ApiCaller, 'merchant' | 'environment'>;
 
-function whereClause(owner: TransactionOwner, filters: ListFilters, timeZone: string): { sql: string; params: unknown[] } {
+export function whereClause(owner: TransactionOwner, filters: ListFilters, timeZone: string): { sql: string; params: unknown[] } {
   const params: unknown[] = [owner.merchant.id, owner.environment];
   const conditions = ['t.merchant_id = $1', 't.environment = $2'];
   const param = (value: unknown) => {
@@ -44,7 +44,7 @@ function whereClause(owner: TransactionOwner, filters: ListFilters, timeZone: st
   return { sql: conditions.join(' AND '), params };
 }
 
-const RECORD_COLUMNS = `t.idx, t.type, t.state, t.pidx, t.purchase_order_id, t.amount, t.fee_amount, t.refunded,
+export const RECORD_COLUMNS = `t.idx, t.type, t.state, t.pidx, t.purchase_order_id, t.amount, t.fee_amount, t.refunded,
             t.payer_idx, t.payer_mobile, t.payer_name, t.created_at,
             m.idx AS merchant_idx, m.name AS merchant_name, m.mobile AS merchant_mobile`;
 
@@ -60,7 +60,7 @@ async function pageRows(ctx: AppContext, where: { sql: string; params: unknown[]
   );
 }
 
-const withCondition = (where: { sql: string; params: unknown[] }, condition: (p: string) => string, value: unknown) => ({
+export const withCondition = (where: { sql: string; params: unknown[] }, condition: (p: string) => string, value: unknown) => ({
   sql: `${where.sql} AND ${condition(`$${where.params.length + 1}`)}`,
   params: [...where.params, value],
 });

@@ -59,3 +59,9 @@ export async function recordMpinFailure(
 export async function clearMpinFailures(db: Queryable, walletId: number, scope: string): Promise<void> {
   await db.query('DELETE FROM mpin_failures WHERE wallet_id = $1 AND scope = $2', [walletId, scope]);
 }
+
+/** Whether any wallet can take real money (decides whether OTP_SENDER=log may start). */
+export async function liveWalletExists(db: Queryable): Promise<boolean> {
+  const rows = await db.query<{ found: boolean }>(`SELECT EXISTS (SELECT 1 FROM wallets WHERE environment = 'live' AND NOT sandbox) AS found`);
+  return rows[0].found;
+}

@@ -109,6 +109,18 @@ const table: Record<string, Classification> = {
       { what: 'A itself (the attempt is aimed right)', by: { key: w.a.keys.test }, method: 'POST', url: '/api/v2/epayment/lookup/', body: { pidx: w.a.test.completed.pidx }, expect: (a) => expect(a.status).toBe(200), hidden: [] },
     ],
   },
+  'GET /api/v2/epayment/lookup/': {
+    scope: 'api',
+    reason: "the POST lookup with pidx in the query string: a pidx of another merchant or environment is 'Not found.'",
+    attempts: (w) => {
+      const url = (pidx: string) => () => `/api/v2/epayment/lookup/?pidx=${encodeURIComponent(pidx)}`;
+      return [
+        ...Object.entries(w.a.test).flatMap(([status, p]) => apiNotFound(w, `GET lookup of A's ${status} test pidx`, 'GET', url(p.pidx), undefined, 'test')),
+        ...Object.entries(w.a.live).flatMap(([status, p]) => apiNotFound(w, `GET lookup of A's ${status} live pidx`, 'GET', url(p.pidx), undefined, 'live')),
+        { what: 'A itself (the attempt is aimed right)', by: { key: w.a.keys.test }, method: 'GET', url: url(w.a.test.completed.pidx)(), expect: (a) => expect(a.status).toBe(200), hidden: [] },
+      ];
+    },
+  },
   'GET /api/v2/merchant-transaction/': {
     scope: 'api',
     reason: "lists only the key's merchant and environment",
@@ -421,7 +433,11 @@ const table: Record<string, Classification> = {
   // ---- the rest: no merchant-scoped id -------------------------------------------------------
   'GET /': publicRoute('redirects to the dashboard', '/'),
   'GET /health': publicRoute('liveness of the service; no merchant data', '/health'),
-  'GET /metrics': publicRoute('service-wide counters, labelled by route and status, never by merchant', '/metrics'),
+  'GET /metrics': {
+    scope: 'public',
+    reason: 'service-wide counters, labelled by route and status, never by merchant; on the public port only with METRICS_TOKEN (src/http/metrics.test.ts), else not served',
+    attempts: () => [{ what: 'anyone', by: { anonymous: true }, method: 'GET', url: '/metrics', expect: (a) => expect(a.status).toBe(404), hidden: ALL }],
+  },
   'GET /assets/:name': publicRoute('static stylesheets and scripts shipped with the service', '/assets/portal.css'),
   'GET /docs': publicRoute('the API documentation page', '/docs'),
   'GET /demo': publicRoute("the demo shop of the demo merchant (its own sandbox key)", '/demo'),

@@ -19,6 +19,7 @@ import { killAll, sleep, startServer, waitFor, type ServerProcess } from './serv
 import { PASSWORD, postgresUrl, preparePostgres, scratchDatabase, type ShopMerchant } from './store.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const METRICS_TOKEN = 'instances-metrics-token';
 const RATE_LIMIT = 10;
 const TTL_SECONDS = 15;
 const RACED_PAYMENTS = 8;
@@ -67,6 +68,7 @@ describe.skipIf(!serverUrl)('three instances on one PostgreSQL', () => {
       PAYMENT_TTL_SECONDS: String(TTL_SECONDS),
       // The rate-limit test uses the live key; everything else the sandbox key, unthrottled.
       RATE_LIMIT_LIVE: String(RATE_LIMIT),
+      METRICS_TOKEN,
     };
     const ports = await Promise.all([freePort(), freePort(), freePort()]);
     servers = await Promise.all(ports.map((port) => startServer(port, env)));
@@ -246,7 +248,7 @@ describe.skipIf(!serverUrl)('three instances on one PostgreSQL', () => {
       // Which instances sent them: the senders really ran side by side.
       const perInstance = await Promise.all(
         servers.map(async (s) => {
-          const text = await (await fetch(`${s.base}/metrics`)).text();
+          const text = await (await fetch(`${s.base}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
           return Number(/bhuktani_webhook_deliveries_total\{result="delivered"\} (\d+)/.exec(text)?.[1] ?? 0);
         }),
       );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { csvCell, toCsv } from './csv.js';
+import { csvCell, csvLine } from './csv.js';
 
 describe('csvCell', () => {
   it('leaves plain text and numbers alone', () => {
@@ -38,8 +38,8 @@ describe('csvCell', () => {
   });
 });
 
-describe('toCsv', () => {
-  it('writes a header and rows with CRLF line ends', () => {
-    expect(toCsv(['a', 'b'], [[1, 'x,y'], ['=2', null]])).toBe('a,b\r\n1,"x,y"\r\n\'=2,\r\n');
+describe('csvLine', () => {
+  it('writes one row with a CRLF line end', () => {
+    expect(csvLine([1, 'x,y', '=2', null])).toBe('1,"x,y",\'=2,\r\n');
   });
 });

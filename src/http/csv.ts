@@ -24,7 +24,3 @@ export function csvCell(value: Cell): string {
 export function csvLine(cells: Cell[]): string {
   return `${cells.map(csvCell).join(',')}\r\n`;
 }
-
-export function toCsv(header: string[], rows: Cell[][]): string {
-  return csvLine(header) + rows.map(csvLine).join('');
-}

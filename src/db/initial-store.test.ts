@@ -1,0 +1,42 @@
+// A first start copies the store `npm run build` prepared instead of running initdb.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../../test/processes.js';
+import { loadConfig } from '../config.js';
+import { INITIAL_STORE, seedDataDir, writeInitialStore } from './initial-store.js';
+import { migrate } from './migrate.js';
+import { openDb } from './open.js';
+import { openPglite } from './pglite.js';
+
+const dir = tempDir('bhuktani-initial-store-');
+afterAll(() => dir.remove());
+
+describe('the initial store', () => {
+  it('is written migrated, and seeds an empty data directory once, which opens with nothing left to migrate', async () => {
+    const store = join(dir.path, 'initial-store');
+    await writeInitialStore(store);
+    const dataDir = join(dir.path, 'data', 'pglite');
+    expect(seedDataDir(dataDir, store)).toBe(true);
+    expect(existsSync(`${dataDir}.partial`)).toBe(false);
+    const db = await openPglite({ dataDir });
+    try {
+      expect(await migrate(db)).toStrictEqual([]);
+    } finally {
+      await db.close();
+    }
+    expect(seedDataDir(dataDir, store)).toBe(false);
+    expect(seedDataDir(join(dir.path, 'other'), join(dir.path, 'missing'))).toBe(false);
+  }, 120_000);
+
+  it.skipIf(!existsSync(INITIAL_STORE))('is what a first start on an empty DATA_DIR opens, once built', async () => {
+    const before = new Date();
+    const db = await openDb(loadConfig({ DATA_DIR: join(dir.path, 'first') }, false), 'command');
+    try {
+      const [{ applied_at }] = await db.query<{ applied_at: Date }>('SELECT min(applied_at) AS applied_at FROM schema_migrations');
+      expect(applied_at.getTime()).toBeLessThan(before.getTime());
+    } finally {
+      await db.close();
+    }
+  }, 120_000);
+});
