@@ -49,7 +49,7 @@ describe('GET /api/v2/openapi.json', () => {
     const lookupByQuery = doc.paths['/api/v2/epayment/lookup/'].get;
     expect(lookupByQuery.parameters).toStrictEqual([expect.objectContaining({ name: 'pidx', in: 'query', required: true })]);
     expect(lookupByQuery.responses['200']).toStrictEqual(lookup.responses['200']);
-    expect(Object.keys(lookupByQuery.responses).sort()).toEqual(['200', '400', '401', '404', '429', '503']);
+    expect(Object.keys(lookupByQuery.responses).sort()).toEqual(['200', '400', '401', '403', '404', '429', '503']);
     const list = doc.paths['/api/v2/merchant-transaction/'].get;
     expect(list.parameters.map((p: { name: string }) => p.name)).toEqual(['status', 'from', 'to', 'purchase_order_id', 'page', 'page_size']);
     expect(list.responses['404'].content['application/json'].examples.invalid_page.value).toEqual({ detail: 'Invalid page.' });
