@@ -279,6 +279,17 @@ const PAGES: PageKind[] = [
     },
   },
   { name: 'dashboard: API keys', as: 'merchant', open: visit('/dashboard/keys') },
+  { name: 'dashboard: go live, the application form', as: 'merchant', open: visit('/dashboard/business') },
+  {
+    name: 'dashboard: go live, fields refused',
+    as: 'merchant',
+    open: async (page) => {
+      await page.goto(`${service.origin}/dashboard/business`);
+      await page.getByLabel('PAN / VAT number').fill('12345');
+      await page.getByRole('button', { name: 'Apply to go live' }).click();
+      await page.getByText('Enter the PAN or VAT number: 9 digits.').waitFor();
+    },
+  },
   {
     name: 'dashboard: rotate a key, confirm',
     as: 'merchant',
