@@ -12,7 +12,7 @@ import m010 from './010_ledger_references_verified.js';
 import m011 from './011_audit_log_bank_accounts.js';
 import m012 from './012_merchant_approval.js';
 import m013 from './013_operators.js';
-import m016 from './016_console_searches.js';
+import m014 from './014_console_searches.js';
 
 export interface Migration {
   name: string;
@@ -36,5 +36,5 @@ export const migrations: Migration[] = [
   sql('011_audit_log_bank_accounts', m011),
   sql('012_merchant_approval', m012),
   sql('013_operators', m013),
-  sql('016_console_searches', m016),
+  sql('014_console_searches', m014),
 ];
