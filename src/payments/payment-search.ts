@@ -1,6 +1,6 @@
 // The console's reads of payments across all merchants: a search by any of the payment's ids or the
 // payer's mobile, and the queue of Pending payments. Each branch reads one index (pidx and
-// transaction_id are unique; purchase_order_id and payer_mobile have theirs, migration 016), so a
+// transaction_id are unique; purchase_order_id and payer_mobile have theirs, migration 014), so a
 // search costs the same with a thousand payments or a hundred million.
 import type { Queryable } from '../db/db.js';
 import type { Environment } from '../environment.js';
