@@ -24,7 +24,7 @@ import { openDb } from '../src/db/open.js';
 import { ensureDemoMerchant } from '../src/demo/ensure-demo-merchant.js';
 import { rejectMerchant, suspendMerchant } from '../src/merchants/decide-merchant.js';
 import { totpCode } from '../src/people/totp.js';
-import { newOperator, type TestOperator } from '../test/console-client.js';
+import { invitationLinkFor, newOperator, type TestOperator } from '../test/console-client.js';
 import { merchantIn } from '../test/merchant-approval.js';
 import { openOutageDatabase, outageDatabaseKind, type OutageDatabase } from '../test/reliability/private-postgres.js';
 import { startTestApp, type TestApp } from '../test/test-app.js';
@@ -137,6 +137,32 @@ async function signInToConsole(page: Page, who: TestOperator) {
   await page.getByLabel('Code').fill(totpCode(who.secret, service.t.clock.now()));
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('heading', { name: 'Overview' }).waitFor();
+}
+
+/**
+ * An admin invites a support operator from the Operators page; the invited person opens the e-mailed
+ * link (written to the log) and goes on as far as `step`: the link's page, the app's enrolment, or the
+ * recovery codes shown once.
+ */
+async function invited(page: Page, step: 'link' | 'enrol' | 'recovery codes') {
+  const admin = await ROLES.operator();
+  const email = `a11y-invited-${Date.now()}@example.com`;
+  await admin.goto(`${service.origin}/console/operators`);
+  await admin.getByLabel('E-mail').fill(email);
+  await admin.locator('form[action="/console/operators/invite"] select[name=role]').selectOption('support');
+  await admin.getByRole('button', { name: 'Send invitation' }).click();
+  await admin.getByText('Invitation sent').waitFor();
+  await admin.close();
+  await page.goto(`${service.origin}${invitationLinkFor(service.t.logs, email)}`);
+  if (step === 'link') return;
+  await page.getByLabel('Password', { exact: true }).fill('invited person password');
+  await page.getByLabel('Password again').fill('invited person password');
+  await page.getByRole('button', { name: 'Continue' }).click();
+  const secret = (await page.locator('code.secret').getAttribute('data-secret'))!;
+  if (step === 'enrol') return;
+  await page.getByLabel('Code from the app').fill(totpCode(secret, service.t.clock.now()));
+  await page.getByRole('button', { name: 'Confirm' }).click();
+  await page.locator('ol.recovery-codes').waitFor();
 }
 
 /** A payment of a merchant approved for live payments and then suspended: its live payment_url. */
@@ -425,6 +451,23 @@ const PAGES: PageKind[] = [
       await page.getByLabel('Code').waitFor();
     },
   },
+  {
+    name: 'console: sign in, code refused',
+    as: 'visitor',
+    open: async (page) => {
+      const who = await newOperator(service.t.ctx, 'support');
+      await page.goto(`${service.origin}/console/login`);
+      await page.getByLabel('E-mail').fill(who.email);
+      await page.getByLabel('Password').fill(who.password);
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await page.getByLabel('Code').fill('000000');
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.locator('.notice.error').waitFor();
+    },
+  },
+  { name: 'console: an invitation, choosing a password', as: 'visitor', open: (page) => invited(page, 'link') },
+  { name: 'console: enrolling the authenticator app', as: 'visitor', open: (page) => invited(page, 'enrol') },
+  { name: 'console: recovery codes, shown once', as: 'visitor', open: (page) => invited(page, 'recovery codes') },
   { name: 'console: overview', as: 'operator', open: visit('/console') },
   { name: 'console: merchants', as: 'operator', open: visit('/console/merchants') },
   { name: 'console: one merchant, waiting for approval', as: 'operator', open: (page) => page.goto(`${service.origin}/console/merchants/${operator.applicantIdx}`) },
