@@ -1,9 +1,12 @@
 // What the browser tests share: the service listening on a real port, a merchant's website the
 // browser returns to, headless Chromium, and a watch on every page for console errors, CSP
 // violations, dialogs and requests to other hosts.
+import { mkdirSync } from 'node:fs';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { verifyLedger } from '../src/ledger/verify-ledger.js';
 import { newMerchant, startTestApp, type TestApp } from '../test/test-app.js';
 
@@ -180,4 +183,52 @@ export async function landOnMerchant(page: Page, merchant: MerchantSite): Promis
   await page.waitForURL((url) => url.origin === merchant.origin);
   await page.getByRole('heading', { name: 'Order received' }).waitFor();
   return Object.fromEntries(new URL(page.url()).searchParams);
+}
+
+export const SCREENSHOT_DIR = fileURLToPath(new URL('./screenshots/', import.meta.url));
+
+/** A full-page picture in browser/screenshots/ (not committed); nothing may stick out sideways first. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(overflow, `${name} is wider than the screen`).toBeLessThanOrEqual(0);
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  await page.screenshot({ path: `${SCREENSHOT_DIR}${name}.png`, fullPage: true });
+}
+
+/**
+ * What a browser test file sets up: the service, a merchant's site and Chromium, started before its
+ * tests and stopped after. The people it opens are closed after each test, which then fails on any
+ * problem they met, any dialog, or a broken ledger invariant. Read the fields inside tests.
+ */
+export function browserSuite(options: { merchantName: string }) {
+  let opened: Payer[] = [];
+  const suite = {
+    service: undefined as unknown as Service,
+    shop: undefined as unknown as MerchantSite,
+    browser: undefined as unknown as Browser,
+    async person(contextOptions: BrowserContextOptions = {}): Promise<Payer> {
+      const person = await openPayer(suite.browser, [suite.service.origin, suite.shop.origin], contextOptions);
+      opened.push(person);
+      return person;
+    },
+  };
+  beforeAll(async () => {
+    suite.shop = await startMerchantSite();
+    suite.service = await startService(options);
+    suite.browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await suite.browser?.close();
+    await suite.service?.close();
+    await suite.shop?.close();
+  });
+  afterEach(async () => {
+    const people = opened;
+    opened = [];
+    for (const person of people) await person.context.close();
+    expect(people.flatMap((p) => p.problems)).toEqual([]);
+    expect(people.flatMap((p) => p.dialogs)).toEqual([]);
+    expect(await suite.service.brokenLedgerInvariants()).toEqual([]);
+  });
+  return suite;
 }

@@ -61,7 +61,7 @@ export function welcomePage(frame: PageFrame, keys: { test: string; live: string
   ${secretKeyBox('Test secret key', keys.test)}
   <p class="hint">For the sandbox: payments with the published test wallets, no real money.</p>
   ${secretKeyBox('Live secret key', keys.live)}
-  <p class="hint">For real payments. Keep it on your server, never in a web page or an app.</p>
+  <p class="hint">For real payments, once we have approved your business: <a href="/dashboard/business">apply to go live</a>. Keep it on your server, never in a web page or an app.</p>
   <p><a class="button primary" href="/dashboard">Go to your dashboard</a></p>
 </section>`,
   });

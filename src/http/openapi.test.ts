@@ -32,7 +32,11 @@ describe('GET /api/v2/openapi.json', () => {
       '/api/v2/merchant-transaction/',
     ]);
     const initiate = doc.paths['/api/v2/epayment/initiate/'].post;
-    expect(Object.keys(initiate.responses).sort()).toEqual(['200', '400', '401', '409', '413', '415', '429', '503']);
+    expect(Object.keys(initiate.responses).sort()).toEqual(['200', '400', '401', '403', '409', '413', '415', '429', '503']);
+    // A live key of a merchant not approved, or suspended (contract section 8).
+    expect(initiate.responses['403'].content['application/json'].examples).toEqual({
+      forbidden: { value: { detail: 'This merchant is suspended: live payments are off.', status_code: 403 } },
+    });
     expect(Object.keys(initiate.requestBody.content['application/json'].schema.properties)).toEqual(
       expect.arrayContaining(['return_url', 'website_url', 'amount', 'purchase_order_id', 'purchase_order_name', 'customer_info', 'amount_breakdown', 'product_details']),
     );
@@ -45,7 +49,7 @@ describe('GET /api/v2/openapi.json', () => {
     const lookupByQuery = doc.paths['/api/v2/epayment/lookup/'].get;
     expect(lookupByQuery.parameters).toStrictEqual([expect.objectContaining({ name: 'pidx', in: 'query', required: true })]);
     expect(lookupByQuery.responses['200']).toStrictEqual(lookup.responses['200']);
-    expect(Object.keys(lookupByQuery.responses).sort()).toEqual(['200', '400', '401', '404', '429', '503']);
+    expect(Object.keys(lookupByQuery.responses).sort()).toEqual(['200', '400', '401', '403', '404', '429', '503']);
     const list = doc.paths['/api/v2/merchant-transaction/'].get;
     expect(list.parameters.map((p: { name: string }) => p.name)).toEqual(['status', 'from', 'to', 'purchase_order_id', 'page', 'page_size']);
     expect(list.responses['404'].content['application/json'].examples.invalid_page.value).toEqual({ detail: 'Invalid page.' });
