@@ -120,20 +120,31 @@ async function pay(page: Page, paymentUrl: string) {
   return landOnMerchant(page, shop);
 }
 
-async function logIn(page: Page) {
-  await page.goto(`${service.origin}/dashboard/login`);
-  await page.getByLabel('Email').fill(MERCHANT.email);
-  await page.getByLabel('Password').fill(MERCHANT.password);
+/** The dashboard's log-in form filled in and sent (by `who`, the test's merchant unless given, on `origin`). */
+async function sendLogIn(page: Page, who: { email: string; password: string } = MERCHANT, origin = service.origin) {
+  await page.goto(`${origin}/dashboard/login`);
+  await page.getByLabel('Email').fill(who.email);
+  await page.getByLabel('Password').fill(who.password);
   await page.getByRole('button', { name: 'Log in' }).click();
+}
+
+async function logIn(page: Page, who: { email: string; password: string } = MERCHANT) {
+  await sendLogIn(page, who);
   await page.waitForURL(`${service.origin}/dashboard`);
 }
 
-/** Both steps of the console's sign-in, as an operator does it with the code from the app. */
-async function signInToConsole(page: Page, who: TestOperator) {
+/** The console's first sign-in step: e-mail and password; the page then asks for the code. */
+async function consolePassword(page: Page, who: TestOperator) {
   await page.goto(`${service.origin}/console/login`);
   await page.getByLabel('E-mail').fill(who.email);
   await page.getByLabel('Password').fill(who.password);
   await page.getByRole('button', { name: 'Continue' }).click();
+  await page.getByLabel('Code').waitFor();
+}
+
+/** Both steps of the console's sign-in, as an operator does it with the code from the app. */
+async function signInToConsole(page: Page, who: TestOperator) {
+  await consolePassword(page, who);
   await page.getByLabel('Code').fill(totpCode(who.secret, service.t.clock.now()));
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('heading', { name: 'Overview' }).waitFor();
@@ -288,10 +299,7 @@ const PAGES: PageKind[] = [
     name: 'dashboard: log in, wrong password',
     as: 'visitor',
     open: async (page) => {
-      await page.goto(`${service.origin}/dashboard/login`);
-      await page.getByLabel('Email').fill(MERCHANT.email);
-      await page.getByLabel('Password').fill('not the password');
-      await page.getByRole('button', { name: 'Log in' }).click();
+      await sendLogIn(page, { email: MERCHANT.email, password: 'not the password' });
       await page.getByRole('alert').waitFor();
     },
   },
@@ -381,10 +389,7 @@ const PAGES: PageKind[] = [
     open: async (page) => {
       const rejected = await merchantIn(service.t.ctx, 'applied');
       await rejectMerchant(service.t.ctx, { actor: CLI_ACTOR, merchantIdx: rejected.merchant.idx, reason: 'The PAN does not match the legal name.' });
-      await page.goto(`${service.origin}/dashboard/login`);
-      await page.getByLabel('Email').fill(rejected.merchant.email);
-      await page.getByLabel('Password').fill('correct horse battery');
-      await page.getByRole('button', { name: 'Log in' }).click();
+      await logIn(page, { email: rejected.merchant.email, password: 'correct horse battery' });
       await page.getByRole('button', { name: 'Switch to live data' }).click();
       await page.goto(`${service.origin}/dashboard/business`);
       await page.getByText('The PAN does not match the legal name.').waitFor();
@@ -429,10 +434,7 @@ const PAGES: PageKind[] = [
     as: 'visitor',
     outage: true,
     open: async (page) => {
-      await page.goto(`${outage!.origin}/dashboard/login`);
-      await page.getByLabel('Email').fill(MERCHANT.email);
-      await page.getByLabel('Password').fill(MERCHANT.password);
-      await page.getByRole('button', { name: 'Log in' }).click();
+      await sendLogIn(page, MERCHANT, outage!.origin);
       await page.getByRole('heading', { name: 'Briefly unavailable' }).waitFor();
     },
   },
@@ -442,24 +444,13 @@ const PAGES: PageKind[] = [
   {
     name: 'console: sign in, the code from the app',
     as: 'visitor',
-    open: async (page) => {
-      const who = await newOperator(service.t.ctx, 'support');
-      await page.goto(`${service.origin}/console/login`);
-      await page.getByLabel('E-mail').fill(who.email);
-      await page.getByLabel('Password').fill(who.password);
-      await page.getByRole('button', { name: 'Continue' }).click();
-      await page.getByLabel('Code').waitFor();
-    },
+    open: async (page) => consolePassword(page, await newOperator(service.t.ctx, 'support')),
   },
   {
     name: 'console: sign in, code refused',
     as: 'visitor',
     open: async (page) => {
-      const who = await newOperator(service.t.ctx, 'support');
-      await page.goto(`${service.origin}/console/login`);
-      await page.getByLabel('E-mail').fill(who.email);
-      await page.getByLabel('Password').fill(who.password);
-      await page.getByRole('button', { name: 'Continue' }).click();
+      await consolePassword(page, await newOperator(service.t.ctx, 'support'));
       await page.getByLabel('Code').fill('000000');
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.locator('.notice.error').waitFor();
