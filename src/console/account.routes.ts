@@ -7,6 +7,7 @@ import { accountBody } from './account-pages.js';
 import { consolePage } from './console-layout.js';
 import { formExpired } from './console-pages.js';
 import { type ConsoleDeps, field, formToken, formVerified, operatorOf, queryText, sendPage } from './console-request.js';
+import { insecureOtpWarning } from '../wallets/otp-sender.js';
 
 export function registerConsoleAccount(app: FastifyInstance, deps: ConsoleDeps) {
   const { ctx } = deps;
@@ -17,7 +18,7 @@ export function registerConsoleAccount(app: FastifyInstance, deps: ConsoleDeps) 
     const csrf = formToken(deps, request, reply);
     const done = queryText(request, 'done') === 'password' ? 'Password changed. Your other sessions were signed out.' : undefined;
     const body = accountBody({ csrf, email: operator.email, role: operator.role, unusedCodes: await countUnusedRecoveryCodes(ctx.db, operator.id), done, ...extra });
-    return sendPage(reply, consolePage({ title: 'Your account', operator, csrf, body, active: 'account' }), status);
+    return sendPage(reply, consolePage({ warning: insecureOtpWarning(deps.ctx.config), title: 'Your account', operator, csrf, body, active: 'account' }), status);
   };
 
   const refused = (request: FastifyRequest, reply: FastifyReply, error: unknown) => {

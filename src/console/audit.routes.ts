@@ -6,6 +6,7 @@ import { listOperators } from '../people/operator-store.js';
 import { auditBody } from './audit-page.js';
 import { consolePage } from './console-layout.js';
 import { type ConsoleDeps, formToken, operatorOf, queryText, sendPage } from './console-request.js';
+import { insecureOtpWarning } from '../wallets/otp-sender.js';
 
 const PAGE_SIZE = 50;
 const ID = /^\d{1,15}$/;
@@ -39,6 +40,6 @@ export function registerConsoleAudit(app: FastifyInstance, deps: ConsoleDeps) {
     const newestHref = ID.test(before) ? query({}) : undefined;
     const csrf = formToken(deps, request, reply);
     const body = auditBody({ entries, operators: await listOperators(ctx.db), filter, olderHref, newestHref, timeZone: ctx.config.timeZone });
-    return sendPage(reply, consolePage({ title: 'Audit log', operator, csrf, body, active: 'audit' }));
+    return sendPage(reply, consolePage({ warning: insecureOtpWarning(deps.ctx.config), title: 'Audit log', operator, csrf, body, active: 'audit' }));
   });
 }

@@ -33,12 +33,13 @@ function head(title: string): Html {
 </head>`;
 }
 
-export function consolePage(options: { title: string; operator: ConsoleOperator; csrf: string; body: Html; active?: ConsoleSection | string }): Html {
+export function consolePage(options: { title: string; operator: ConsoleOperator; csrf: string; body: Html; active?: ConsoleSection | string; warning?: string }): Html {
   const { operator } = options;
   return html`<!doctype html>
 <html lang="en">
 ${head(options.title)}
 <body class="console">
+${options.warning ? html`<p class="server-warning" role="alert" data-testid="server-warning"><strong>Insecure server setting.</strong> ${options.warning}</p>` : ''}
 <header class="console-bar">
   <div class="wrap bar-row">
     <a class="console-brand" href="/console"><span class="mark" aria-hidden="true">B</span><span>Bhuktani <strong>Operator console</strong></span></a>
@@ -94,10 +95,10 @@ function messageBody(content: ConsoleMessage): Html {
 }
 
 /** An error or a notice: inside the console's frame when signed in, on the signed-out card otherwise. */
-export function consoleMessagePage(content: ConsoleMessage & { operator?: ConsoleOperator; csrf?: string }): Html {
+export function consoleMessagePage(content: ConsoleMessage & { operator?: ConsoleOperator; csrf?: string; warning?: string }): Html {
   const body = messageBody(content);
   return content.operator && content.csrf !== undefined
-    ? consolePage({ title: content.title, operator: content.operator, csrf: content.csrf, body })
+    ? consolePage({ title: content.title, operator: content.operator, csrf: content.csrf, body, warning: content.warning })
     : consoleSignedOutPage({ title: content.title, body });
 }
 

@@ -3,10 +3,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type ConsoleMessage, consoleMessagePage } from './console-layout.js';
 import { type ConsoleDeps, formToken, sendPage } from './console-request.js';
+import { insecureOtpWarning } from '../wallets/otp-sender.js';
 
 export function messagePage(deps: ConsoleDeps, request: FastifyRequest, reply: FastifyReply, status: number, content: ConsoleMessage) {
   const operator = request.operatorSession?.operator;
-  return sendPage(reply, consoleMessagePage({ ...content, operator, csrf: operator ? formToken(deps, request, reply) : undefined }), status);
+  return sendPage(reply, consoleMessagePage({ ...content, warning: insecureOtpWarning(deps.ctx.config), operator, csrf: operator ? formToken(deps, request, reply) : undefined }), status);
 }
 
 const home = (request: FastifyRequest) => (request.operatorSession ? { href: '/console', text: 'Back to the overview' } : { href: '/console/login', text: 'Sign in' });

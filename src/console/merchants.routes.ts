@@ -20,6 +20,7 @@ import { actorOf, type ConsoleDeps, field, formToken, formVerified, operatorOf, 
 import { merchantListBody, merchantPageBody } from './merchants-pages.js';
 import { searchTerm } from './payments.routes.js';
 import { errorText } from './wallets.routes.js';
+import { insecureOtpWarning } from '../wallets/otp-sender.js';
 
 const DONE: Record<string, string> = {
   approve: 'The merchant is approved: its live key works now.',
@@ -40,7 +41,7 @@ export function registerConsoleMerchants(app: FastifyInstance, deps: ConsoleDeps
     const term = searchTerm(request, 'q');
     const merchants = await listMerchants(ctx.db, { status, term: term || undefined, limit: 100 });
     const body = merchantListBody({ term, status: status ?? '', merchants, timeZone });
-    return sendPage(reply, consolePage({ title: 'Merchants', operator, csrf: formToken(deps, request, reply), body, active: 'merchants' }));
+    return sendPage(reply, consolePage({ warning: insecureOtpWarning(deps.ctx.config), title: 'Merchants', operator, csrf: formToken(deps, request, reply), body, active: 'merchants' }));
   });
 
   async function merchantPage(request: FastifyRequest, reply: FastifyReply, status = 200, error?: string) {
@@ -68,7 +69,7 @@ export function registerConsoleMerchants(app: FastifyInstance, deps: ConsoleDeps
       done: DONE[queryText(request, 'done')],
       error,
     });
-    return sendPage(reply, consolePage({ title: merchant.name, operator, csrf, body, active: 'merchants' }), status);
+    return sendPage(reply, consolePage({ warning: insecureOtpWarning(deps.ctx.config), title: merchant.name, operator, csrf, body, active: 'merchants' }), status);
   }
 
   app.get('/merchants/:idx', { config: { permission: 'read' } }, (request, reply) => merchantPage(request, reply));

@@ -10,6 +10,7 @@ import { consolePage } from './console-layout.js';
 import { formExpired, notFound } from './console-pages.js';
 import { actorOf, type ConsoleDeps, field, formToken, formVerified, operatorOf, queryText, sendPage } from './console-request.js';
 import { operatorsBody } from './operators-pages.js';
+import { insecureOtpWarning } from '../wallets/otp-sender.js';
 
 const DONE: Record<string, string> = {
   invited: 'Invitation sent.',
@@ -36,7 +37,7 @@ export function registerConsoleOperators(app: FastifyInstance, deps: ConsoleDeps
     const csrf = formToken(deps, request, reply);
     const done = DONE[queryText(request, 'done')];
     const body = operatorsBody({ csrf, me: operator.id, operators, invitations, now: ctx.clock.now(), timeZone: ctx.config.timeZone, done, ...extra });
-    return sendPage(reply, consolePage({ title: 'Operators', operator, csrf, body, active: 'operators' }), status);
+    return sendPage(reply, consolePage({ warning: insecureOtpWarning(deps.ctx.config), title: 'Operators', operator, csrf, body, active: 'operators' }), status);
   };
 
   /** Runs a form's use case: back to the list with a notice, or the list with the problem. */

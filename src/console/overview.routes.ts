@@ -7,6 +7,7 @@ import { formExpired } from './console-pages.js';
 import { actorOf, type ConsoleDeps, formToken, formVerified, operatorOf, queryText, sendPage } from './console-request.js';
 import { overviewFigures } from './overview-figures.js';
 import { overviewBody } from './overview-page.js';
+import { insecureOtpWarning } from '../wallets/otp-sender.js';
 
 export function registerConsoleOverview(app: FastifyInstance, deps: ConsoleDeps) {
   const { ctx } = deps;
@@ -17,7 +18,7 @@ export function registerConsoleOverview(app: FastifyInstance, deps: ConsoleDeps)
     const figures = await overviewFigures(ctx.db, { now: ctx.clock.now(), timeZone: ctx.config.timeZone });
     const done = queryText(request, 'done') === 'verified' ? 'Ledger check finished.' : undefined;
     const body = overviewBody({ csrf, figures, timeZone: ctx.config.timeZone, mayVerify: mayUse(operator.role, 'ledger.verify'), done });
-    return sendPage(reply, consolePage({ title: 'Overview', operator, csrf, body, active: 'overview' }));
+    return sendPage(reply, consolePage({ warning: insecureOtpWarning(deps.ctx.config), title: 'Overview', operator, csrf, body, active: 'overview' }));
   });
 
   app.post('/ledger/verify', { config: { permission: 'ledger.verify' } }, async (request, reply) => {

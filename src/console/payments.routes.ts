@@ -14,6 +14,7 @@ import { formExpired, notFound } from './console-pages.js';
 import { mayUse } from './console-permissions.js';
 import { actorOf, type ConsoleDeps, field, formToken, formVerified, operatorOf, queryText, sendPage } from './console-request.js';
 import { paymentPageBody, paymentSearchBody } from './payments-pages.js';
+import { insecureOtpWarning } from '../wallets/otp-sender.js';
 
 const LIMIT = 50;
 const DONE: Record<string, string> = { resolved: 'The payment is resolved.' };
@@ -34,7 +35,7 @@ export function registerConsolePayments(app: FastifyInstance, deps: ConsoleDeps)
     const results = term ? await searchPayments(ctx.db, { term, environment, limit: LIMIT }) : undefined;
     const pending = await listPendingPayments(ctx.db, { environment, limit: LIMIT });
     const body = paymentSearchBody({ term, environment: environment ?? '', results, pending, timeZone });
-    return sendPage(reply, consolePage({ title: 'Payments', operator, csrf: formToken(deps, request, reply), body, active: 'payments' }));
+    return sendPage(reply, consolePage({ warning: insecureOtpWarning(deps.ctx.config), title: 'Payments', operator, csrf: formToken(deps, request, reply), body, active: 'payments' }));
   });
 
   async function paymentPage(request: FastifyRequest, reply: FastifyReply, status = 200, error?: string) {
@@ -58,7 +59,7 @@ export function registerConsolePayments(app: FastifyInstance, deps: ConsoleDeps)
       done: DONE[queryText(request, 'done')],
       error,
     });
-    return sendPage(reply, consolePage({ title: `Payment ${payment.purchase_order_id}`, operator, csrf, body, active: 'payments' }), status);
+    return sendPage(reply, consolePage({ warning: insecureOtpWarning(deps.ctx.config), title: `Payment ${payment.purchase_order_id}`, operator, csrf, body, active: 'payments' }), status);
   }
 
   app.get('/payments/:pidx', { config: { permission: 'read' } }, (request, reply) => paymentPage(request, reply));

@@ -14,6 +14,7 @@ import { mayUse } from './console-permissions.js';
 import { actorOf, type ConsoleDeps, field, formToken, formVerified, operatorOf, queryText, sendPage } from './console-request.js';
 import { environmentOf } from './payments.routes.js';
 import { walletListBody, walletPageBody } from './wallets-pages.js';
+import { insecureOtpWarning } from '../wallets/otp-sender.js';
 
 const DONE: Record<string, string> = {
   created: 'The wallet is created. Top it up to let it pay.',
@@ -39,7 +40,7 @@ export function registerConsoleWallets(app: FastifyInstance, deps: ConsoleDeps) 
     const wallets = await listWallets(ctx.db, { mobile, environment, limit: 50 });
     const csrf = formToken(deps, request, reply);
     const body = walletListBody({ mobile, environment: environment ?? '', wallets, mayCreate: mayUse(operator.role, 'wallets.manage'), csrf, timeZone, error });
-    return sendPage(reply, consolePage({ title: 'Wallets', operator, csrf, body, active: 'wallets' }), status);
+    return sendPage(reply, consolePage({ warning: insecureOtpWarning(deps.ctx.config), title: 'Wallets', operator, csrf, body, active: 'wallets' }), status);
   }
 
   async function walletPage(request: FastifyRequest, reply: FastifyReply, status = 200, error?: string) {
@@ -60,7 +61,7 @@ export function registerConsoleWallets(app: FastifyInstance, deps: ConsoleDeps) 
       done: DONE[queryText(request, 'done')],
       error,
     });
-    return sendPage(reply, consolePage({ title: `Wallet ${wallet.mobile}`, operator, csrf, body, active: 'wallets' }), status);
+    return sendPage(reply, consolePage({ warning: insecureOtpWarning(deps.ctx.config), title: `Wallet ${wallet.mobile}`, operator, csrf, body, active: 'wallets' }), status);
   }
 
   /** Runs an operator's act on the form's data: 303 to `next` after it, the page again with the reason when refused. */

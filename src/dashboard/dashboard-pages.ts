@@ -1,7 +1,7 @@
 // Pages every dashboard route may answer with: not found, form expired, error. Inside the frame when
 // the merchant is logged in, on a plain card otherwise.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { INSECURE_OTP_WARNING } from '../wallets/otp-sender.js';
+import { insecureOtpWarning } from '../wallets/otp-sender.js';
 import { formToken, sendPage, type DashboardDeps } from './dashboard-request.js';
 import { dashboardLayout, messageBody, publicLayout, type PageFrame, type Section } from './layout.js';
 
@@ -16,7 +16,7 @@ export function frameOf(deps: DashboardDeps, request: FastifyRequest, reply: Fas
     path: request.method === 'GET' ? request.url.split('#')[0] : SECTION_PATHS[section ?? 'home'],
     section,
     timeZone: deps.ctx.config.timeZone,
-    serverWarning: deps.ctx.config.otpSender === 'log-insecure' ? INSECURE_OTP_WARNING : undefined,
+    serverWarning: insecureOtpWarning(deps.ctx.config),
   };
 }
 

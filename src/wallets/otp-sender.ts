@@ -34,5 +34,10 @@ export function logOtpSender(log: Log): OtpSender {
   };
 }
 
-/** Said at start and on every dashboard page while OTP_SENDER=log-insecure. */
+/** Said at start and on every dashboard and console page while OTP_SENDER=log-insecure. */
 export const INSECURE_OTP_WARNING = 'OTP_SENDER=log-insecure: live wallet OTPs are written to the server log; whoever reads it can complete payments. Use OTP_SENDER=sms for real money.';
+
+/** The warning pages show under this configuration, if any. */
+export function insecureOtpWarning(config: { otpSender: string }): string | undefined {
+  return config.otpSender === 'log-insecure' ? INSECURE_OTP_WARNING : undefined;
+}
