@@ -176,6 +176,19 @@ async function invited(page: Page, step: 'link' | 'enrol' | 'recovery codes') {
   await page.locator('ol.recovery-codes').waitFor();
 }
 
+/** Opens `path` while the server says OTP_SENDER=log-insecure (its warning on every page), as the expiry pages move the clock. */
+const insecurelyConfigured = (path: string) => async (page: Page) => {
+  const { config } = service.t.ctx;
+  const was = config.otpSender;
+  config.otpSender = 'log-insecure';
+  try {
+    await page.goto(`${service.origin}${path}`);
+  } finally {
+    config.otpSender = was;
+  }
+  await page.getByTestId('server-warning').waitFor();
+};
+
 /** A payment of a merchant approved for live payments and then suspended: its live payment_url. */
 async function suspendedMerchantsLivePayment() {
   const approved = await merchantIn(service.t.ctx, 'approved');
@@ -327,6 +340,7 @@ const PAGES: PageKind[] = [
   },
   { name: 'dashboard: home', as: 'merchant', open: visit('/dashboard') },
   { name: 'dashboard: transactions', as: 'merchant', open: visit('/dashboard/transactions') },
+  { name: 'dashboard: home, an insecure server setting said', as: 'merchant', open: insecurelyConfigured('/dashboard') },
   {
     name: 'dashboard: live data, no transactions',
     as: 'visitor',
@@ -460,6 +474,7 @@ const PAGES: PageKind[] = [
   { name: 'console: enrolling the authenticator app', as: 'visitor', open: (page) => invited(page, 'enrol') },
   { name: 'console: recovery codes, shown once', as: 'visitor', open: (page) => invited(page, 'recovery codes') },
   { name: 'console: overview', as: 'operator', open: visit('/console') },
+  { name: 'console: overview, an insecure server setting said', as: 'operator', open: insecurelyConfigured('/console') },
   { name: 'console: merchants', as: 'operator', open: visit('/console/merchants') },
   { name: 'console: one merchant, waiting for approval', as: 'operator', open: (page) => page.goto(`${service.origin}/console/merchants/${operator.applicantIdx}`) },
   { name: 'console: payments, a search', as: 'operator', open: (page) => page.goto(`${service.origin}/console/payments?q=${operator.pendingPidx}`) },
