@@ -8,6 +8,9 @@
 // console, say) first needs its role in ROLES: a function that opens a browser context signed in as
 // that person.
 //
+// The pages shown while the database is away come from a second service on a database of its own
+// that the test takes down (test/reliability/private-postgres.ts; never the shared server).
+//
 // axe is evaluated in the page through the DevTools protocol, which the pages' CSP (no inline
 // scripts) does not govern, so the pages are checked with their real headers.
 import { readFileSync } from 'node:fs';
@@ -15,11 +18,21 @@ import { createRequire } from 'node:module';
 import type axe from 'axe-core';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { CLI_ACTOR } from '../src/audit/audit-entry.js';
+import { loadConfig } from '../src/config.js';
+import { openDb } from '../src/db/open.js';
 import { ensureDemoMerchant } from '../src/demo/ensure-demo-merchant.js';
+import { rejectMerchant, suspendMerchant } from '../src/merchants/decide-merchant.js';
+import { totpCode } from '../src/people/totp.js';
+import { invitationLinkFor, newOperator, type TestOperator } from '../test/console-client.js';
+import { merchantIn } from '../test/merchant-approval.js';
+import { openOutageDatabase, outageDatabaseKind, type OutageDatabase } from '../test/reliability/private-postgres.js';
+import { startTestApp, type TestApp } from '../test/test-app.js';
 import {
   DESKTOP,
   enterOtp,
   enterWallet,
+  freePort,
   landOnMerchant,
   launchChromium,
   openPayer,
@@ -44,6 +57,11 @@ let browser: Browser;
 /** The merchant signed in to the dashboard, with the test key its shop initiates with. */
 let merchant: { payer: Payer; testKey: string; paidPidx: string };
 let contexts: Payer[] = [];
+/** The operator signed in to the console, and the payments and wallets its pages show. */
+let operator: { payer: Payer; pendingPidx: string; walletIdx: string; applicantIdx: string };
+/** The same service on a port of its own, its database taken down once it has started. */
+let outage: { database: OutageDatabase; t: TestApp; origin: string } | undefined;
+const outageKind = outageDatabaseKind();
 
 const MERCHANT = { name: 'Himalayan Tea House', email: `a11y-${Date.now()}@example.com`, password: 'a long tea secret' };
 
@@ -51,12 +69,14 @@ const MERCHANT = { name: 'Himalayan Tea House', email: `a11y-${Date.now()}@examp
 const ROLES = {
   /** Nobody signed in: a fresh context (own cookies) for each page kind. */
   visitor: async () => {
-    const payer = await openPayer(browser, [service.origin, shop.origin], { viewport: DESKTOP });
+    const payer = await openPayer(browser, [service.origin, shop.origin, ...(outage ? [outage.origin] : [])], { viewport: DESKTOP });
     contexts.push(payer);
     return payer.page;
   },
   /** The merchant signed in to the dashboard: a new tab in one shared context. */
   merchant: () => merchant.payer.newTab(),
+  /** An admin signed in to the operator console (password and TOTP): a new tab in one shared context. */
+  operator: () => operator.payer.newTab(),
 };
 
 interface PageKind {
@@ -64,6 +84,8 @@ interface PageKind {
   as: keyof typeof ROLES;
   /** Brings the page to what is checked, as a person would get there. */
   open(page: Page): Promise<unknown>;
+  /** Shown by the service whose database is down (skipped where no PostgreSQL can be taken down). */
+  outage?: true;
 }
 
 const visit = (path: string) => (page: Page) => page.goto(`${service.origin}${path}`);
@@ -98,12 +120,81 @@ async function pay(page: Page, paymentUrl: string) {
   return landOnMerchant(page, shop);
 }
 
-async function logIn(page: Page) {
-  await page.goto(`${service.origin}/dashboard/login`);
-  await page.getByLabel('Email').fill(MERCHANT.email);
-  await page.getByLabel('Password').fill(MERCHANT.password);
+/** The dashboard's log-in form filled in and sent (by `who`, the test's merchant unless given, on `origin`). */
+async function sendLogIn(page: Page, who: { email: string; password: string } = MERCHANT, origin = service.origin) {
+  await page.goto(`${origin}/dashboard/login`);
+  await page.getByLabel('Email').fill(who.email);
+  await page.getByLabel('Password').fill(who.password);
   await page.getByRole('button', { name: 'Log in' }).click();
+}
+
+async function logIn(page: Page, who: { email: string; password: string } = MERCHANT) {
+  await sendLogIn(page, who);
   await page.waitForURL(`${service.origin}/dashboard`);
+}
+
+/** The console's first sign-in step: e-mail and password; the page then asks for the code. */
+async function consolePassword(page: Page, who: TestOperator) {
+  await page.goto(`${service.origin}/console/login`);
+  await page.getByLabel('E-mail').fill(who.email);
+  await page.getByLabel('Password').fill(who.password);
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.getByLabel('Code').waitFor();
+}
+
+/** Both steps of the console's sign-in, as an operator does it with the code from the app. */
+async function signInToConsole(page: Page, who: TestOperator) {
+  await consolePassword(page, who);
+  await page.getByLabel('Code').fill(totpCode(who.secret, service.t.clock.now()));
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Overview' }).waitFor();
+}
+
+/**
+ * An admin invites a support operator from the Operators page; the invited person opens the e-mailed
+ * link (written to the log) and goes on as far as `step`: the link's page, the app's enrolment, or the
+ * recovery codes shown once.
+ */
+async function invited(page: Page, step: 'link' | 'enrol' | 'recovery codes') {
+  const admin = await ROLES.operator();
+  const email = `a11y-invited-${Date.now()}@example.com`;
+  await admin.goto(`${service.origin}/console/operators`);
+  await admin.getByLabel('E-mail').fill(email);
+  await admin.locator('form[action="/console/operators/invite"] select[name=role]').selectOption('support');
+  await admin.getByRole('button', { name: 'Send invitation' }).click();
+  await admin.getByText('Invitation sent').waitFor();
+  await admin.close();
+  await page.goto(`${service.origin}${invitationLinkFor(service.t.logs, email)}`);
+  if (step === 'link') return;
+  await page.getByLabel('Password', { exact: true }).fill('invited person password');
+  await page.getByLabel('Password again').fill('invited person password');
+  await page.getByRole('button', { name: 'Continue' }).click();
+  const secret = (await page.locator('code.secret').getAttribute('data-secret'))!;
+  if (step === 'enrol') return;
+  await page.getByLabel('Code from the app').fill(totpCode(secret, service.t.clock.now()));
+  await page.getByRole('button', { name: 'Confirm' }).click();
+  await page.locator('ol.recovery-codes').waitFor();
+}
+
+/** Opens `path` while the server says OTP_SENDER=log-insecure (its warning on every page), as the expiry pages move the clock. */
+const insecurelyConfigured = (path: string) => async (page: Page) => {
+  const { config } = service.t.ctx;
+  const was = config.otpSender;
+  config.otpSender = 'log-insecure';
+  try {
+    await page.goto(`${service.origin}${path}`);
+  } finally {
+    config.otpSender = was;
+  }
+  await page.getByTestId('server-warning').waitFor();
+};
+
+/** A payment of a merchant approved for live payments and then suspended: its live payment_url. */
+async function suspendedMerchantsLivePayment() {
+  const approved = await merchantIn(service.t.ctx, 'approved');
+  const url = await initiate(order(), approved.live_secret_key);
+  await suspendMerchant(service.t.ctx, { actor: CLI_ACTOR, merchantIdx: approved.merchant.idx, reason: 'Chargebacks under review.' });
+  return url;
 }
 
 const PAGES: PageKind[] = [
@@ -187,6 +278,24 @@ const PAGES: PageKind[] = [
   },
   { name: 'portal: payment not found', as: 'visitor', open: visit('/pay/unknownpidx') },
   {
+    name: 'portal: merchant may not take live payments',
+    as: 'visitor',
+    open: async (page) => {
+      await page.goto(await suspendedMerchantsLivePayment());
+      await page.getByRole('heading', { name: 'Payments unavailable' }).waitFor();
+    },
+  },
+  {
+    name: 'portal: briefly unavailable (database away)',
+    as: 'visitor',
+    outage: true,
+    open: async (page) => {
+      const answer = await page.goto(`${outage!.origin}/pay/somepidx`);
+      expect(answer?.status()).toBe(503);
+      await page.getByRole('heading', { name: 'Briefly unavailable' }).waitFor();
+    },
+  },
+  {
     name: 'portal: form expired',
     as: 'visitor',
     open: async (page) => {
@@ -203,10 +312,7 @@ const PAGES: PageKind[] = [
     name: 'dashboard: log in, wrong password',
     as: 'visitor',
     open: async (page) => {
-      await page.goto(`${service.origin}/dashboard/login`);
-      await page.getByLabel('Email').fill(MERCHANT.email);
-      await page.getByLabel('Password').fill('not the password');
-      await page.getByRole('button', { name: 'Log in' }).click();
+      await sendLogIn(page, { email: MERCHANT.email, password: 'not the password' });
       await page.getByRole('alert').waitFor();
     },
   },
@@ -234,6 +340,7 @@ const PAGES: PageKind[] = [
   },
   { name: 'dashboard: home', as: 'merchant', open: visit('/dashboard') },
   { name: 'dashboard: transactions', as: 'merchant', open: visit('/dashboard/transactions') },
+  { name: 'dashboard: home, an insecure server setting said', as: 'merchant', open: insecurelyConfigured('/dashboard') },
   {
     name: 'dashboard: live data, no transactions',
     as: 'visitor',
@@ -291,6 +398,19 @@ const PAGES: PageKind[] = [
     },
   },
   {
+    name: 'dashboard: go live, not approved with the reason, and the live-off banner',
+    as: 'visitor',
+    open: async (page) => {
+      const rejected = await merchantIn(service.t.ctx, 'applied');
+      await rejectMerchant(service.t.ctx, { actor: CLI_ACTOR, merchantIdx: rejected.merchant.idx, reason: 'The PAN does not match the legal name.' });
+      await logIn(page, { email: rejected.merchant.email, password: 'correct horse battery' });
+      await page.getByRole('button', { name: 'Switch to live data' }).click();
+      await page.goto(`${service.origin}/dashboard/business`);
+      await page.getByText('The PAN does not match the legal name.').waitFor();
+      await page.getByText('Live payments are off: your business was not approved.').waitFor();
+    },
+  },
+  {
     name: 'dashboard: rotate a key, confirm',
     as: 'merchant',
     open: async (page) => {
@@ -323,6 +443,63 @@ const PAGES: PageKind[] = [
     },
   },
   { name: 'dashboard: page not found', as: 'merchant', open: visit('/dashboard/payments/not-a-payment') },
+  {
+    name: 'dashboard: briefly unavailable (database away)',
+    as: 'visitor',
+    outage: true,
+    open: async (page) => {
+      await sendLogIn(page, MERCHANT, outage!.origin);
+      await page.getByRole('heading', { name: 'Briefly unavailable' }).waitFor();
+    },
+  },
+
+  // The operator console: its two sign-in steps, then each page an operator works in.
+  { name: 'console: sign in', as: 'visitor', open: visit('/console/login') },
+  {
+    name: 'console: sign in, the code from the app',
+    as: 'visitor',
+    open: async (page) => consolePassword(page, await newOperator(service.t.ctx, 'support')),
+  },
+  {
+    name: 'console: sign in, code refused',
+    as: 'visitor',
+    open: async (page) => {
+      await consolePassword(page, await newOperator(service.t.ctx, 'support'));
+      await page.getByLabel('Code').fill('000000');
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.locator('.notice.error').waitFor();
+    },
+  },
+  { name: 'console: an invitation, choosing a password', as: 'visitor', open: (page) => invited(page, 'link') },
+  { name: 'console: enrolling the authenticator app', as: 'visitor', open: (page) => invited(page, 'enrol') },
+  { name: 'console: recovery codes, shown once', as: 'visitor', open: (page) => invited(page, 'recovery codes') },
+  { name: 'console: overview', as: 'operator', open: visit('/console') },
+  { name: 'console: overview, an insecure server setting said', as: 'operator', open: insecurelyConfigured('/console') },
+  { name: 'console: merchants', as: 'operator', open: visit('/console/merchants') },
+  { name: 'console: one merchant, waiting for approval', as: 'operator', open: (page) => page.goto(`${service.origin}/console/merchants/${operator.applicantIdx}`) },
+  { name: 'console: payments, a search', as: 'operator', open: (page) => page.goto(`${service.origin}/console/payments?q=${operator.pendingPidx}`) },
+  {
+    name: 'console: one Pending payment, the resolve form',
+    as: 'operator',
+    open: async (page) => {
+      await page.goto(`${service.origin}/console/payments/${operator.pendingPidx}`);
+      await page.getByRole('button', { name: 'Resolve' }).waitFor();
+    },
+  },
+  { name: 'console: wallets', as: 'operator', open: visit('/console/wallets') },
+  { name: 'console: one wallet', as: 'operator', open: (page) => page.goto(`${service.origin}/console/wallets/${operator.walletIdx}`) },
+  { name: 'console: operators', as: 'operator', open: visit('/console/operators') },
+  { name: 'console: audit log', as: 'operator', open: visit('/console/audit') },
+  { name: 'console: account', as: 'operator', open: visit('/console/account') },
+  {
+    name: 'console: refused (403) to a role without the permission',
+    as: 'visitor',
+    open: async (page) => {
+      await signInToConsole(page, await newOperator(service.t.ctx, 'support'));
+      expect((await page.goto(`${service.origin}/console/operators`))?.status()).toBe(403);
+    },
+  },
+  { name: 'console: page not found', as: 'operator', open: visit('/console/payments/not-a-payment') },
 
   // The API reference and the demo shop.
   { name: 'docs', as: 'visitor', open: visit('/docs') },
@@ -381,6 +558,8 @@ function report(found: Violation[], width: string): string[] {
 }
 
 beforeAll(async () => {
+  // Its database takes a while to make: made while the rest is set up.
+  const outageService = outageKind ? startOutageService() : Promise.resolve(undefined);
   shop = await startMerchantSite();
   service = await startService({ merchantName: 'Harness merchant' });
   await ensureDemoMerchant(service.t.ctx, { storeIsEmpty: async () => true });
@@ -398,10 +577,40 @@ beforeAll(async () => {
   const { pidx } = await pay(buyer, await initiate(order(), testKey));
   await payer.page.close();
   merchant = { payer, testKey, paidPidx: pidx };
+
+  // An admin in the console; a payment held Pending by the sandbox's pending wallet; a merchant that applied.
+  const admin = await openPayer(browser, [service.origin], { viewport: DESKTOP });
+  await signInToConsole(admin.page, await newOperator(service.t.ctx, 'admin'));
+  await admin.page.close();
+  const held = await initiate();
+  const heldPayer = await ROLES.visitor();
+  await heldPayer.goto(held);
+  await enterWallet(heldPayer, SANDBOX.pendingMobile, SANDBOX.mpin);
+  await enterOtp(heldPayer, SANDBOX.otp);
+  await landOnMerchant(heldPayer, shop);
+  const [wallet] = await service.t.db.query<{ idx: string }>("SELECT idx FROM wallets WHERE mobile = $1 AND environment = 'test'", [SANDBOX.mobile]);
+  const applicant = await merchantIn(service.t.ctx, 'applied');
+  operator = { payer: admin, pendingPidx: new URL(held).pathname.split('/').pop()!, walletIdx: wallet.idx, applicantIdx: applicant.merchant.idx };
+
+  outage = await outageService;
 });
+
+/** The second service, started on its own database, which is then taken down. */
+async function startOutageService() {
+  const database = await openOutageDatabase('a11y');
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const t = await startTestApp({ db: await openDb({ ...loadConfig({}), databaseUrl: database.url }, 'server'), config: { publicUrl: origin } });
+  await t.app.listen({ port, host: '127.0.0.1' });
+  await database.down();
+  return { database, t, origin };
+}
 
 afterAll(async () => {
   await browser?.close();
+  await outage?.t.close();
+  await outage?.t.db.close();
+  await outage?.database.remove();
   await service?.close();
   await shop?.close();
 });
@@ -410,13 +619,13 @@ afterEach(async () => {
   const opened = contexts;
   contexts = [];
   for (const c of opened) await c.context.close();
-  const problems = [...opened, merchant.payer].flatMap((c) => c.problems.splice(0));
+  const problems = [...opened, merchant.payer, operator.payer].flatMap((c) => c.problems.splice(0));
   expect(problems).toEqual([]);
 });
 
 describe('WCAG 2.1 A and AA (axe-core) on every kind of page', () => {
   for (const kind of PAGES) {
-    it(kind.name, async () => {
+    it.skipIf(kind.outage && !outageKind)(kind.name, async () => {
       const page = await ROLES[kind.as]();
       try {
         await kind.open(page);

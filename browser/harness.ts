@@ -150,8 +150,8 @@ export async function openPayer(browser: Browser, allowedOrigins: string[], opti
       if (message.type() !== 'error') return;
       const source = message.location().url;
       // Chromium logs every non-2xx document as an error; the portal answers its notice pages with
-      // 4xx on purpose. Failures of anything the page itself loads still count.
-      if (source === page.url() && /^Failed to load resource: the server responded with a status of 4\d\d/.test(message.text())) return;
+      // 4xx on purpose, and the outage page with 503. Failures of anything the page itself loads still count.
+      if (source === page.url() && /^Failed to load resource: the server responded with a status of (4\d\d|503)/.test(message.text())) return;
       problems.push(`console error at ${page.url()} (${source}): ${message.text()}`);
     });
     page.on('pageerror', (error) => problems.push(`page error at ${page.url()}: ${error.message}`));

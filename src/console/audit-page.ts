@@ -28,7 +28,7 @@ export function auditBody(options: { entries: AuditRecord[]; operators: Operator
   <label>Object id <input type="text" name="object_id" value="${filter.objectId}" maxlength="200"></label>
   <button type="submit" class="primary">Filter</button>
 </form>
-<div class="table-wrap"><table>
+<div class="table-wrap" role="region" aria-label="Audit log entries" tabindex="0"><table>
 <thead><tr><th>When</th><th>Who</th><th>Action</th><th>Object</th><th class="hide-narrow">Details</th></tr></thead>
 <tbody>${
     options.entries.length === 0

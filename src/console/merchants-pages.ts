@@ -41,7 +41,7 @@ export function merchantListBody(view: MerchantListView): Html {
 ${view.status === 'applied' ? html`<p class="muted">The approval queue: oldest application first.</p>` : ''}
 ${
   view.merchants.length
-    ? html`<div class="table-wrap"><table><caption class="visually-hidden">Merchants</caption>
+    ? html`<div class="table-wrap" role="region" aria-label="Merchants" tabindex="0"><table><caption class="visually-hidden">Merchants</caption>
 <thead><tr><th scope="col">Merchant</th><th scope="col" class="hide-narrow">E-mail</th><th scope="col">Status</th><th scope="col" class="num">Fee</th><th scope="col" class="hide-narrow">${view.status === 'applied' ? 'Applied' : 'Signed up'}</th></tr></thead>
 <tbody>${view.merchants.map(
         (m) => html`<tr><td><a href="/console/merchants/${encodeURIComponent(m.idx)}">${m.name}</a></td><td class="hide-narrow">${m.email}</td><td>${approvalBadge(m.status)}</td><td class="num">${feeText(m.fee_bps)}</td><td class="hide-narrow">${when(view.status === 'applied' && m.applied_at ? m.applied_at : m.created_at, view.timeZone)}</td></tr>`,
@@ -97,7 +97,7 @@ ${moves.length ? '' : html`<p class="muted">No decision is open while the mercha
 
 function recentTable(records: RecentRecord[], timeZone: string): Html {
   if (!records.length) return html`<p class="muted">None.</p>`;
-  return html`<div class="table-wrap"><table><caption class="visually-hidden">Recent transactions</caption>
+  return html`<div class="table-wrap" role="region" aria-label="Recent transactions" tabindex="0"><table><caption class="visually-hidden">Recent transactions</caption>
 <thead><tr><th scope="col">When</th><th scope="col">Order</th><th scope="col">Type</th><th scope="col" class="num">Amount</th><th scope="col">State</th></tr></thead>
 <tbody>${records.map(
     (r) => html`<tr><td>${when(r.created_at, timeZone)}</td><td><a href="/console/payments/${encodeURIComponent(r.pidx)}"><code>${r.purchase_order_id}</code></a></td><td>${r.type}</td><td class="num">${formatRupees(r.amount)}</td><td>${r.state}</td></tr>`,

@@ -32,7 +32,7 @@ ${notice(options.done)}${notice(options.error, 'error')}
   <p class="muted">Admins do everything, including operators, merchant approval and fees; support reads everything, resolves Pending payments and freezes wallets; finance reads everything and moves payouts. The invitation link works once, for 7 days.</p>
 </section>
 <h2>Operators (${options.operators.length})</h2>
-<div class="table-wrap"><table>
+<div class="table-wrap" role="region" aria-label="Operators" tabindex="0"><table>
 <thead><tr><th>E-mail</th><th>Role</th><th class="hide-narrow">Since</th><th>Change</th></tr></thead>
 <tbody>${options.operators.map(
     (operator) => html`<tr data-operator="${operator.email}">
@@ -50,7 +50,7 @@ ${notice(options.done)}${notice(options.error, 'error')}
 ${
   options.invitations.length === 0
     ? html`<p class="muted">None.</p>`
-    : html`<div class="table-wrap"><table>
+    : html`<div class="table-wrap" role="region" aria-label="Open invitations" tabindex="0"><table>
 <thead><tr><th>E-mail</th><th>Role</th><th>Link valid until</th><th></th></tr></thead>
 <tbody>${options.invitations.map(
         (invitation) => html`<tr data-invitation="${invitation.email}">

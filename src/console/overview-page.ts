@@ -43,7 +43,7 @@ ${figures.volumes.map(
 </section>
 </div>
 <h2>Payments this month by status</h2>
-<div class="table-wrap"><table>
+<div class="table-wrap" role="region" aria-label="Payments this month by status" tabindex="0"><table>
 <thead><tr><th>Environment</th><th>Status</th><th class="num">Payments</th></tr></thead>
 <tbody>${figures.byStatus.length === 0 ? html`<tr><td colspan="3" class="muted">No payments this month.</td></tr>` : figures.byStatus.map((s) => html`<tr><td>${envTag(s.environment)}</td><td>${s.status}</td><td class="num">${s.count}</td></tr>`)}</tbody>
 </table></div>

@@ -19,7 +19,7 @@ export interface PaymentSearchView {
 
 function paymentTable(rows: PaymentListRow[], caption: string, timeZone: string): Html {
   if (!rows.length) return html`<p class="muted">No payments.</p>`;
-  return html`<div class="table-wrap"><table>
+  return html`<div class="table-wrap" role="region" aria-label="${caption}" tabindex="0"><table>
 <caption class="visually-hidden">${caption}</caption>
 <thead><tr><th scope="col">Created</th><th scope="col">Payment</th><th scope="col">Merchant</th><th scope="col" class="hide-narrow">Payer</th><th scope="col" class="num">Amount</th><th scope="col">Status</th></tr></thead>
 <tbody>${rows.map(

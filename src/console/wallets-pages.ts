@@ -49,7 +49,7 @@ export function walletListBody(view: WalletListView): Html {
 <div class="panels wide-first">
 <section aria-labelledby="wallets-heading"><h2 id="wallets-heading" class="visually-hidden">Wallets</h2>${
     view.wallets.length
-      ? html`<div class="table-wrap"><table><caption class="visually-hidden">Wallets</caption>
+      ? html`<div class="table-wrap" role="region" aria-label="Wallets" tabindex="0"><table><caption class="visually-hidden">Wallets</caption>
 <thead><tr><th scope="col">Mobile</th><th scope="col">Name</th><th scope="col">Environment</th><th scope="col">State</th><th scope="col" class="hide-narrow">Created</th></tr></thead>
 <tbody>${view.wallets.map(
           (w) => html`<tr><td><a href="/console/wallets/${encodeURIComponent(w.idx)}">${w.mobile}</a></td><td>${w.name}</td><td>${envTag(w.environment)}</td><td>${frozenBadge(w)}</td><td class="hide-narrow">${when(w.created_at, view.timeZone)}</td></tr>`,
@@ -121,7 +121,7 @@ ${notice(view.done)}${notice(view.error, 'error')}
 <div class="panels">
 <section class="panel" aria-labelledby="history-heading"><h2 id="history-heading">History</h2>${
     view.history.length
-      ? html`<div class="table-wrap"><table><caption class="visually-hidden">Ledger postings of this wallet, newest first</caption>
+      ? html`<div class="table-wrap" role="region" aria-label="Ledger postings of this wallet" tabindex="0"><table><caption class="visually-hidden">Ledger postings of this wallet, newest first</caption>
 <thead><tr><th scope="col">When</th><th scope="col">What</th><th scope="col" class="num">Amount</th></tr></thead>
 <tbody>${view.history.map(
           (h) => html`<tr><td>${when(h.created_at, view.timeZone)}</td><td>${kindWords[h.kind] ?? h.kind}${h.pidx ? html` <a href="/console/payments/${encodeURIComponent(h.pidx)}"><code>${h.pidx}</code></a>` : ''}</td><td class="num">${h.amount > 0 ? '+' : '−'}${formatRupees(Math.abs(h.amount))}</td></tr>`,
