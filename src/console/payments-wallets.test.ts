@@ -72,7 +72,8 @@ describe('console payments', () => {
 
   it('resolves a Pending payment once: the money moves once and one audit row names the operator', async () => {
     const { api, pidx } = await held();
-    expect((await as('support').get('/console/payments')).body).toContain(`href="/console/payments/${pidx}"`);
+    // Found by its pidx (the Pending queue shows the oldest first, and other files' payments may fill it on a shared store).
+    expect((await as('support').get(`/console/payments?q=${pidx}`)).body).toContain(`href="/console/payments/${pidx}"`);
     const answer = await submit('support', `/console/payments/${pidx}`, `/console/payments/${pidx}/resolve`, { resolution: 'Completed', reason: 'Bank confirmed the transfer' });
     expect(answer.status).toBe(303);
     expect(answer.location).toBe(`/console/payments/${pidx}?done=resolved`);
