@@ -2,6 +2,7 @@
 // on every page) so staff never take it for a merchant's dashboard, the navigation of the sections
 // the operator's role may open, the operator's e-mail and role, and sign-out.
 import { html, type Html } from '../http/html.js';
+import { pageHead } from '../http/page-head.js';
 import type { OperatorRole } from '../people/operator.js';
 import { mayUse, type Permission } from './console-permissions.js';
 
@@ -22,15 +23,7 @@ const NAV: [ConsoleSection, string, string, Permission][] = [
 ];
 
 function head(title: string): Html {
-  return html`<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<meta name="robots" content="noindex">
-<link rel="icon" href="data:,">
-<title>${title} · Bhuktani operator console</title>
-<link rel="stylesheet" href="/assets/console.css">
-</head>`;
+  return pageHead({ title: `${title} · Bhuktani operator console`, stylesheet: '/assets/console.css' });
 }
 
 export function consolePage(options: { title: string; operator: ConsoleOperator; csrf: string; body: Html; active?: ConsoleSection | string; warning?: string }): Html {

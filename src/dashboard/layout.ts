@@ -1,6 +1,7 @@
 // The frame of every dashboard page. Logged in: the environment bar (always on screen, so test data
 // is never taken for live data), the navigation and log-out. Before log-in: a plain card.
 import { html, type Html } from '../http/html.js';
+import { pageHead } from '../http/page-head.js';
 import type { ApprovalStatus } from '../merchants/merchant.js';
 import type { MerchantSession } from '../merchants/merchant-sessions.js';
 
@@ -18,16 +19,7 @@ export interface PageFrame {
 }
 
 function head(title: string): Html {
-  return html`<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<meta name="robots" content="noindex">
-<link rel="icon" href="data:,">
-<title>${title} · Bhuktani</title>
-<link rel="stylesheet" href="/assets/dashboard.css">
-<script src="/assets/dashboard.js" defer></script>
-</head>`;
+  return pageHead({ title: `${title} · Bhuktani`, stylesheet: '/assets/dashboard.css', script: '/assets/dashboard.js' });
 }
 
 export function environmentBar(frame: Pick<PageFrame, 'session' | 'csrf' | 'path'>): Html {
