@@ -13,8 +13,8 @@ export function registerAccount(app: FastifyInstance, deps: DashboardDeps) {
   const { ctx } = deps;
   const open = { config: { public: true } };
 
-  const startSession = async (reply: FastifyReply, merchantId: number) => {
-    const { token } = await createSession(ctx, { merchantId });
+  const startSession = async (reply: FastifyReply, merchantId: number, userId: number) => {
+    const { token } = await createSession(ctx, { merchantId, userId });
     reply.setCookie(SESSION_COOKIE, token, sessionCookieOptions(ctx.config));
     return token;
   };
@@ -32,7 +32,7 @@ export function registerAccount(app: FastifyInstance, deps: DashboardDeps) {
     try {
       // Only these three: the fee and the rest are the operator's to set. Test at once, live once approved.
       const created = await createMerchant(ctx, { ...values, password: field(request, 'password') }, { status: 'new' });
-      const token = await startSession(reply, created.merchant.id);
+      const token = await startSession(reply, created.merchant.id, created.owner.id);
       request.merchantSession = await findSession(ctx, { token });
       const frame = { session: request.merchantSession!, csrf: formToken(deps, request, reply), path: '/dashboard', timeZone: ctx.config.timeZone };
       return sendPage(reply, welcomePage(frame, { test: created.test_secret_key, live: created.live_secret_key }));
@@ -54,9 +54,9 @@ export function registerAccount(app: FastifyInstance, deps: DashboardDeps) {
     const email = field(request, 'email').trim();
     const next = safeNext(field(request, 'next'));
     try {
-      const merchant = await logIn(ctx, { email, password: field(request, 'password'), ip: request.ip });
+      const { merchant, user } = await logIn(ctx, { email, password: field(request, 'password'), ip: request.ip });
       if (request.merchantSession) await deleteSession(ctx, { sessionId: request.merchantSession.id });
-      await startSession(reply, merchant.id);
+      await startSession(reply, merchant.id, user.id);
       return reply.code(303).redirect(next ?? '/dashboard');
     } catch (error) {
       if (!(error instanceof LogInError)) throw error;

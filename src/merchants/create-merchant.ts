@@ -5,7 +5,9 @@ import { email, integer, object, text } from '../http/fields.js';
 import { parseOrThrow } from '../http/parse-fields.js';
 import { environments, type Environment } from '../environment.js';
 import type { Merchant } from './merchant.js';
+import type { MerchantUser } from './merchant-user.js';
 import { insertMerchant, insertSecretKey } from './merchant-store.js';
+import { insertMerchantUser } from './merchant-user-store.js';
 import { hashPassword } from '../people/password.js';
 import { displayPrefix, generateSecretKey, hashSecretKey } from './secret-key.js';
 
@@ -25,6 +27,8 @@ export const merchantRequest = object({
 
 export interface CreatedMerchant {
   merchant: Merchant;
+  /** The team's first user: the one who signed up, or whose e-mail the operator gave. */
+  owner: MerchantUser;
   test_secret_key: string;
   live_secret_key: string;
 }
@@ -45,20 +49,21 @@ export async function createMerchant(ctx: AppContext, input: unknown, options: {
         name: request.name!,
         email: request.email!,
         mobile: request.mobile ?? '',
-        passwordHash,
         feeBps: request.fee_bps ?? DEFAULT_FEE_BPS,
         status: options.status,
         now,
       });
+      // The one who signs up (or whose e-mail the operator gave) is the team's owner.
+      const owner = await insertMerchantUser(tx, { merchantId: merchant.id, email: request.email!, role: 'owner', passwordHash, emailVerifiedAt: now, now });
       const keys = {} as Record<Environment, string>;
       for (const environment of environments) {
         keys[environment] = generateSecretKey(environment);
         await insertSecretKey(tx, { merchantId: merchant.id, environment, keyHash: hashSecretKey(keys[environment]), prefix: displayPrefix(keys[environment]), now });
       }
-      return { merchant, test_secret_key: keys.test, live_secret_key: keys.live };
+      return { merchant, owner, test_secret_key: keys.test, live_secret_key: keys.live };
     });
   } catch (error) {
-    if (pgCode(error) === PgCode.uniqueViolation && String((error as Error).message).includes('merchants_email')) {
+    if (pgCode(error) === PgCode.uniqueViolation && /"(merchants_email|merchant_users_email)"/.test(String((error as Error).message))) {
       throw new AppError('validation_error', { fields: { email: ['A merchant with this email already exists.'] } });
     }
     throw error;

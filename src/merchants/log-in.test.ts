@@ -37,11 +37,13 @@ describe('logIn', () => {
     throw new Error('logged in with a wrong password');
   };
 
-  it('returns the merchant for the right password, without its password hash', async () => {
+  it('returns the user for the right password, with their merchant, without the password hash', async () => {
     const created = await newMerchant(a.ctx);
-    const merchant = await logIn(a.ctx, { email: ` ${created.merchant.email.toUpperCase()} `, password: 'correct horse battery', ip: '10.9.0.1' });
-    expect(merchant).toEqual(created.merchant);
-    expect(merchant).not.toHaveProperty('password_hash');
+    const found = await logIn(a.ctx, { email: ` ${created.merchant.email.toUpperCase()} `, password: 'correct horse battery', ip: '10.9.0.1' });
+    expect(found.merchant).toEqual(created.merchant);
+    expect(found.user).toEqual(created.owner);
+    expect(found.user.role).toBe('owner');
+    expect(JSON.stringify(found)).not.toMatch(/password|scrypt/);
   });
 
   it('counts failures on every instance: four on one and the fifth on another lock both', async () => {

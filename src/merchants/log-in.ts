@@ -3,7 +3,8 @@
 // so the slow-down holds across instances.
 import type { AppContext } from '../context.js';
 import type { Merchant } from './merchant.js';
-import { findMerchantByEmail } from './merchant-store.js';
+import type { MerchantUser } from './merchant-user.js';
+import { findUserForLogIn } from './merchant-user-store.js';
 import { countSignInFailure, forgetSignInFailures, lockedForSeconds } from '../people/sign-in-throttle.js';
 import { hashPassword, verifyPassword } from '../people/password.js';
 
@@ -23,21 +24,21 @@ export class LogInError extends Error {
 // Checked against when the email is unknown, so a wrong email takes as long as a wrong password.
 let decoyHash: Promise<string> | undefined;
 
-export async function logIn(ctx: AppContext, options: { email: string; password: string; ip: string }): Promise<Merchant> {
+/** The user whose e-mail and password these are, with their merchant. */
+export async function logIn(ctx: AppContext, options: { email: string; password: string; ip: string }): Promise<{ merchant: Merchant; user: MerchantUser }> {
   const now = ctx.clock.now();
   const email = options.email.trim().toLowerCase();
   const scopes = { email: `email:${email}`, ip: `ip:${options.ip}` };
   const locked = await lockedForSeconds(ctx.db, [scopes.email, scopes.ip], now);
   if (locked > 0) throw new LogInError('locked', locked);
 
-  const found = email ? await findMerchantByEmail(ctx.db, email) : undefined;
-  const passwordHash = found?.password_hash ?? (await (decoyHash ??= hashPassword('decoy password, never matches')));
+  const found = email ? await findUserForLogIn(ctx.db, email) : undefined;
+  const passwordHash = found?.passwordHash ?? (await (decoyHash ??= hashPassword('decoy password, never matches')));
   const matches = (await verifyPassword(options.password, passwordHash)) && found !== undefined;
   if (matches) {
     // Only the email's count: clearing the address's would let one valid account reset it for guessing at others.
     await forgetSignInFailures(ctx.db, scopes.email);
-    const { password_hash: _, ...merchant } = found;
-    return merchant;
+    return { merchant: found.merchant, user: found.user };
   }
 
   const lockFor = await countSignInFailure(

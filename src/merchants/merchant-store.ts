@@ -6,12 +6,12 @@ export const MERCHANT_COLUMNS = 'm.id, m.idx, m.name, m.email, m.mobile, m.fee_b
 
 export async function insertMerchant(
   db: Queryable,
-  row: { idx: string; name: string; email: string; mobile: string; passwordHash: string; feeBps: number; status: ApprovalStatus; now: Date },
+  row: { idx: string; name: string; email: string; mobile: string; feeBps: number; status: ApprovalStatus; now: Date },
 ): Promise<Merchant> {
   const [merchant] = await db.query<Merchant>(
-    `INSERT INTO merchants AS m (idx, name, email, mobile, password_hash, fee_bps, status, status_changed_at, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8) RETURNING ${MERCHANT_COLUMNS}`,
-    [row.idx, row.name, row.email, row.mobile, row.passwordHash, row.feeBps, row.status, row.now],
+    `INSERT INTO merchants AS m (idx, name, email, mobile, fee_bps, status, status_changed_at, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $7) RETURNING ${MERCHANT_COLUMNS}`,
+    [row.idx, row.name, row.email, row.mobile, row.feeBps, row.status, row.now],
   );
   return merchant;
 }
@@ -47,14 +47,6 @@ export async function findSecretKeyOwner(db: Queryable, keyHash: string): Promis
   if (!row) return undefined;
   const { key_id, key_hash, environment, revoked_at, ...merchant } = row;
   return { keyId: key_id, keyHash: key_hash, environment, revokedAt: revoked_at, merchant };
-}
-
-export async function findMerchantByEmail(db: Queryable, email: string): Promise<(Merchant & { password_hash: string }) | undefined> {
-  const rows = await db.query<Merchant & { password_hash: string }>(
-    `SELECT ${MERCHANT_COLUMNS}, m.password_hash FROM merchants m WHERE lower(m.email) = lower($1)`,
-    [email],
-  );
-  return rows[0];
 }
 
 export async function revokeSecretKey(db: Queryable, keyId: number, at: Date): Promise<void> {

@@ -13,6 +13,7 @@ import m011 from './011_audit_log_bank_accounts.js';
 import m012 from './012_merchant_approval.js';
 import m013 from './013_operators.js';
 import m014 from './014_console_searches.js';
+import m015 from './015_merchant_users.js';
 
 export interface Migration {
   name: string;
@@ -37,4 +38,5 @@ export const migrations: Migration[] = [
   sql('012_merchant_approval', m012),
   sql('013_operators', m013),
   sql('014_console_searches', m014),
+  sql('015_merchant_users', m015),
 ];
