@@ -83,6 +83,12 @@ export function merchantBrowser(app: FastifyInstance, options: { remoteAddress?:
       if (page.status !== 200 || !test || !live) throw new Error(`sign-up failed: ${page.status} ${page.body.slice(0, 500)}`);
       return { page, fields, keys: { test, live } };
     },
+    /** Follows the verification link the app mailed to `email` (read from the app's log: no SMTP_URL in tests). */
+    async verifyEmail(logs: string[], email: string) {
+      const response = await get(mailedLink(logs, email, 'verify-email'));
+      if (response.status !== 303 && response.status !== 200) throw new Error(`verification failed: ${response.status}`);
+      return response;
+    },
     async logIn(email: string, password: string) {
       await get('/dashboard/login');
       return post('/dashboard/login', { email, password });
@@ -96,6 +102,18 @@ export function merchantBrowser(app: FastifyInstance, options: { remoteAddress?:
 }
 
 export type MerchantBrowser = ReturnType<typeof merchantBrowser>;
+
+/** The path of the last link of `kind` the app's log-mailer wrote for `email`. */
+export function mailedLink(logs: string[], email: string, kind: 'verify-email' | 'reset-password'): string {
+  const pattern = new RegExp(`https?://[^/\\s]+(/dashboard/${kind}/[\\w-]{43})`);
+  for (const line of [...logs].reverse()) {
+    if (!line.includes('"mail"')) continue;
+    const { mail } = JSON.parse(line) as { mail?: { to: string; text: string } };
+    const found = mail && mail.to.toLowerCase() === email.toLowerCase() ? pattern.exec(mail.text) : null;
+    if (found) return found[1];
+  }
+  throw new Error(`no ${kind} e-mail to ${email} in the log`);
+}
 
 /** The text of a page with the markup taken out and white space collapsed, for `toContain`. */
 export function pageText(body: string): string {

@@ -1,7 +1,7 @@
 // Your own account: who you are, your password, your recovery codes.
 import { html, type Html } from '../http/html.js';
 import { csrfField, notice } from './console-layout.js';
-import { recoveryCodesBody } from './sign-in-pages.js';
+import { recoveryCodesBody } from '../http/two-factor-setup.js';
 
 export function accountBody(options: { csrf: string; email: string; role: string; unusedCodes: number; done?: string; error?: string; codes?: string[] }): Html {
   const { csrf } = options;

@@ -2,7 +2,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../http/errors.js';
 import { changeOwnPassword, regenerateRecoveryCodes } from '../people/manage-operators.js';
-import { countUnusedRecoveryCodes } from '../people/operator-store.js';
+import { countUnusedRecoveryCodes } from '../people/recovery-code-store.js';
 import { accountBody } from './account-pages.js';
 import { consolePage } from './console-layout.js';
 import { formExpired } from './console-pages.js';
@@ -17,7 +17,7 @@ export function registerConsoleAccount(app: FastifyInstance, deps: ConsoleDeps) 
     const { operator } = operatorOf(request);
     const csrf = formToken(deps, request, reply);
     const done = queryText(request, 'done') === 'password' ? 'Password changed. Your other sessions were signed out.' : undefined;
-    const body = accountBody({ csrf, email: operator.email, role: operator.role, unusedCodes: await countUnusedRecoveryCodes(ctx.db, operator.id), done, ...extra });
+    const body = accountBody({ csrf, email: operator.email, role: operator.role, unusedCodes: await countUnusedRecoveryCodes(ctx.db, 'operator', operator.id), done, ...extra });
     return sendPage(reply, consolePage({ warning: insecureOtpWarning(deps.ctx.config), title: 'Your account', operator, csrf, body, active: 'account' }), status);
   };
 

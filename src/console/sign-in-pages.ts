@@ -1,6 +1,8 @@
 // The pages before an operator is signed in: password, second factor, enrolment, recovery codes.
-import { Html, html } from '../http/html.js';
+import { type Html, html } from '../http/html.js';
+import { groupedSecret, recoveryCodesBody } from '../http/two-factor-setup.js';
 import { consoleSignedOutPage, csrfField, notice } from './console-layout.js';
+
 
 const nextField = (next: string | undefined) => (next ? html`<input type="hidden" name="next" value="${next}">` : '');
 
@@ -34,14 +36,14 @@ ${notice(options.message, 'error')}
   });
 }
 
-export function enrolPage(options: { csrf: string; email: string; secret: string; qrSvg: string; message?: string }): Html {
-  const grouped = options.secret.replace(/(.{4})/g, '$1 ').trim();
+export function enrolPage(options: { csrf: string; email: string; secret: string; qrSvg: Html; message?: string }): Html {
+  const grouped = groupedSecret(options.secret);
   return consoleSignedOutPage({
     title: 'Set up two-factor sign-in',
     body: html`<h1>Set up two-factor sign-in</h1>
 <p>Every operator signs in with a code from an authenticator app as well as the password. Scan this code with the app (or type the key in), then enter the 6-digit code it shows.</p>
 ${notice(options.message, 'error')}
-<figure class="qr">${new Html(options.qrSvg)}<figcaption>Account: ${options.email}</figcaption></figure>
+<figure class="qr">${options.qrSvg}<figcaption>Account: ${options.email}</figcaption></figure>
 <p>Key: <code class="secret" data-secret="${options.secret}">${grouped}</code></p>
 <form method="post" action="/console/enrol" class="stack">
   ${csrfField(options.csrf)}
@@ -49,12 +51,6 @@ ${notice(options.message, 'error')}
   <button type="submit" class="primary">Confirm</button>
 </form>`,
   });
-}
-
-export function recoveryCodesBody(codes: string[], intro: string): Html {
-  return html`<p>${intro}</p>
-<p><strong>Keep these recovery codes somewhere safe.</strong> Each works once, in place of a code from the app, if you lose your phone. They are shown only now.</p>
-<ol class="recovery-codes">${codes.map((code) => html`<li><code>${code}</code></li>`)}</ol>`;
 }
 
 export function enrolledPage(options: { codes: string[] }): Html {

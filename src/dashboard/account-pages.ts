@@ -21,12 +21,12 @@ ${alertBox(view.message)}
   });
 }
 
-export function logInPage(view: { csrf: string; email?: string; next?: string; message?: string }): Html {
+export function logInPage(view: { csrf: string; email?: string; next?: string; message?: string; notice?: string }): Html {
   return publicLayout({
     title: 'Log in',
     body: html`<h1>Log in</h1>
 <p class="lead">to your Bhuktani merchant dashboard.</p>
-${alertBox(view.message)}
+${alertBox(view.notice, 'success')}${alertBox(view.message)}
 <form method="post" action="/dashboard/login" class="stack">
   ${csrfField(view.csrf)}
   ${view.next ? html`<input type="hidden" name="next" value="${view.next}">` : ''}
@@ -34,6 +34,7 @@ ${alertBox(view.message)}
   ${textInput({ name: 'password', label: 'Password', type: 'password', autocomplete: 'current-password', required: true })}
   <button type="submit" class="primary">Log in</button>
 </form>
+<p class="switch-form"><a href="/dashboard/forgot-password">Forgot your password?</a></p>
 <p class="switch-form">New to Bhuktani? <a href="/dashboard/signup">Create an account</a></p>`,
   });
 }

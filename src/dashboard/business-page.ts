@@ -16,6 +16,10 @@ export interface BusinessView {
   values?: Record<string, string>;
   errors?: Record<string, string>;
   message?: string;
+  /** The step-up field (step-up.ts) while the session is not freshly confirmed. */
+  stepUp?: Html | '';
+  /** Not yet verified: the user cannot apply until they follow the e-mailed link. */
+  unverified?: boolean;
 }
 
 const STATUS: Record<ApprovalStatus, { badge: string; tone: string; text: string }> = {
@@ -106,6 +110,7 @@ function applicationForm(csrf: string, view: BusinessView): Html {
       ${input('account_number', 'Account number', { hint: '6 to 20 digits.', autocomplete: 'off' })}
     </div>
   </fieldset>
+  ${view.stepUp ?? ''}
   <div class="actions"><button type="submit" class="primary">Apply to go live</button></div>
 </form>`;
 }
@@ -118,6 +123,7 @@ export function businessPage(frame: PageFrame, view: BusinessView): Html {
     title,
     body: html`<h1 class="page-title">${title}</h1>
 ${alertBox(view.message)}
+${view.unverified && canApply(status) ? html`<p class="alert warning" data-testid="verify-first">Confirm your e-mail address before you apply: follow the link we sent you.</p>` : ''}
 ${statusPanel(status, status_reason, view.details, frame.timeZone)}
 ${canApply(status) ? applicationForm(frame.csrf, view) : view.details ? detailsSummary(view.details, view.bankAccount) : ''}`,
   });

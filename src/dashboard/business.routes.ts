@@ -5,7 +5,9 @@ import { AppError } from '../http/errors.js';
 import { applyForLive } from '../merchants/apply-for-live.js';
 import { findBankAccount } from '../merchants/bank-account-store.js';
 import { findBusinessDetails } from '../merchants/business-details-store.js';
+import { UNVERIFIED_MESSAGE } from '../people/merchant-user-email.js';
 import { businessPage, type BusinessView } from './business-page.js';
+import { stepUp, stepUpField } from './step-up.js';
 import { formExpired, frameOf } from './dashboard-pages.js';
 import { field, fieldMessages, formVerified, sendPage, sessionOf, type DashboardDeps } from './dashboard-request.js';
 
@@ -16,11 +18,13 @@ const OPTIONAL = new Set(['website']);
 export function registerBusiness(app: FastifyInstance, deps: DashboardDeps) {
   const { ctx } = deps;
 
-  async function show(request: FastifyRequest, reply: FastifyReply, extra: Partial<BusinessView> = {}, status = 200) {
+  async function show(request: FastifyRequest, reply: FastifyReply, extra: Partial<BusinessView> & { stepUpError?: string } = {}, status = 200) {
     const { merchant } = sessionOf(request);
     const view: BusinessView = {
       details: await findBusinessDetails(ctx.db, merchant.id),
       bankAccount: await findBankAccount(ctx.db, merchant.id),
+      stepUp: stepUpField(ctx, sessionOf(request), extra.stepUpError),
+      unverified: !sessionOf(request).user.email_verified_at,
       ...extra,
     };
     return sendPage(reply, businessPage(frameOf(deps, request, reply, 'business'), view), status);
@@ -33,6 +37,10 @@ export function registerBusiness(app: FastifyInstance, deps: DashboardDeps) {
     const session = sessionOf(request);
     const values = Object.fromEntries(FIELDS.map((name) => [name, field(request, name)]));
     const application = Object.fromEntries(Object.entries(values).filter(([name, value]) => !(OPTIONAL.has(name) && value.trim() === '')));
+    if (!session.user.email_verified_at) return show(request, reply, { values, message: UNVERIFIED_MESSAGE }, 403);
+    // The application carries the settlement bank account: the user proves who they are again.
+    const refusal = await stepUp(ctx, request);
+    if (refusal) return show(request, reply, { values, message: refusal.message, stepUpError: refusal.message }, refusal.status);
     try {
       await applyForLive(ctx, { merchantIdx: session.merchant.idx, application });
     } catch (error) {

@@ -13,6 +13,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** A dashboard route anyone may open (sign-up, log-in); every other one needs a session. */
     public?: boolean;
+    /** Also open to a session that has only the password (the two-factor code, set-up, log-out). */
+    halfway?: boolean;
   }
 }
 
@@ -20,6 +22,9 @@ export interface DashboardDeps {
   ctx: AppContext;
   csrfSecret: Buffer;
 }
+
+/** A session past every step of log-in (the only kind that opens pages). */
+export const signedIn = (request: FastifyRequest) => request.merchantSession?.stage === 'signed_in';
 
 /** The session of a request that passed the guard (every non-public dashboard route). */
 export function sessionOf(request: FastifyRequest): MerchantSession {

@@ -13,6 +13,8 @@ import { registerEnvironmentSwitch } from './environment.route.js';
 import { registerHome } from './home.route.js';
 import { registerKeys } from './keys.routes.js';
 import { registerPayment } from './payment.routes.js';
+import { registerPasswordReset } from './password-reset.routes.js';
+import { registerSecurity } from './security.routes.js';
 import { registerTransactions } from './transactions.routes.js';
 import { registerWebhooks } from './webhooks.routes.js';
 
@@ -20,8 +22,12 @@ async function dashboardRoutes(app: FastifyInstance, deps: DashboardDeps) {
   const { ctx } = deps;
 
   app.addHook('onRequest', async (request, reply) => {
-    request.merchantSession = await findSession(ctx, { token: request.cookies[SESSION_COOKIE] });
-    if (request.merchantSession || request.routeOptions.config?.public) return;
+    const session = await findSession(ctx, { token: request.cookies[SESSION_COOKIE] });
+    request.merchantSession = session;
+    const config = request.routeOptions.config;
+    if (session?.stage === 'signed_in' || config?.public || (session && config?.halfway)) return;
+    // Only the password so far: the code, or (the team requires it) the set-up, and nothing else.
+    if (session) return reply.code(303).redirect(session.stage === 'second_factor' ? '/dashboard/login/code' : '/dashboard/account/two-factor');
     if (request.cookies[SESSION_COOKIE]) reply.clearCookie(SESSION_COOKIE, { path: '/dashboard' });
     const next = request.method === 'GET' && request.url !== '/dashboard' ? `?next=${encodeURIComponent(request.url)}` : '';
     return reply.code(303).redirect(`/dashboard/login${next}`);
@@ -46,6 +52,8 @@ async function dashboardRoutes(app: FastifyInstance, deps: DashboardDeps) {
   registerKeys(app, deps);
   registerWebhooks(app, deps);
   registerBusiness(app, deps);
+  registerSecurity(app, deps);
+  registerPasswordReset(app, deps);
 }
 
 export async function dashboardPlugin(app: FastifyInstance, { ctx, csrfSecret }: { ctx: AppContext; csrfSecret: Buffer }) {

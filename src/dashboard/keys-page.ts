@@ -66,7 +66,7 @@ ${alertBox(view.message)}
   });
 }
 
-export function rotateConfirmPage(frame: PageFrame, view: { environment: Environment; grace: RotationGrace; current: SecretKeySummary[]; revokeAt: Date }): Html {
+export function rotateConfirmPage(frame: PageFrame, view: { environment: Environment; grace: RotationGrace; current: SecretKeySummary[]; revokeAt: Date; stepUp: Html | ''; message?: string }): Html {
   const when = view.grace === 0 ? 'immediately' : `at ${formatDateTime(view.revokeAt, frame.timeZone)}`;
   const graceText = GRACE_CHOICES.find(([s]) => s === view.grace)![1];
   return dashboardLayout({
@@ -75,6 +75,7 @@ export function rotateConfirmPage(frame: PageFrame, view: { environment: Environ
     body: html`<section class="panel confirm-panel" aria-labelledby="confirm-heading">
   <p class="eyebrow">API keys</p>
   <h1 id="confirm-heading">Rotate the ${view.environment} secret key?</h1>
+  ${alertBox(view.message)}
   <p>A new ${view.environment} key is made and shown once.
   ${view.current.length ? html`${view.current.map((k, i) => html`${i ? ', ' : ''}<code>${k.prefix}</code>`)} will stop working <strong>${when}</strong>.` : 'There is no working key to revoke.'}</p>
   ${view.grace === 0 ? html`<p class="alert warning">Requests that use the old key fail from now on, until you deploy the new one.</p>` : ''}
@@ -82,6 +83,7 @@ export function rotateConfirmPage(frame: PageFrame, view: { environment: Environ
     ${csrfField(frame.csrf)}
     <input type="hidden" name="environment" value="${view.environment}">
     <input type="hidden" name="grace" value="${view.grace}">
+    ${view.stepUp}
     <button type="submit" class="primary danger">Rotate key (${graceText.toLowerCase()})</button>
     <a class="button" href="/dashboard/keys">Back</a>
   </form>

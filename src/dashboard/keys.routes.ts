@@ -1,12 +1,13 @@
 // GET /dashboard/keys, and rotation: review, then confirm; the new key is in the confirm's answer
 // only (not behind a redirect), since it is never stored.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { listSecretKeys } from '../merchants/list-secret-keys.js';
+import { listSecretKeys, type SecretKeySummary } from '../merchants/list-secret-keys.js';
 import { ROTATION_GRACE_SECONDS, rotateSecretKey, type RotationGrace } from '../merchants/rotate-secret-key.js';
 import type { Environment } from '../environment.js';
 import { frameOf, formExpired } from './dashboard-pages.js';
 import { field, formVerified, sendPage, sessionOf, type DashboardDeps } from './dashboard-request.js';
 import { keysPage, newKeyPage, rotateConfirmPage } from './keys-page.js';
+import { stepUp, stepUpField } from './step-up.js';
 
 function rotationOf(request: FastifyRequest): { environment: Environment; grace: RotationGrace } | undefined {
   const environment = field(request, 'environment');
@@ -20,6 +21,14 @@ export function registerKeys(app: FastifyInstance, deps: DashboardDeps) {
 
   const keysOf = (request: FastifyRequest) => listSecretKeys(ctx, { merchantId: sessionOf(request).merchant.id });
 
+  /** What the confirmation shows: the keys the rotation cuts short (those that would outlive the new revocation time). */
+  const reviewOf = (request: FastifyRequest, rotation: { environment: Environment; grace: RotationGrace }, keys: SecretKeySummary[], message?: string) => {
+    const revokeAt = new Date(ctx.clock.now().getTime() + rotation.grace * 1000);
+    const current = keys.filter((k) => k.environment === rotation.environment && (k.status.name === 'active' || (k.status.name === 'revoking' && k.status.at > revokeAt)));
+    const stepUpHtml = rotation.environment === 'live' ? stepUpField(ctx, sessionOf(request), message) : '';
+    return { ...rotation, current, revokeAt, stepUp: stepUpHtml, message };
+  };
+
   app.get('/keys', async (request, reply) => {
     return sendPage(reply, keysPage(frameOf(deps, request, reply, 'keys'), { keys: await keysOf(request) }));
   });
@@ -30,10 +39,7 @@ export function registerKeys(app: FastifyInstance, deps: DashboardDeps) {
     const keys = await keysOf(request);
     const frame = frameOf(deps, request, reply, 'keys');
     if (!rotation) return sendPage(reply, keysPage(frame, { keys, message: 'Choose a key and when to revoke the old one.' }), 400);
-    const revokeAt = new Date(ctx.clock.now().getTime() + rotation.grace * 1000);
-    // Keys that would outlive the new revocation time: those the rotation cuts short.
-    const current = keys.filter((k) => k.environment === rotation.environment && (k.status.name === 'active' || (k.status.name === 'revoking' && k.status.at > revokeAt)));
-    return sendPage(reply, rotateConfirmPage(frame, { ...rotation, current, revokeAt }));
+    return sendPage(reply, rotateConfirmPage(frame, reviewOf(request, rotation, keys)));
   });
 
   app.post('/keys/rotate/confirm', async (request, reply) => {
@@ -41,6 +47,9 @@ export function registerKeys(app: FastifyInstance, deps: DashboardDeps) {
     const rotation = rotationOf(request);
     const frame = frameOf(deps, request, reply, 'keys');
     if (!rotation) return sendPage(reply, keysPage(frame, { keys: await keysOf(request), message: 'Choose a key and when to revoke the old one.' }), 400);
+    // A live key guards real money: rotating it asks the user to prove who they are again.
+    const refusal = rotation.environment === 'live' ? await stepUp(ctx, request) : undefined;
+    if (refusal) return sendPage(reply, rotateConfirmPage(frame, reviewOf(request, rotation, await keysOf(request), refusal.message)), refusal.status);
     const rotated = await rotateSecretKey(ctx, { merchantId: sessionOf(request).merchant.id, environment: rotation.environment, graceSeconds: rotation.grace });
     return sendPage(reply, newKeyPage(frame, { environment: rotation.environment, rotated, grace: rotation.grace }));
   });

@@ -5,7 +5,7 @@ import { pageHead } from '../http/page-head.js';
 import type { ApprovalStatus } from '../merchants/merchant.js';
 import type { MerchantSession } from '../merchants/merchant-sessions.js';
 
-export type Section = 'home' | 'transactions' | 'keys' | 'webhooks' | 'business';
+export type Section = 'home' | 'transactions' | 'keys' | 'webhooks' | 'business' | 'account';
 
 export interface PageFrame {
   session: MerchantSession;
@@ -63,6 +63,18 @@ function liveOffBanner(session: MerchantSession): Html | '' {
 </div></div>`;
 }
 
+/** Until the user follows the link of the verification e-mail: a notice on every page, and a way to have it sent again. */
+function unverifiedNotice(frame: Pick<PageFrame, 'session' | 'csrf'>): Html | '' {
+  if (frame.session.user.email_verified_at) return '';
+  return html`<div class="verify-email" role="status" data-testid="verify-email"><div class="wrap">
+  <p><strong>Confirm your e-mail address.</strong> We sent a link to ${frame.session.user.email}. Test payments work now; to go live, follow the link first.</p>
+  <form method="post" action="/dashboard/account/verify-email" class="inline">
+    <input type="hidden" name="csrf_token" value="${frame.csrf}">
+    <button type="submit" class="link">Send the link again</button>
+  </form>
+</div></div>`;
+}
+
 export function dashboardLayout(frame: PageFrame & { title: string; body: Html }): Html {
   const { session } = frame;
   return html`<!doctype html>
@@ -72,6 +84,7 @@ ${head(frame.title)}
 ${environmentBar(frame)}
 ${frame.serverWarning ? html`<p class="server-warning" role="alert" data-testid="server-warning"><strong>Insecure server setting.</strong> ${frame.serverWarning}</p>` : ''}
 ${liveOffBanner(session)}
+${unverifiedNotice(frame)}
 <header class="top">
   <div class="wrap">
     <a class="brand" href="/dashboard"><span class="logo" aria-hidden="true">B</span> Bhuktani</a>
@@ -81,6 +94,7 @@ ${liveOffBanner(session)}
     )}</nav>
     <div class="account">
       <span class="merchant-name" title="${session.merchant.email}">${session.merchant.name}</span>
+      <a href="/dashboard/account"${frame.section === 'account' ? html` aria-current="page"` : ''}>Security</a>
       <form method="post" action="/dashboard/logout" class="logout">
         <input type="hidden" name="csrf_token" value="${frame.csrf}">
         <button type="submit" class="link">Log out</button>

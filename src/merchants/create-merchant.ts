@@ -53,8 +53,10 @@ export async function createMerchant(ctx: AppContext, input: unknown, options: {
         status: options.status,
         now,
       });
-      // The one who signs up (or whose e-mail the operator gave) is the team's owner.
-      const owner = await insertMerchantUser(tx, { merchantId: merchant.id, email: request.email!, role: 'owner', passwordHash, emailVerifiedAt: now, now });
+      // The one who signs up (or whose e-mail the operator gave) is the team's owner. Signed up on the
+      // website, the e-mail is unverified until its link is followed; an operator's word verifies it.
+      const emailVerifiedAt = options.status === 'approved' ? now : null;
+      const owner = await insertMerchantUser(tx, { merchantId: merchant.id, email: request.email!, role: 'owner', passwordHash, emailVerifiedAt, now });
       const keys = {} as Record<Environment, string>;
       for (const environment of environments) {
         keys[environment] = generateSecretKey(environment);

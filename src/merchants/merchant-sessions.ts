@@ -1,16 +1,37 @@
 // Sessions of the merchant website. The browser holds a random token in an HttpOnly cookie; the
 // database holds only its SHA-256, so neither a copy of the table nor the logs can log anyone in.
+// Like operators' sessions (src/people/sessions.ts), a session starts at the password and opens
+// pages only at the stage 'signed_in': after the TOTP code of a user who has two-factor, or after
+// enrolment when the team requires it.
 import { createHash, randomBytes } from 'node:crypto';
 import type { Config } from '../config.js';
 import type { AppContext } from '../context.js';
+import type { Queryable } from '../db/db.js';
 import type { Environment } from '../environment.js';
 import type { Merchant } from './merchant.js';
 import type { MerchantUser } from './merchant-user.js';
-import { deleteExpiredSessions, deleteSessionRow, findLiveSession, insertSession, updateSessionEnvironment } from './session-store.js';
+import type { SessionStage } from '../people/session-store.js';
+import {
+  deleteExpiredSessions,
+  deleteSessionRow,
+  deleteUserSession,
+  deleteUserSessions,
+  findLiveSession,
+  insertSession,
+  listUserSessions,
+  touchSession,
+  updateSessionConfirmed,
+  updateSessionEnvironment,
+  updateSessionStage,
+} from './session-store.js';
 
 export const SESSION_COOKIE = 'bhuktani_session';
 /** A session ends this long after log-in, whatever happens in between. */
 export const SESSION_LIFETIME_SECONDS = 12 * 60 * 60;
+/** A session that has only the password ends this soon. */
+export const HALFWAY_SECONDS = 10 * 60;
+/** last_seen_at is written at most this often, so reading pages does not write on every request. */
+const TOUCH_EVERY_SECONDS = 60;
 
 const TOKEN = /^[\w-]{43}$/;
 
@@ -23,6 +44,15 @@ export interface MerchantSession {
   /** The data the merchant is looking at: test (sandbox) or live. */
   environment: Environment;
   expiresAt: Date;
+  /**
+   * 'signed_in' opens pages; 'second_factor' waits for the code; 'enrolment' waits for a user the
+   * team requires two-factor of to set it up (also when the owner required it after this log-in).
+   */
+  stage: SessionStage;
+  /** The last time the user proved who they are in this session (log-in, a code, their password). */
+  confirmedAt: Date | null;
+  /** The owner requires two-factor of every user of the team. */
+  requireTwoFactor: boolean;
 }
 
 function hashToken(token: string): string {
@@ -34,22 +64,80 @@ export function sessionCookieOptions(config: Pick<Config, 'publicUrl'>, maxAgeSe
   return { path: '/dashboard', httpOnly: true, sameSite: 'lax' as const, secure: config.publicUrl.startsWith('https:'), maxAge: maxAgeSeconds };
 }
 
-/** A new session for a merchant's user who has just proved who they are; returns the cookie's token. */
-export async function createSession(ctx: AppContext, options: { merchantId: number; userId: number }): Promise<{ token: string; expiresAt: Date }> {
+/** A new session for a merchant's user who has just given their password; returns the cookie's token. */
+export async function createSession(
+  ctx: AppContext,
+  options: { merchantId: number; userId: number; stage?: SessionStage; ip?: string; userAgent?: string },
+): Promise<{ token: string; expiresAt: Date }> {
   const now = ctx.clock.now();
+  const stage = options.stage ?? 'signed_in';
   const token = randomBytes(32).toString('base64url');
-  const expiresAt = new Date(now.getTime() + SESSION_LIFETIME_SECONDS * 1000);
+  const expiresAt = new Date(now.getTime() + (stage === 'signed_in' ? SESSION_LIFETIME_SECONDS : HALFWAY_SECONDS) * 1000);
   await deleteExpiredSessions(ctx.db, options.merchantId, now);
-  await insertSession(ctx.db, { token_hash: hashToken(token), merchant_id: options.merchantId, user_id: options.userId, created_at: now, expires_at: expiresAt });
+  await insertSession(ctx.db, {
+    token_hash: hashToken(token),
+    merchant_id: options.merchantId,
+    user_id: options.userId,
+    stage,
+    created_at: now,
+    expires_at: expiresAt,
+    confirmed_at: stage === 'signed_in' ? now : null,
+    ip: (options.ip ?? '').slice(0, 64),
+    user_agent: (options.userAgent ?? '').slice(0, 300),
+  });
   return { token, expiresAt };
 }
 
-/** The live session a cookie's token names, or undefined (unknown, malformed or expired). */
+/** The live session a cookie's token names, or undefined (unknown, malformed or expired); counts as activity. */
 export async function findSession(ctx: AppContext, options: { token: string | undefined }): Promise<MerchantSession | undefined> {
   if (!options.token || !TOKEN.test(options.token)) return undefined;
-  const found = await findLiveSession(ctx.db, hashToken(options.token), ctx.clock.now());
+  const now = ctx.clock.now();
+  const found = await findLiveSession(ctx.db, hashToken(options.token), now);
   if (!found) return undefined;
-  return { id: found.session.token_hash, merchant: found.merchant, user: found.user, environment: found.session.environment, expiresAt: found.session.expires_at };
+  const { session, user } = found;
+  if (now.getTime() - session.last_seen_at.getTime() >= TOUCH_EVERY_SECONDS * 1000) await touchSession(ctx.db, session.token_hash, now);
+  const stage = session.stage === 'signed_in' && found.requireTwoFactor && !user.totp_enrolled_at ? 'enrolment' : session.stage;
+  return { id: session.token_hash, merchant: found.merchant, user, environment: session.environment, expiresAt: session.expires_at, stage, confirmedAt: session.confirmed_at, requireTwoFactor: found.requireTwoFactor };
+}
+
+/** The user proved who they are (the second factor, or enrolment): the session opens pages, its lifetime starts now. */
+export async function completeSession(ctx: AppContext, options: { sessionId: string }): Promise<void> {
+  const now = ctx.clock.now();
+  await updateSessionStage(ctx.db, options.sessionId, { stage: 'signed_in', expiresAt: new Date(now.getTime() + SESSION_LIFETIME_SECONDS * 1000), confirmedAt: now });
+}
+
+/** The user proved who they are again (step-up). */
+export async function confirmSession(ctx: AppContext, options: { sessionId: string }): Promise<void> {
+  await updateSessionConfirmed(ctx.db, options.sessionId, ctx.clock.now());
+}
+
+/** What the sessions page shows of one session; `ref` names it in forms without giving its id away. */
+export interface SessionListing {
+  ref: string;
+  current: boolean;
+  createdAt: Date;
+  lastSeenAt: Date;
+  ip: string;
+  userAgent: string;
+}
+
+const refOf = (id: string) => createHash('sha256').update(`session-ref:${id}`).digest('hex').slice(0, 24);
+
+export async function listSessions(ctx: AppContext, options: { userId: number; currentId: string }): Promise<SessionListing[]> {
+  const rows = await listUserSessions(ctx.db, options.userId, ctx.clock.now());
+  return rows.map((row) => ({ ref: refOf(row.token_hash), current: row.token_hash === options.currentId, createdAt: row.created_at, lastSeenAt: row.last_seen_at, ip: row.ip, userAgent: row.user_agent }));
+}
+
+/** Ends one of the user's own sessions by its ref; false when it is not (or no longer) theirs. */
+export async function endSessionByRef(ctx: AppContext, options: { userId: number; ref: string }): Promise<boolean> {
+  const rows = await listUserSessions(ctx.db, options.userId, ctx.clock.now());
+  const row = rows.find((r) => refOf(r.token_hash) === options.ref);
+  return row ? deleteUserSession(ctx.db, options.userId, row.token_hash) : false;
+}
+
+/** Every session of a user but `except` (none left out: logged out everywhere). */
+export async function endUserSessions(db: Queryable, options: { userId: number; except?: string }): Promise<void> {
+  await deleteUserSessions(db, options.userId, options.except);
 }
 
 export async function switchSessionEnvironment(ctx: AppContext, options: { sessionId: string; environment: Environment }): Promise<void> {

@@ -36,3 +36,59 @@ export async function findUserForLogIn(db: Queryable, email: string): Promise<{ 
     passwordHash: password_hash,
   };
 }
+
+export interface UserSecrets {
+  id: number;
+  email: string;
+  passwordHash: string;
+  /** The sealed TOTP secret: of the app set up (totp_enrolled_at set) or being set up (null). */
+  totpSecretSealed: string | null;
+  totpEnrolledAt: Date | null;
+}
+
+/** A present user's hashes, for checking a code or a password; `forUpdate` locks the row. */
+export async function findUserSecrets(db: Queryable, id: number, forUpdate = false): Promise<UserSecrets | undefined> {
+  const [row] = await db.query<{ id: number; email: string; password_hash: string; totp_secret_sealed: string | null; totp_enrolled_at: Date | null }>(
+    `SELECT id, email, password_hash, totp_secret_sealed, totp_enrolled_at FROM merchant_users WHERE id = $1 AND removed_at IS NULL${forUpdate ? ' FOR UPDATE' : ''}`,
+    [id],
+  );
+  return row && { id: Number(row.id), email: row.email, passwordHash: row.password_hash, totpSecretSealed: row.totp_secret_sealed, totpEnrolledAt: row.totp_enrolled_at };
+}
+
+/** The present user with this e-mail, whatever its case (for a password reset). */
+export async function findUserByEmail(db: Queryable, email: string): Promise<MerchantUser | undefined> {
+  const [user] = await db.query<MerchantUser>(`SELECT ${USER_COLUMNS} FROM merchant_users u WHERE lower(u.email) = lower($1) AND u.removed_at IS NULL`, [email.trim()]);
+  return user;
+}
+
+/** Moves the last accepted step forward and marks the enrolment done; false when `step` is not after it. */
+export async function acceptUserTotpStep(db: Queryable, id: number, step: number, now: Date): Promise<boolean> {
+  const rows = await db.query(
+    `UPDATE merchant_users SET totp_last_step = $2, totp_enrolled_at = coalesce(totp_enrolled_at, $3)
+      WHERE id = $1 AND totp_last_step < $2 AND totp_secret_sealed IS NOT NULL AND removed_at IS NULL RETURNING id`,
+    [id, step, now],
+  );
+  return rows.length === 1;
+}
+
+/** A new secret being set up (not yet enrolled); refused (false) once the user is enrolled. */
+export async function setPendingTotpSecret(db: Queryable, id: number, sealed: string): Promise<boolean> {
+  const rows = await db.query('UPDATE merchant_users SET totp_secret_sealed = $2, totp_last_step = 0 WHERE id = $1 AND totp_enrolled_at IS NULL AND removed_at IS NULL RETURNING id', [id, sealed]);
+  return rows.length === 1;
+}
+
+export async function clearTotp(db: Queryable, id: number): Promise<void> {
+  await db.query('UPDATE merchant_users SET totp_secret_sealed = NULL, totp_enrolled_at = NULL WHERE id = $1', [id]);
+}
+
+export async function updateUserPasswordHash(db: Queryable, id: number, passwordHash: string): Promise<void> {
+  await db.query('UPDATE merchant_users SET password_hash = $2 WHERE id = $1 AND removed_at IS NULL', [id, passwordHash]);
+}
+
+export async function markEmailVerified(db: Queryable, id: number, now: Date): Promise<void> {
+  await db.query('UPDATE merchant_users SET email_verified_at = coalesce(email_verified_at, $2) WHERE id = $1', [id, now]);
+}
+
+export async function setRequireTwoFactor(db: Queryable, merchantId: number, required: boolean): Promise<void> {
+  await db.query('UPDATE merchants SET require_two_factor = $2 WHERE id = $1', [merchantId, required]);
+}

@@ -3,36 +3,51 @@ import type { Queryable } from '../db/db.js';
 import type { Environment } from '../environment.js';
 import type { ApprovalStatus, Merchant } from './merchant.js';
 import type { MerchantRole, MerchantUser } from './merchant-user.js';
+import type { SessionStage } from '../people/session-store.js';
 
 export interface SessionRow {
   token_hash: string;
   merchant_id: number;
   user_id: number;
   environment: Environment;
+  stage: SessionStage;
   created_at: Date;
+  last_seen_at: Date;
   expires_at: Date;
+  /** The last time the user proved who they are in this session (step-up reads it). */
+  confirmed_at: Date | null;
+  ip: string;
+  user_agent: string;
 }
 
-export async function insertSession(db: Queryable, row: Omit<SessionRow, 'environment'>): Promise<void> {
-  await db.query('INSERT INTO merchant_sessions (token_hash, merchant_id, user_id, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)', [
-    row.token_hash,
-    row.merchant_id,
-    row.user_id,
-    row.created_at,
-    row.expires_at,
-  ]);
+export async function insertSession(db: Queryable, row: Omit<SessionRow, 'environment' | 'last_seen_at'>): Promise<void> {
+  await db.query(
+    `INSERT INTO merchant_sessions (token_hash, merchant_id, user_id, stage, created_at, last_seen_at, expires_at, confirmed_at, ip, user_agent)
+     VALUES ($1, $2, $3, $4, $5, $5, $6, $7, $8, $9)`,
+    [row.token_hash, row.merchant_id, row.user_id, row.stage, row.created_at, row.expires_at, row.confirmed_at, row.ip, row.user_agent],
+  );
 }
+
+const SESSION_COLUMNS = 's.token_hash, s.merchant_id, s.user_id, s.environment, s.stage, s.created_at, s.last_seen_at, s.expires_at, s.confirmed_at, s.ip, s.user_agent';
+const sessionOfRow = (row: SessionRow): SessionRow => ({
+  token_hash: row.token_hash, merchant_id: Number(row.merchant_id), user_id: Number(row.user_id), environment: row.environment, stage: row.stage, created_at: row.created_at,
+  last_seen_at: row.last_seen_at, expires_at: row.expires_at, confirmed_at: row.confirmed_at, ip: row.ip, user_agent: row.user_agent,
+});
 
 type SessionJoinRow = SessionRow & {
   m_id: number; idx: string; name: string; email: string; mobile: string; fee_bps: number; m_created_at: Date; status: ApprovalStatus; status_reason: string | null;
-  u_email: string; role: MerchantRole; email_verified_at: Date | null; totp_enrolled_at: Date | null; u_created_at: Date;
+  u_email: string; role: MerchantRole; email_verified_at: Date | null; totp_enrolled_at: Date | null; u_created_at: Date; require_two_factor: boolean;
 };
 
 /** A session that has not expired at `now`, of a user not removed, with its merchant and user. */
-export async function findLiveSession(db: Queryable, tokenHash: string, now: Date): Promise<{ session: SessionRow; merchant: Merchant; user: MerchantUser } | undefined> {
+export async function findLiveSession(
+  db: Queryable,
+  tokenHash: string,
+  now: Date,
+): Promise<{ session: SessionRow; merchant: Merchant; user: MerchantUser; requireTwoFactor: boolean } | undefined> {
   const rows = await db.query<SessionJoinRow>(
-    `SELECT s.token_hash, s.merchant_id, s.user_id, s.environment, s.created_at, s.expires_at,
-            m.id AS m_id, m.idx, m.name, m.email, m.mobile, m.fee_bps, m.created_at AS m_created_at, m.status, m.status_reason,
+    `SELECT ${SESSION_COLUMNS},
+            m.id AS m_id, m.idx, m.name, m.email, m.mobile, m.fee_bps, m.created_at AS m_created_at, m.status, m.status_reason, m.require_two_factor,
             u.email AS u_email, u.role, u.email_verified_at, u.totp_enrolled_at, u.created_at AS u_created_at
        FROM merchant_sessions s JOIN merchants m ON m.id = s.merchant_id JOIN merchant_users u ON u.id = s.user_id
       WHERE s.token_hash = $1 AND s.expires_at > $2 AND u.removed_at IS NULL`,
@@ -41,9 +56,10 @@ export async function findLiveSession(db: Queryable, tokenHash: string, now: Dat
   const row = rows[0];
   if (!row) return undefined;
   return {
-    session: { token_hash: row.token_hash, merchant_id: row.merchant_id, user_id: row.user_id, environment: row.environment, created_at: row.created_at, expires_at: row.expires_at },
+    session: sessionOfRow(row),
     merchant: { id: row.m_id, idx: row.idx, name: row.name, email: row.email, mobile: row.mobile, fee_bps: row.fee_bps, created_at: row.m_created_at, status: row.status, status_reason: row.status_reason },
     user: { id: row.user_id, merchant_id: row.merchant_id, email: row.u_email, role: row.role, email_verified_at: row.email_verified_at, totp_enrolled_at: row.totp_enrolled_at, created_at: row.u_created_at },
+    requireTwoFactor: row.require_two_factor,
   };
 }
 
@@ -58,4 +74,39 @@ export async function deleteSessionRow(db: Queryable, tokenHash: string): Promis
 /** Expired sessions of one merchant: cleaned up whenever the merchant logs in, so the table does not grow. */
 export async function deleteExpiredSessions(db: Queryable, merchantId: number, now: Date): Promise<void> {
   await db.query('DELETE FROM merchant_sessions WHERE merchant_id = $1 AND expires_at <= $2', [merchantId, now]);
+}
+
+export async function touchSession(db: Queryable, tokenHash: string, now: Date): Promise<void> {
+  await db.query('UPDATE merchant_sessions SET last_seen_at = $2 WHERE token_hash = $1 AND last_seen_at < $2', [tokenHash, now]);
+}
+
+/** The second factor is done (or the user proved who they are again): the stage, a new end, the time of proof. */
+export async function updateSessionStage(db: Queryable, tokenHash: string, values: { stage: SessionStage; expiresAt: Date; confirmedAt: Date }): Promise<void> {
+  await db.query('UPDATE merchant_sessions SET stage = $2, expires_at = $3, confirmed_at = $4, last_seen_at = greatest(last_seen_at, $4) WHERE token_hash = $1', [
+    tokenHash,
+    values.stage,
+    values.expiresAt,
+    values.confirmedAt,
+  ]);
+}
+
+export async function updateSessionConfirmed(db: Queryable, tokenHash: string, now: Date): Promise<void> {
+  await db.query('UPDATE merchant_sessions SET confirmed_at = $2 WHERE token_hash = $1', [tokenHash, now]);
+}
+
+/** One user's sessions that have not ended, newest first (the sessions page). */
+export async function listUserSessions(db: Queryable, userId: number, now: Date): Promise<SessionRow[]> {
+  const rows = await db.query<SessionRow>(`SELECT ${SESSION_COLUMNS} FROM merchant_sessions s WHERE s.user_id = $1 AND s.expires_at > $2 ORDER BY s.created_at DESC, s.token_hash`, [userId, now]);
+  return rows.map(sessionOfRow);
+}
+
+/** Every session of one user (but the one given): logged out everywhere, or the password changed. */
+export async function deleteUserSessions(db: Queryable, userId: number, exceptTokenHash = ''): Promise<void> {
+  await db.query('DELETE FROM merchant_sessions WHERE user_id = $1 AND token_hash <> $2', [userId, exceptTokenHash]);
+}
+
+/** One session, only if it is this user's. */
+export async function deleteUserSession(db: Queryable, userId: number, tokenHash: string): Promise<boolean> {
+  const rows = await db.query('DELETE FROM merchant_sessions WHERE user_id = $1 AND token_hash = $2 RETURNING token_hash', [userId, tokenHash]);
+  return rows.length === 1;
 }

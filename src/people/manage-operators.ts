@@ -79,5 +79,5 @@ export async function changeOwnPassword(ctx: AppContext, options: { operatorId: 
 export async function regenerateRecoveryCodes(ctx: AppContext, options: { operatorId: number; currentPassword: string }): Promise<string[]> {
   const secrets = await checkCurrentPassword(ctx, options.operatorId, options.currentPassword);
   const now = ctx.clock.now();
-  return ctx.db.transaction((tx) => issueRecoveryCodes(tx, { operatorId: secrets.id, actor: { kind: 'operator', id: secrets.id, label: secrets.email }, now }));
+  return ctx.db.transaction((tx) => issueRecoveryCodes(tx, { kind: 'operator', accountId: secrets.id, actor: { kind: 'operator', id: secrets.id, label: secrets.email }, now }));
 }

@@ -19,5 +19,5 @@ export async function enrolmentSecret(ctx: AppContext, operatorId: number): Prom
 export async function confirmEnrolment(ctx: AppContext, options: { operatorId: number; email: string; code: string }): Promise<string[]> {
   await checkOperatorCode(ctx, { operatorId: options.operatorId, code: options.code, allowRecovery: false });
   const now = ctx.clock.now();
-  return ctx.db.transaction((tx) => issueRecoveryCodes(tx, { operatorId: options.operatorId, actor: { kind: 'operator', id: options.operatorId, label: options.email }, now }));
+  return ctx.db.transaction((tx) => issueRecoveryCodes(tx, { kind: 'operator', accountId: options.operatorId, actor: { kind: 'operator', id: options.operatorId, label: options.email }, now }));
 }

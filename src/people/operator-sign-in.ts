@@ -5,36 +5,26 @@
 import type { AppContext } from '../context.js';
 import { hashPassword, verifyPassword } from './password.js';
 import type { Operator } from './operator.js';
-import { acceptTotpStep, findOperatorSecrets, useRecoveryCode } from './operator-store.js';
-import { hashRecoveryCode, looksLikeRecoveryCode } from './recovery-codes.js';
+import { acceptTotpStep, findOperatorSecrets } from './operator-store.js';
+import { checkSecondFactor, CODE_FAILURES_BEFORE_LOCK, type TotpAccounts } from './second-factor.js';
+import { SignInError } from './sign-in-error.js';
 import { countSignInFailure, forgetSignInFailures, lockedForSeconds } from './sign-in-throttle.js';
-import { openTotpSecret } from './totp-seal.js';
-import { totpStepOf } from './totp.js';
 
 export const PASSWORD_FAILURES_BEFORE_LOCK = 5;
 export const IP_FAILURES_BEFORE_LOCK = 20;
-/** Wrong codes before the second factor locks: 5 guesses in a million per lock. */
-export const CODE_FAILURES_BEFORE_LOCK = 5;
+export { CODE_FAILURES_BEFORE_LOCK };
 
-export class SignInError extends Error {
-  constructor(
-    readonly code: 'wrong_credentials' | 'wrong_code' | 'locked',
-    readonly retryAfterSeconds = 0,
-  ) {
-    super(
-      code === 'locked'
-        ? `Too many failed attempts. Try again in ${retryAfterSeconds} seconds.`
-        : code === 'wrong_code'
-          ? 'That code is not valid. Codes change every 30 seconds and each works once.'
-          : 'Wrong e-mail or password.',
-    );
-  }
-}
+export { SignInError };
+
+const OPERATORS: TotpAccounts = {
+  kind: 'operator',
+  sealedSecret: async (tx, id) => (await findOperatorSecrets(tx, { id }, true))?.totpSecretSealed,
+  acceptStep: acceptTotpStep,
+};
 
 const scopes = {
   email: (email: string) => `operator:email:${email.trim().toLowerCase()}`,
   ip: (ip: string) => `operator:ip:${ip}`,
-  code: (operatorId: number) => `operator:code:${operatorId}`,
 };
 
 let decoyHash: Promise<string> | undefined;
@@ -70,24 +60,5 @@ export async function checkOperatorPassword(ctx: AppContext, options: { email: s
  * accepted, or an unused recovery code (spent by this). Also confirms a new operator's enrolment.
  */
 export async function checkOperatorCode(ctx: AppContext, options: { operatorId: number; code: string; allowRecovery: boolean }): Promise<{ usedRecoveryCode: boolean }> {
-  const now = ctx.clock.now();
-  const scope = scopes.code(options.operatorId);
-  const locked = await lockedForSeconds(ctx.db, [scope], now);
-  if (locked > 0) throw new SignInError('locked', locked);
-
-  const accepted = await ctx.db.transaction(async (tx) => {
-    const secrets = await findOperatorSecrets(tx, { id: options.operatorId }, true);
-    if (!secrets) return undefined;
-    if (options.allowRecovery && looksLikeRecoveryCode(options.code)) {
-      return (await useRecoveryCode(tx, secrets.id, hashRecoveryCode(options.code), now)) ? { usedRecoveryCode: true } : undefined;
-    }
-    const step = totpStepOf(await openTotpSecret(tx, secrets.totpSecretSealed), options.code, now);
-    return step !== undefined && (await acceptTotpStep(tx, secrets.id, step, now)) ? { usedRecoveryCode: false } : undefined;
-  });
-  if (accepted) {
-    await forgetSignInFailures(ctx.db, scope);
-    return accepted;
-  }
-  const lockFor = await countSignInFailure(ctx.db, [[scope, CODE_FAILURES_BEFORE_LOCK]], now);
-  throw lockFor > 0 ? new SignInError('locked', lockFor) : new SignInError('wrong_code');
+  return checkSecondFactor(ctx, OPERATORS, { accountId: options.operatorId, code: options.code, allowRecovery: options.allowRecovery });
 }

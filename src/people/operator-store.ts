@@ -1,4 +1,4 @@
-// The SQL of operators and their recovery codes.
+// The SQL of operators (their recovery codes: recovery-code-store.ts).
 import type { Queryable } from '../db/db.js';
 import type { Operator, OperatorRole } from './operator.js';
 
@@ -81,20 +81,4 @@ export async function markRemoved(db: Queryable, id: number, now: Date): Promise
 export async function lockAdmins(db: Queryable): Promise<number[]> {
   const rows = await db.query<{ id: number }>("SELECT id FROM operators WHERE role = 'admin' AND removed_at IS NULL ORDER BY id FOR UPDATE");
   return rows.map((r) => Number(r.id));
-}
-
-export async function replaceRecoveryCodes(db: Queryable, operatorId: number, codeHashes: string[]): Promise<void> {
-  await db.query('DELETE FROM operator_recovery_codes WHERE operator_id = $1', [operatorId]);
-  for (const hash of codeHashes) await db.query('INSERT INTO operator_recovery_codes (operator_id, code_hash) VALUES ($1, $2)', [operatorId, hash]);
-}
-
-/** Uses a recovery code: true exactly once per code. */
-export async function useRecoveryCode(db: Queryable, operatorId: number, codeHash: string, now: Date): Promise<boolean> {
-  const rows = await db.query('UPDATE operator_recovery_codes SET used_at = $3 WHERE operator_id = $1 AND code_hash = $2 AND used_at IS NULL RETURNING code_hash', [operatorId, codeHash, now]);
-  return rows.length === 1;
-}
-
-export async function countUnusedRecoveryCodes(db: Queryable, operatorId: number): Promise<number> {
-  const [row] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM operator_recovery_codes WHERE operator_id = $1 AND used_at IS NULL', [operatorId]);
-  return row.n;
 }

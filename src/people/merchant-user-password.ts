@@ -1,0 +1,100 @@
+// A merchant user's password: checked again for step-up, changed when logged in (asks the current
+// one), or reset by a single-use e-mailed link valid one hour. A change or a reset ends the user's
+// other sessions (all of them for a reset): whoever knew the old password is logged out.
+import type { AppContext } from '../context.js';
+import { AppError } from '../http/errors.js';
+import { EMAIL_FAILURES_BEFORE_LOCK } from '../merchants/log-in.js';
+import { endUserSessions } from '../merchants/merchant-sessions.js';
+import { findUserByEmail, findUserSecrets, markEmailVerified, updateUserPasswordHash } from '../merchants/merchant-user-store.js';
+import { issueLink, peekLink, spendLink } from './account-links.js';
+import { resetPasswordMail } from './account-mail.js';
+import { hashPassword, verifyPassword } from './password.js';
+import { SignInError } from './sign-in-error.js';
+import { countSignInFailure, forgetSignInFailures, lockedForSeconds } from './sign-in-throttle.js';
+
+export const MERCHANT_PASSWORD_MIN_LENGTH = 8;
+/** Reset e-mails to one address before more are quietly not sent for a while (no mail bombing). */
+export const RESET_MAILS_BEFORE_LOCK = 3;
+
+/** The same rule as at sign-up (create-merchant.ts). Undefined when acceptable. */
+export function merchantPasswordProblem(password: string): string | undefined {
+  if (password.length < MERCHANT_PASSWORD_MIN_LENGTH) return `Use at least ${MERCHANT_PASSWORD_MIN_LENGTH} characters.`;
+  if (password.length > 256) return 'Use at most 256 characters.';
+  return undefined;
+}
+
+/** The log-in's own scope: wrong passwords here count against the same limit. */
+const emailScope = (email: string) => `email:${email.trim().toLowerCase()}`;
+
+/** The user's password, again (step-up, a change): throws SignInError when wrong or locked. */
+export async function checkUserPassword(ctx: AppContext, options: { userId: number; password: string }): Promise<void> {
+  const now = ctx.clock.now();
+  const secrets = await findUserSecrets(ctx.db, options.userId);
+  if (!secrets) throw new SignInError('wrong_credentials');
+  const locked = await lockedForSeconds(ctx.db, [emailScope(secrets.email)], now);
+  if (locked > 0) throw new SignInError('locked', locked);
+  if (await verifyPassword(options.password.slice(0, 256), secrets.passwordHash)) {
+    await forgetSignInFailures(ctx.db, emailScope(secrets.email));
+    return;
+  }
+  const lockFor = await countSignInFailure(ctx.db, [[emailScope(secrets.email), EMAIL_FAILURES_BEFORE_LOCK]], now);
+  throw lockFor > 0 ? new SignInError('locked', lockFor) : new SignInError('wrong_credentials');
+}
+
+/** Changes the password of a logged-in user, after the current one; their other sessions end. */
+export async function changeUserPassword(ctx: AppContext, options: { userId: number; sessionId: string; currentPassword: string; newPassword: string }): Promise<void> {
+  try {
+    await checkUserPassword(ctx, { userId: options.userId, password: options.currentPassword });
+  } catch (error) {
+    if (!(error instanceof SignInError)) throw error;
+    throw new AppError('validation_error', { fields: { current_password: [error.code === 'locked' ? error.message : 'That is not your current password.'] } });
+  }
+  const problem = merchantPasswordProblem(options.newPassword);
+  if (problem) throw new AppError('validation_error', { fields: { new_password: [problem] } });
+  const hash = await hashPassword(options.newPassword);
+  await ctx.db.transaction(async (tx) => {
+    await updateUserPasswordHash(tx, options.userId, hash);
+    await endUserSessions(tx, { userId: options.userId, except: options.sessionId });
+  });
+}
+
+/**
+ * Sends a reset link if a user has this e-mail. The caller answers the same whatever happens here,
+ * so the form does not tell who has an account; the time taken differs little (no hashing here).
+ */
+export async function requestPasswordReset(ctx: AppContext, options: { email: string }): Promise<void> {
+  const email = options.email.trim().toLowerCase();
+  if (!email || email.length > 254) return;
+  const now = ctx.clock.now();
+  const scope = `reset-mail:${email}`;
+  if ((await lockedForSeconds(ctx.db, [scope], now)) > 0) return;
+  await countSignInFailure(ctx.db, [[scope, RESET_MAILS_BEFORE_LOCK]], now);
+  const user = await findUserByEmail(ctx.db, email);
+  if (!user) return;
+  const { token, expiresAt } = await issueLink(ctx.db, { userId: user.id, purpose: 'reset_password', now });
+  const link = `${ctx.config.publicUrl}/dashboard/reset-password/${token}`;
+  await ctx.mailer.send(resetPasswordMail({ to: user.email, link, expiresAt, timeZone: ctx.config.timeZone }));
+}
+
+/** Whose the link is, while usable (throws SignInError otherwise). */
+export const resetLinkOwner = (ctx: AppContext, options: { token: string; ip: string }) => peekLink(ctx, { ...options, purpose: 'reset_password' });
+
+/** Sets the new password and spends the link; every session of the user ends. The e-mail counts as verified. */
+export async function resetPassword(ctx: AppContext, options: { token: string; password: string; ip: string }): Promise<{ email: string }> {
+  const owner = await resetLinkOwner(ctx, options);
+  const problem = merchantPasswordProblem(options.password);
+  if (problem) throw new AppError('validation_error', { fields: { password: [problem] } });
+  const hash = await hashPassword(options.password);
+  const now = ctx.clock.now();
+  const userId = await ctx.db.transaction(async (tx) => {
+    const spent = await spendLink(tx, { token: options.token, purpose: 'reset_password', now });
+    if (spent === undefined) return undefined;
+    await updateUserPasswordHash(tx, spent, hash);
+    await markEmailVerified(tx, spent, now);
+    await endUserSessions(tx, { userId: spent });
+    return spent;
+  });
+  if (userId === undefined) throw new SignInError('wrong_code');
+  await forgetSignInFailures(ctx.db, emailScope(owner.email));
+  return { email: owner.email };
+}
