@@ -22,7 +22,7 @@ export function uniqueSignUp(overrides: Partial<{ name: string; email: string; p
   return { name: `Dashboard Shop ${unique}`, email: `dash-${unique}@example.com`, password: 'correct horse battery', ...overrides };
 }
 
-export function merchantBrowser(app: FastifyInstance, options: { remoteAddress?: string } = {}) {
+export function merchantBrowser(app: FastifyInstance, options: { remoteAddress?: string; userAgent?: string } = {}) {
   const jar = new Map<string, string>();
   let csrf = '';
 
@@ -41,6 +41,7 @@ export function merchantBrowser(app: FastifyInstance, options: { remoteAddress?:
   };
 
   const cookieHeader = () => [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
+  const agent = options.userAgent ? { 'user-agent': options.userAgent } : {};
 
   const answer = (response: { statusCode: number; body: string; headers: Record<string, unknown> }, setCookies: string[]): PageResponse => ({
     status: response.statusCode,
@@ -51,7 +52,7 @@ export function merchantBrowser(app: FastifyInstance, options: { remoteAddress?:
   });
 
   const get = async (url: string): Promise<PageResponse> => {
-    const response = await app.inject({ method: 'GET', url, headers: jar.size ? { cookie: cookieHeader() } : {}, remoteAddress: options.remoteAddress });
+    const response = await app.inject({ method: 'GET', url, headers: { ...agent, ...(jar.size ? { cookie: cookieHeader() } : {}) }, remoteAddress: options.remoteAddress });
     return answer(response, remember(response));
   };
 
@@ -60,7 +61,7 @@ export function merchantBrowser(app: FastifyInstance, options: { remoteAddress?:
     const response = await app.inject({
       method: 'POST',
       url,
-      headers: { 'content-type': 'application/x-www-form-urlencoded', ...(jar.size ? { cookie: cookieHeader() } : {}) },
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...agent, ...(jar.size ? { cookie: cookieHeader() } : {}) },
       payload: new URLSearchParams({ csrf_token: csrf, ...fields }).toString(),
       remoteAddress: options.remoteAddress,
     });
