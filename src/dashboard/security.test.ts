@@ -260,7 +260,7 @@ describe('sessions', () => {
     expect(list.body).not.toMatch(/[0-9a-f]{64}/);
 
     // Ends the phone's session (the row that is not this one).
-    const phoneRef = /<tr data-session="([0-9a-f]{24})">[\s\S]*?192\.0\.2\.20/.exec(list.body)![1];
+    const phoneRef = /<tr data-session="([0-9a-f]{24})">(?:(?!<\/tr>)[\s\S])*?192\.0\.2\.20/.exec(list.body)![1];
     expect((await laptop.post('/dashboard/account/sessions/end', { session: phoneRef })).location).toBe('/dashboard/account/sessions?done=session');
     expect((await phone.get('/dashboard')).location).toBe('/dashboard/login');
 
