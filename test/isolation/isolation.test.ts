@@ -57,6 +57,13 @@ async function freshB(w: World): Promise<MerchantBrowser> {
 
 const json = (answer: Answered) => JSON.parse(answer.body);
 
+/** A merchant of its own, signed up for one attempt that changes its user (two-factor, its sessions). */
+async function throwaway(w: World): Promise<MerchantBrowser> {
+  const browser = merchantBrowser(w.t.app);
+  await browser.signUp(uniqueSignUp());
+  return browser;
+}
+
 const table: Record<string, Classification> = {
   // ---- the API: merchant and environment come from the key -----------------------------------
   'POST /api/v2/epayment/initiate/': {
@@ -397,7 +404,8 @@ const table: Record<string, Classification> = {
     reason: "applies for the session's own merchant; an id in the form names nothing",
     attempts: async (w) => {
       const newcomer = merchantBrowser(w.t.app);
-      await newcomer.signUp();
+      const { fields } = await newcomer.signUp();
+      await newcomer.verifyEmail(w.t.logs, fields.email);
       const application = { ...validApplication(), merchant_id: w.a.id, merchant_idx: w.a.id, pan_number: '999999999' };
       return [
         { what: 'a new merchant applies, naming A', by: { browser: newcomer }, method: 'POST', url: '/dashboard/business', body: application, expect: (a) => expect(a.status).toBe(303), hidden: ALL },
@@ -417,6 +425,73 @@ const table: Record<string, Classification> = {
     reason: "ends the session's own session; A's sessions stay",
     attempts: async (w) => [{ what: 'B logs out', by: { browser: await freshB(w) }, method: 'POST', url: '/dashboard/logout', expect: (a) => expect(a.status).toBe(303), hidden: ALL }],
   },
+  // ---- a user's own account safety: the session's user only; links are capabilities ----------
+  'GET /dashboard/account': {
+    scope: 'dashboard',
+    reason: "the session's own user: e-mail, two-factor, password form",
+    attempts: () => intruders.dashboard.map((i) => ({ what: `${JSON.stringify(i.by)} security page`, ...i, method: 'GET' as const, url: '/dashboard/account', expect: 'shown' as const })),
+  },
+  'GET /dashboard/account/two-factor': {
+    scope: 'dashboard',
+    reason: "sets up two-factor for the session's own user (a secret of theirs only)",
+    attempts: async (w) => [{ what: 'a throwaway user sets up two-factor', by: { browser: await throwaway(w) }, method: 'GET', url: '/dashboard/account/two-factor', expect: 'shown', hidden: ALL }],
+  },
+  'POST /dashboard/account/two-factor': {
+    scope: 'dashboard',
+    reason: "confirms the session's own user's set-up with a code; names no one else",
+    attempts: async (w) => [{ what: 'a wrong code, naming A', by: { browser: await throwaway(w) }, method: 'POST', url: '/dashboard/account/two-factor', body: { code: '000000', user_id: w.a.id }, expect: 'shown', hidden: ALL }],
+  },
+  'POST /dashboard/account/two-factor/recovery-codes': {
+    scope: 'dashboard',
+    reason: "new codes for the session's own user only, after their code",
+    attempts: (w) => [{ what: 'B asks new codes, naming A', by: { browser: 'bTest' }, method: 'POST', url: '/dashboard/account/two-factor/recovery-codes', body: { code: '000000', user_id: w.a.id }, expect: (a) => expect(a.status).toBe(409), hidden: ALL, refresh: '/dashboard/account' }],
+  },
+  'POST /dashboard/account/two-factor/off': {
+    scope: 'dashboard',
+    reason: "turns off the session's own user's two-factor only, after their code",
+    attempts: (w) => [{ what: 'B turns off, naming A', by: { browser: 'bTest' }, method: 'POST', url: '/dashboard/account/two-factor/off', body: { off_code: '000000', user_id: w.a.id }, expect: (a) => expect(a.status).toBe(409), hidden: ALL, refresh: '/dashboard/account' }],
+  },
+  'POST /dashboard/account/password': {
+    scope: 'dashboard',
+    reason: "the session's own user's password, after the current one",
+    attempts: (w) => [{ what: 'B changes a password with a wrong current one, naming A', by: { browser: 'bTest' }, method: 'POST', url: '/dashboard/account/password', body: { current_password: `not ${w.b.password}`, new_password: 'hijacked password', user_id: w.a.id, email: w.a.email }, expect: (a) => expect(a.status).toBe(400), hidden: ALL, refresh: '/dashboard/account' }],
+  },
+  'POST /dashboard/account/team-two-factor': {
+    scope: 'dashboard',
+    reason: "the session's own merchant's team setting (owner only)",
+    attempts: (w) => [{ what: 'B requires two-factor, naming A', by: { browser: 'bTest' }, method: 'POST', url: '/dashboard/account/team-two-factor', body: { required: 'yes', merchant_id: w.a.id }, expect: (a) => expect(a.status).toBe(409), hidden: ALL, refresh: '/dashboard/account' }],
+  },
+  'POST /dashboard/account/verify-email': {
+    scope: 'dashboard',
+    reason: "sends the link to the session's own user's e-mail only",
+    attempts: (w) => [{ what: 'B asks a link, naming A', by: { browser: 'bTest' }, method: 'POST', url: '/dashboard/account/verify-email', body: { email: w.a.email, user_id: w.a.id }, expect: 'shown', hidden: ALL, refresh: '/dashboard/account' }],
+  },
+  'GET /dashboard/verify-email/:token': publicRoute('the token is the capability (256 random bits, hashed, single-use, 24 hours); a wrong one shows nothing', `/dashboard/verify-email/${'A'.repeat(43)}`),
+  'GET /dashboard/account/sessions': {
+    scope: 'dashboard',
+    reason: "the session's own user's sessions",
+    attempts: () => intruders.dashboard.map((i) => ({ what: `${JSON.stringify(i.by)} sessions page`, ...i, method: 'GET' as const, url: '/dashboard/account/sessions', expect: 'shown' as const })),
+  },
+  'POST /dashboard/account/sessions/end': {
+    scope: 'dashboard',
+    reason: "ends one of the session's own user's sessions, found by its ref among theirs only",
+    attempts: (w) => [{ what: 'B ends a session ref it made up, naming A', by: { browser: 'bTest' }, method: 'POST', url: '/dashboard/account/sessions/end', body: { session: '0'.repeat(24), user_id: w.a.id }, expect: 'shown', hidden: ALL, refresh: '/dashboard/account/sessions' }],
+  },
+  'POST /dashboard/account/sessions/end-all': {
+    scope: 'dashboard',
+    reason: "ends the session's own user's sessions; A's stay",
+    attempts: async (w) => [{ what: 'a throwaway user logs out everywhere, naming A', by: { browser: await throwaway(w) }, method: 'POST', url: '/dashboard/account/sessions/end-all', body: { user_id: w.a.id }, expect: (a) => expect(a.status).toBe(303), hidden: ALL }],
+  },
+  'GET /dashboard/login/code': publicRoute('the second-factor form, only in a session that gave the password', '/dashboard/login/code'),
+  'POST /dashboard/login/code': publicRoute('a code, only in a session that gave the password; without one it leads to log-in', '/dashboard/login/code', 'POST', { code: '123456' }),
+  'GET /dashboard/forgot-password': publicRoute('the form that asks for an e-mail', '/dashboard/forgot-password'),
+  'POST /dashboard/forgot-password': {
+    scope: 'public',
+    reason: "answers the same for A's e-mail as for any other, and the link goes to A's mailbox only",
+    attempts: (w) => [{ what: "a reset for A's e-mail", by: { browser: merchantBrowser(w.t.app) }, method: 'POST', url: '/dashboard/forgot-password', body: { email: w.a.email }, expect: (a) => expect(a.status).toBe(200), hidden: ALL, refresh: '/dashboard/forgot-password' }],
+  },
+  'GET /dashboard/reset-password/:token': publicRoute('the token is the capability (256 random bits, hashed, single-use, 1 hour); a wrong one shows nothing', `/dashboard/reset-password/${'A'.repeat(43)}`),
+  'POST /dashboard/reset-password/:token': publicRoute('sets a password only with a live token; a wrong one changes nothing', `/dashboard/reset-password/${'A'.repeat(43)}`, 'POST', { password: 'hijacked password' }),
   'GET /dashboard/signup': publicRoute('the sign-up form: no merchant yet', '/dashboard/signup'),
   'POST /dashboard/signup': {
     scope: 'public',
