@@ -25,6 +25,7 @@ import { ensureDemoMerchant } from '../src/demo/ensure-demo-merchant.js';
 import { rejectMerchant, suspendMerchant } from '../src/merchants/decide-merchant.js';
 import { totpCode } from '../src/people/totp.js';
 import { invitationLinkFor, newOperator, type TestOperator } from '../test/console-client.js';
+import { mailedLink } from '../test/dashboard-client.js';
 import { merchantIn } from '../test/merchant-approval.js';
 import { openOutageDatabase, outageDatabaseKind, type OutageDatabase } from '../test/reliability/private-postgres.js';
 import { startTestApp, type TestApp } from '../test/test-app.js';
@@ -386,6 +387,10 @@ const PAGES: PageKind[] = [
     },
   },
   { name: 'dashboard: API keys', as: 'merchant', open: visit('/dashboard/keys') },
+  { name: 'dashboard: security (password, two-factor, team)', as: 'merchant', open: visit('/dashboard/account') },
+  { name: 'dashboard: your sessions', as: 'merchant', open: visit('/dashboard/account/sessions') },
+  { name: 'dashboard: set up two-factor', as: 'merchant', open: visit('/dashboard/account/two-factor') },
+  { name: 'dashboard: forgot password', as: 'visitor', open: visit('/dashboard/forgot-password') },
   { name: 'dashboard: go live, the application form', as: 'merchant', open: visit('/dashboard/business') },
   {
     name: 'dashboard: go live, fields refused',
@@ -573,6 +578,8 @@ beforeAll(async () => {
   await payer.page.getByLabel('Password').fill(MERCHANT.password);
   await payer.page.getByRole('button', { name: 'Create account' }).click();
   const testKey = (await payer.page.getByLabel('Test secret key').textContent())!.trim();
+  await payer.page.goto(`${service.origin}${mailedLink(service.t.logs, MERCHANT.email, 'verify-email')}`);
+  await payer.page.getByText('Your e-mail address is confirmed.').waitFor();
   const buyer = await ROLES.visitor();
   const { pidx } = await pay(buyer, await initiate(order(), testKey));
   await payer.page.close();
