@@ -23,12 +23,8 @@ export function registerPasswordReset(app: FastifyInstance, deps: DashboardDeps)
     if (!formVerified(deps, request)) return formExpired(deps, request, reply);
     const email = field(request, 'email').trim();
     if (!email) return sendPage(reply, forgotPasswordPage({ csrf: formToken(deps, request, reply), message: 'Enter the e-mail you log in with.' }), 400);
-    try {
-      await requestPasswordReset(ctx, { email });
-    } catch (error) {
-      // Answered the same either way: a mail server's failure must not tell who has an account.
-      request.log.error({ err: error }, 'password reset e-mail not sent');
-    }
+    // Answered the same either way: a mail server's failure must not tell who has an account.
+    await requestPasswordReset(ctx, { email, onMailError: (error) => request.log.error({ err: error }, 'password reset e-mail not sent') });
     return sendPage(reply, forgotPasswordPage({ csrf: formToken(deps, request, reply), email, sent: true }));
   });
 

@@ -60,9 +60,10 @@ export async function changeUserPassword(ctx: AppContext, options: { userId: num
 
 /**
  * Sends a reset link if a user has this e-mail. The caller answers the same whatever happens here,
- * so the form does not tell who has an account; the time taken differs little (no hashing here).
+ * so the form does not tell who has an account; the e-mail is not waited for (an SMTP round trip
+ * would tell by the time taken), its failure goes to `onMailError`.
  */
-export async function requestPasswordReset(ctx: AppContext, options: { email: string }): Promise<void> {
+export async function requestPasswordReset(ctx: AppContext, options: { email: string; onMailError: (error: unknown) => void }): Promise<void> {
   const email = options.email.trim().toLowerCase();
   if (!email || email.length > 254) return;
   const now = ctx.clock.now();
@@ -73,7 +74,7 @@ export async function requestPasswordReset(ctx: AppContext, options: { email: st
   if (!user) return;
   const { token, expiresAt } = await issueLink(ctx.db, { userId: user.id, purpose: 'reset_password', now });
   const link = `${ctx.config.publicUrl}/dashboard/reset-password/${token}`;
-  await ctx.mailer.send(resetPasswordMail({ to: user.email, link, expiresAt, timeZone: ctx.config.timeZone }));
+  ctx.mailer.send(resetPasswordMail({ to: user.email, link, expiresAt, timeZone: ctx.config.timeZone })).catch(options.onMailError);
 }
 
 /** Whose the link is, while usable (throws SignInError otherwise). */
