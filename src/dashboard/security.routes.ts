@@ -11,7 +11,8 @@ import { confirmEnrolment, enrolmentSecret, regenerateUserRecoveryCodes, turnOff
 import { SignInError } from '../people/sign-in-error.js';
 import { setTeamTwoFactor } from '../people/team-two-factor.js';
 import { formExpired, frameOf, messagePage } from './dashboard-pages.js';
-import { field, fieldMessages, formToken, formVerified, queryText, sendPage, sessionOf, signedIn, type DashboardDeps } from './dashboard-request.js';
+import { field, fieldMessages, formToken, formVerified, queryText, safeNext, sendPage, sessionOf, signedIn, type DashboardDeps } from './dashboard-request.js';
+import { stepUp } from './step-up.js';
 import { accountPage, type AccountView, enrolPage, recoveryCodesPage, sessionsPage } from './security-pages.js';
 
 const DONE: Record<string, string> = {
@@ -150,6 +151,15 @@ export function registerSecurity(app: FastifyInstance, deps: DashboardDeps) {
       const message = error.code === 'locked' ? error.message : 'This link is not valid: it was used already, it expired, or a newer one was sent. Log in and send a new one from the notice at the top.';
       return messagePage(deps, request, reply, error.code === 'locked' ? 429 : 404, { title: 'Link not valid', message, link: { href: '/dashboard', text: 'Go to the dashboard' } });
     }
+  });
+
+  // The step-up box of a page of many forms: proves who the user is, then back to that page.
+  app.post('/account/confirm', async (request, reply) => {
+    if (!formVerified(deps, request)) return formExpired(deps, request, reply);
+    const back = safeNext(field(request, 'back')) ?? '/dashboard';
+    const refusal = await stepUp(ctx, request);
+    if (refusal) return messagePage(deps, request, reply, refusal.status, { title: 'Not confirmed', message: refusal.message, link: { href: back, text: 'Back' } });
+    return reply.code(303).redirect(back);
   });
 
   app.get('/account/sessions', async (request, reply) => {

@@ -328,3 +328,17 @@ describe('guessing, across two instances of the app on one store', () => {
     expect((await merchantBrowser(other.app, { remoteAddress: '198.51.100.8' }).get(mailedLink(other.logs, fields.email, 'reset-password'))).status).toBe(200);
   });
 });
+
+describe('the step-up box', () => {
+  it('confirms the session for a page of many forms, and comes back', async () => {
+    const { browser, fields } = await signedUp();
+    t.clock.advance(6 * 60);
+    await browser.get('/dashboard/account');
+    const wrong = await browser.post('/dashboard/account/confirm', { back: '/dashboard/keys', confirm_identity: 'not my password' });
+    expect(wrong.status).toBe(401);
+    expect(pageText(wrong.body)).toContain('That is not your password.');
+    expect((await browser.post('/dashboard/account/confirm', { back: 'https://evil.example/', confirm_identity: fields.password })).location).toBe('/dashboard');
+    // Fresh now: a live key rotates without a field.
+    expect((await browser.post('/dashboard/keys/rotate/confirm', { environment: 'live', grace: '0' })).status).toBe(200);
+  });
+});

@@ -36,6 +36,21 @@ export function stepUpField(ctx: AppContext, session: MerchantSession, error?: s
 </fieldset>`;
 }
 
+/**
+ * For a page of many small forms (the team page): one box at the top that confirms the session
+ * (POST /dashboard/account/confirm) and comes back, instead of a field in every form.
+ */
+export function stepUpBox(ctx: AppContext, session: MerchantSession, view: { csrf: string; back: string }): Html | '' {
+  if (freshlyConfirmed(ctx, session)) return '';
+  return html`<form method="post" action="/dashboard/account/confirm" class="panel stack step-up-box">
+  <input type="hidden" name="csrf_token" value="${view.csrf}">
+  <input type="hidden" name="back" value="${view.back}">
+  <p>Changes here need you to confirm it is you (once, for the next ${STEP_UP_FRESH_SECONDS / 60} minutes).</p>
+  ${stepUpField(ctx, session)}
+  <button type="submit">Confirm</button>
+</form>`;
+}
+
 export interface StepUpRefusal {
   status: 401 | 429;
   message: string;

@@ -467,6 +467,11 @@ const table: Record<string, Classification> = {
     attempts: (w) => [{ what: 'B asks a link, naming A', by: { browser: 'bTest' }, method: 'POST', url: '/dashboard/account/verify-email', body: { email: w.a.email, user_id: w.a.id }, expect: 'shown', hidden: ALL, refresh: '/dashboard/account' }],
   },
   'GET /dashboard/verify-email/:token': publicRoute('the token is the capability (256 random bits, hashed, single-use, 24 hours); a wrong one shows nothing', `/dashboard/verify-email/${'A'.repeat(43)}`),
+  'POST /dashboard/account/confirm': {
+    scope: 'dashboard',
+    reason: "confirms the session's own user with their own code or password; A's password proves nothing for B",
+    attempts: (w) => [{ what: "B confirms with A's e-mail named", by: { browser: 'bTest' }, method: 'POST', url: '/dashboard/account/confirm', body: { back: '/dashboard', confirm_identity: 'not the password', email: w.a.email }, expect: 'shown', hidden: ALL, refresh: '/dashboard/account' }],
+  },
   'GET /dashboard/account/sessions': {
     scope: 'dashboard',
     reason: "the session's own user's sessions",
