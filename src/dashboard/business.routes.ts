@@ -7,7 +7,7 @@ import { findBankAccount } from '../merchants/bank-account-store.js';
 import { findBusinessDetails } from '../merchants/business-details-store.js';
 import { businessPage, type BusinessView } from './business-page.js';
 import { formExpired, frameOf } from './dashboard-pages.js';
-import { field, fieldMessages, formVerified, sendPage, sessionOf, type DashboardDeps } from './dashboard-request.js';
+import { doing, field, fieldMessages, formVerified, sendPage, sessionOf, type DashboardDeps } from './dashboard-request.js';
 
 const FIELDS = ['legal_name', 'business_type', 'pan_number', 'address', 'contact_person', 'phone', 'website', 'bank_name', 'branch', 'account_name', 'account_number'] as const;
 /** Left empty, these are not given at all (rather than given blank). */
@@ -26,9 +26,9 @@ export function registerBusiness(app: FastifyInstance, deps: DashboardDeps) {
     return sendPage(reply, businessPage(frameOf(deps, request, reply, 'business'), view), status);
   }
 
-  app.get('/business', (request, reply) => show(request, reply));
+  app.get('/business', doing('business.manage'), (request, reply) => show(request, reply));
 
-  app.post('/business', async (request, reply) => {
+  app.post('/business', doing('business.manage'), async (request, reply) => {
     if (!formVerified(deps, request)) return formExpired(deps, request, reply);
     const session = sessionOf(request);
     const values = Object.fromEntries(FIELDS.map((name) => [name, field(request, name)]));

@@ -5,7 +5,7 @@ import { listSecretKeys } from '../merchants/list-secret-keys.js';
 import { ROTATION_GRACE_SECONDS, rotateSecretKey, type RotationGrace } from '../merchants/rotate-secret-key.js';
 import type { Environment } from '../environment.js';
 import { frameOf, formExpired } from './dashboard-pages.js';
-import { field, formVerified, sendPage, sessionOf, type DashboardDeps } from './dashboard-request.js';
+import { doing, field, formVerified, sendPage, sessionOf, type DashboardDeps } from './dashboard-request.js';
 import { keysPage, newKeyPage, rotateConfirmPage } from './keys-page.js';
 
 function rotationOf(request: FastifyRequest): { environment: Environment; grace: RotationGrace } | undefined {
@@ -20,11 +20,11 @@ export function registerKeys(app: FastifyInstance, deps: DashboardDeps) {
 
   const keysOf = (request: FastifyRequest) => listSecretKeys(ctx, { merchantId: sessionOf(request).merchant.id });
 
-  app.get('/keys', async (request, reply) => {
+  app.get('/keys', doing('keys.view'), async (request, reply) => {
     return sendPage(reply, keysPage(frameOf(deps, request, reply, 'keys'), { keys: await keysOf(request) }));
   });
 
-  app.post('/keys/rotate', async (request, reply) => {
+  app.post('/keys/rotate', doing('keys.rotate'), async (request, reply) => {
     if (!formVerified(deps, request)) return formExpired(deps, request, reply);
     const rotation = rotationOf(request);
     const keys = await keysOf(request);
@@ -36,7 +36,7 @@ export function registerKeys(app: FastifyInstance, deps: DashboardDeps) {
     return sendPage(reply, rotateConfirmPage(frame, { ...rotation, current, revokeAt }));
   });
 
-  app.post('/keys/rotate/confirm', async (request, reply) => {
+  app.post('/keys/rotate/confirm', doing('keys.rotate'), async (request, reply) => {
     if (!formVerified(deps, request)) return formExpired(deps, request, reply);
     const rotation = rotationOf(request);
     const frame = frameOf(deps, request, reply, 'keys');

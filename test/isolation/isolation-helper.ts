@@ -22,6 +22,8 @@ export interface AppRoute {
   method: string;
   /** As registered, e.g. `/dashboard/payments/:pidx`. */
   url: string;
+  /** Its route config (the dashboard's `action` or `public`, the console's `permission`). */
+  config: Record<string, unknown>;
 }
 
 export const routeKey = (route: AppRoute) => `${route.method} ${route.url}`;
@@ -31,7 +33,7 @@ export async function startRecordingRoutes(): Promise<{ t: TestApp; routes: AppR
   const routes = new Map<string, AppRoute>();
   const record = (message: unknown) => {
     (message as { fastify: FastifyInstance }).fastify.addHook('onRoute', (route) => {
-      for (const method of [route.method].flat()) routes.set(`${method} ${route.url}`, { method, url: route.url });
+      for (const method of [route.method].flat()) routes.set(`${method} ${route.url}`, { method, url: route.url, config: { ...route.config } });
     });
   };
   diagnostics.subscribe('fastify.initialization', record);
@@ -217,13 +219,16 @@ export async function buildWorld(t: TestApp): Promise<World> {
   return world;
 }
 
-/** Everything of A's an intruder could change: payments, keys, sessions, webhook endpoints and deliveries, approval and business details. */
-export async function snapshotOfA(w: World): Promise<unknown> {
-  const db = w.t.db;
-  const id = w.a.id;
+/** Everything of A's an intruder could change: payments, keys, sessions, webhook endpoints and deliveries, approval and business details, the team. */
+export function snapshotOfA(w: World): Promise<unknown> {
+  return snapshotOfMerchant(w.t.db, w.a.id, w.ownNew);
+}
+
+/** Everything of one merchant's that a request could change (payments in `ownNew` left out). */
+export async function snapshotOfMerchant(db: TestApp['db'], id: number, ownNew: Set<string> = new Set()): Promise<unknown> {
   const payments = await db.query<{ pidx: string }>('SELECT pidx, environment, status, refunded_amount, transaction_id, payer_mobile FROM payments WHERE merchant_id = $1 ORDER BY pidx', [id]);
   return {
-    payments: payments.filter((p) => !w.ownNew.has(p.pidx)),
+    payments: payments.filter((p) => !ownNew.has(p.pidx)),
     attempts: await db.query('SELECT a.token, a.ended, a.otp_failures FROM payment_attempts a JOIN payments p ON p.pidx = a.pidx WHERE p.merchant_id = $1 ORDER BY a.token', [id]),
     records: await db.query('SELECT idx, state, refunded, amount FROM transactions WHERE merchant_id = $1 ORDER BY idx', [id]),
     keys: await db.query('SELECT id, environment, revoked_at FROM secret_keys WHERE merchant_id = $1 ORDER BY id', [id]),
@@ -234,6 +239,7 @@ export async function snapshotOfA(w: World): Promise<unknown> {
     merchant: await db.query('SELECT status, status_reason, applied_at, fee_bps FROM merchants WHERE id = $1', [id]),
     business: await db.query('SELECT * FROM merchant_business_details WHERE merchant_id = $1', [id]),
     bankAccount: await db.query('SELECT * FROM merchant_bank_accounts WHERE merchant_id = $1', [id]),
+    users: await db.query('SELECT id, email, role, password_hash, removed_at FROM merchant_users WHERE merchant_id = $1 ORDER BY id', [id]),
   };
 }
 
