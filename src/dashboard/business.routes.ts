@@ -1,9 +1,12 @@
 // GET /dashboard/business (the "Go live" page) and its form: the merchant's business details and
-// settlement bank account, and the application to go live. Only the session's own merchant.
+// settlement bank account, and the application to go live. Only the session's own merchant. The
+// owner is told by e-mail where payouts will go.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../http/errors.js';
 import { applyForLive } from '../merchants/apply-for-live.js';
+import { maskedAccountNumber } from '../merchants/bank-account.js';
 import { findBankAccount } from '../merchants/bank-account-store.js';
+import { notifyOwner } from '../people/owner-notice.js';
 import { findBusinessDetails } from '../merchants/business-details-store.js';
 import { businessPage, type BusinessView } from './business-page.js';
 import { formExpired, frameOf } from './dashboard-pages.js';
@@ -40,6 +43,11 @@ export function registerBusiness(app: FastifyInstance, deps: DashboardDeps) {
       if (error.code === 'validation_error') return show(request, reply, { values, errors: fieldMessages(error), message: 'Please correct the fields marked below.' }, 400);
       if (error.code === 'conflict') return show(request, reply, { message: error.message }, 409);
       throw error;
+    }
+    const bank = await findBankAccount(ctx.db, session.merchant.id);
+    if (bank) {
+      const lines = [`Payouts go to ${bank.accountName}, ${bank.bankName} (${bank.branch}), account ${maskedAccountNumber(bank.accountNumber)}.`];
+      await notifyOwner(ctx, { merchantId: session.merchant.id, merchantName: session.merchant.name, what: 'The settlement bank account was set', by: session.user.email, lines }, request.log);
     }
     return reply.code(303).redirect('/dashboard/business');
   });

@@ -16,6 +16,7 @@ import { registerEnvironmentSwitch } from './environment.route.js';
 import { registerHome } from './home.route.js';
 import { registerKeys } from './keys.routes.js';
 import { registerPayment } from './payment.routes.js';
+import { registerTeam } from './team.routes.js';
 import { registerTransactions } from './transactions.routes.js';
 import { registerWebhooks } from './webhooks.routes.js';
 
@@ -65,6 +66,7 @@ async function dashboardRoutes(app: FastifyInstance, deps: DashboardDeps) {
   registerKeys(app, deps);
   registerWebhooks(app, deps);
   registerBusiness(app, deps);
+  registerTeam(app, deps);
 }
 
 export async function dashboardPlugin(app: FastifyInstance, { ctx, csrfSecret }: { ctx: AppContext; csrfSecret: Buffer }) {

@@ -16,6 +16,7 @@ import { merchantApi, validInitiate } from '../api-client.js';
 import { merchantBrowser, type MerchantBrowser, uniqueSignUp } from '../dashboard-client.js';
 import { callbackParams, operatorWallet, payerBrowser, payWithLiveWallet } from '../portal-client.js';
 import { approveSignedUp } from '../merchant-approval.js';
+import { teamMember } from '../team-client.js';
 import { startTestApp, type TestApp } from '../test-app.js';
 
 export interface AppRoute {
@@ -72,6 +73,9 @@ export interface World {
     deliveryId: Record<Environment, number>;
     /** A's own PAN, shown only on A's business page. */
     panNumber: string;
+    /** A viewer of A's team, and an open invitation of A's. */
+    viewer: { id: number; email: string };
+    invitationId: number;
   };
   b: { keys: Record<Environment, string>; email: string; password: string; test: { initiated: PaymentRef; attempt: { token: string; otp: string } } };
   /** Logged-in dashboard browsers: A on test, A switched to live, B on test, B on live. */
@@ -164,6 +168,13 @@ export async function buildWorld(t: TestApp): Promise<World> {
   const liveCompleted = { ...liveRef, transactionId: callbackParams(liveDone.location!).transaction_id };
   const liveInitiated = await initiate(liveApi, 'live-initiated');
 
+  // A's team: a viewer, and an invitation still open.
+  const viewer = await teamMember(t.ctx, aId, 'viewer');
+  const invitedEmail = `iso-invited-${tag}@example.com`;
+  await a.browser.get('/dashboard/team');
+  expect((await a.browser.post('/dashboard/team/invite', { email: invitedEmail, role: 'developer' })).status).toBe(303);
+  const [{ id: invitationId }] = await t.db.query<{ id: number }>('SELECT id FROM merchant_invitations WHERE email = $1', [invitedEmail]);
+
   const deliveries = await t.db.query<{ environment: Environment; id: number }>('SELECT environment, max(id) AS id FROM webhook_deliveries WHERE merchant_id = $1 GROUP BY environment', [aId]);
   const deliveryId = Object.fromEntries(deliveries.map((d) => [d.environment, Number(d.id)])) as Record<Environment, number>;
   expect(deliveryId.test && deliveryId.live, 'A has webhook deliveries in both environments').toBeTruthy();
@@ -200,6 +211,8 @@ export async function buildWorld(t: TestApp): Promise<World> {
       webhookUrl,
       deliveryId,
       panNumber: a.business.pan_number,
+      viewer: { id: viewer.id, email: viewer.email },
+      invitationId: Number(invitationId),
     },
     b: { keys: b.keys, email: b.fields.email, password: b.fields.password, test: { initiated: { pidx: bInitiated, orderId: bOrder }, attempt: { token, otp: '987654' } } },
     browsers: {
@@ -209,7 +222,7 @@ export async function buildWorld(t: TestApp): Promise<World> {
       bLive: await loggedIn(t, b.fields.email, b.fields.password, 'live'),
     },
     secrets: {
-      merchant: [a.fields.name, a.fields.email, a.keys.test.slice(0, 22), a.keys.live.slice(0, 22), a.business.pan_number, maskedAccountNumber(a.business.account_number)],
+      merchant: [a.fields.name, a.fields.email, a.keys.test.slice(0, 22), a.keys.live.slice(0, 22), a.business.pan_number, maskedAccountNumber(a.business.account_number), viewer.email, invitedEmail],
       test: [...envSecrets([...Object.values(test), { pidx: JSON.parse(first.body).pidx, orderId: order('idempotent') }], 'test'), await signingSecret(t.db, aId, 'test')],
       live: [...envSecrets([liveCompleted, liveInitiated], 'live'), await signingSecret(t.db, aId, 'live')],
     },
@@ -240,6 +253,8 @@ export async function snapshotOfMerchant(db: TestApp['db'], id: number, ownNew: 
     business: await db.query('SELECT * FROM merchant_business_details WHERE merchant_id = $1', [id]),
     bankAccount: await db.query('SELECT * FROM merchant_bank_accounts WHERE merchant_id = $1', [id]),
     users: await db.query('SELECT id, email, role, password_hash, removed_at FROM merchant_users WHERE merchant_id = $1 ORDER BY id', [id]),
+    invitations: await db.query('SELECT id, email, role, token_hash, expires_at, accepted_at, revoked_at FROM merchant_invitations WHERE merchant_id = $1 ORDER BY id', [id]),
+    teamEvents: await db.query('SELECT count(*)::int AS n FROM merchant_team_events WHERE merchant_id = $1', [id]),
   };
 }
 

@@ -37,6 +37,15 @@ const routesTable: Record<string, { action: Action | 'public' } & Request> = {
   'POST /dashboard/business': { action: 'business.manage', body: { legal_name: '' } },
   'POST /dashboard/environment': { action: 'view', body: { environment: 'test', back: '/dashboard' } },
   'POST /dashboard/logout': { action: 'view', endsSession: true },
+  'GET /dashboard/team': { action: 'view' },
+  'POST /dashboard/team/invite': { action: 'team.manage', body: { email: 'not an e-mail', role: 'viewer' } },
+  'POST /dashboard/team/invitations/:id/resend': { action: 'team.manage' },
+  'POST /dashboard/team/invitations/:id/revoke': { action: 'team.manage' },
+  'POST /dashboard/team/users/:id/role': { action: 'team.manage', body: { role: 'owner' } },
+  'POST /dashboard/team/users/:id/remove': { action: 'team.manage' },
+  'POST /dashboard/team/transfer': { action: 'team.transfer', body: { user_id: 'none' } },
+  'GET /dashboard/invitation/:token': { action: 'public' },
+  'POST /dashboard/invitation/:token': { action: 'public' },
   'GET /dashboard/signup': { action: 'public' },
   'POST /dashboard/signup': { action: 'public' },
   'GET /dashboard/login': { action: 'public' },
@@ -69,7 +78,16 @@ const credentials: Record<MerchantRole, { email: string; password: string }> = {
 const browsers = {} as Record<MerchantRole, MerchantBrowser>;
 for (const role of merchantRoles) browsers[role] = await loggedInAs(t.app, credentials[role]);
 
-const concrete = (url: string) => url.replace(':pidx', paid.pidx).replace(':id', String(deliveryId)).replace(':token', 'A'.repeat(43));
+// A team route's id is the owner's (a role change to owner, a removal of the owner: refused by the
+// rules when the role may, by the table when not) or an invitation nobody has.
+const [{ id: ownerId }] = await t.db.query<{ id: number }>(`SELECT id FROM merchant_users WHERE merchant_id = $1 AND role = 'owner'`, [merchantId]);
+const concrete = (url: string) =>
+  url
+    .replace(':pidx', paid.pidx)
+    .replace(/\/users\/:id/, `/users/${ownerId}`)
+    .replace(/\/invitations\/:id/, '/invitations/999999999')
+    .replace(':id', String(deliveryId))
+    .replace(':token', 'A'.repeat(43));
 
 async function send(role: MerchantRole, method: string, url: string, request: Request) {
   const browser = request.endsSession ? await loggedInAs(t.app, credentials[role]) : browsers[role];
@@ -90,7 +108,7 @@ describe('roles on the dashboard', () => {
 
   it('every action of the table is some route’s, or waits for its route (payouts: issue 18)', () => {
     const used = new Set(Object.values(routesTable).map((r) => r.action));
-    expect(Object.keys(ACTIONS).filter((a) => !used.has(a as Action))).toEqual(['payouts.request', 'team.manage', 'team.transfer']);
+    expect(Object.keys(ACTIONS).filter((a) => !used.has(a as Action))).toEqual(['payouts.request']);
   });
 
   const checked = dashboardRoutes.filter((r) => routesTable[routeKey(r)] && routesTable[routeKey(r)].action !== 'public');
