@@ -4,47 +4,24 @@
 // the API keys but no refund form, and a refund posted by hand is refused; the viewer sees no form
 // anywhere, and every write posted by hand (CSRF token included) is refused. The owner hears of each
 // join by e-mail. Every page is watched for console errors, dialogs and requests to other hosts.
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paidPayment } from '../test/dashboard-client.js';
 import { type MailInbox, startMailInbox } from '../test/mail-inbox.js';
-import { launchChromium, openPayer, type Payer, type Service, startService } from './harness.js';
+import { browserSuite } from './harness.js';
 
 const OWNER = { name: 'Annapurna Books', email: `books-owner-${Date.now()}@example.com`, password: 'a long owner secret' };
 const DEVELOPER = `books-dev-${Date.now()}@example.com`;
 const VIEWER = `books-viewer-${Date.now()}@example.com`;
 
 let inbox: MailInbox;
-let service: Service;
-let browser: Browser;
-let opened: Payer[] = [];
-
+// Before the suite's own beforeAll, so the service starts with this SMTP server.
 beforeAll(async () => {
   inbox = await startMailInbox();
-  service = await startService({ merchantName: 'Harness merchant (unused)', config: inbox.config });
-  browser = await launchChromium();
 });
-
-afterAll(async () => {
-  await browser?.close();
-  await service?.close();
-  await inbox?.close();
-});
-
-afterEach(async () => {
-  const contexts = opened;
-  opened = [];
-  for (const c of contexts) await c.context.close();
-  // Refused posts answer 403 on purpose: Chromium logs those documents as errors, which the watch allows.
-  expect(contexts.flatMap((c) => c.problems)).toEqual([]);
-  expect(contexts.flatMap((c) => c.dialogs)).toEqual([]);
-});
-
-async function person(): Promise<Payer> {
-  const p = await openPayer(browser, [service.origin]);
-  opened.push(p);
-  return p;
-}
+afterAll(() => inbox?.close());
+const suite = browserSuite({ merchantName: 'Harness merchant (unused)', config: () => inbox.config });
+const person = () => suite.person();
 
 /** The invitation link in the e-mail to `to`, as a person would copy it. */
 async function linkFromMail(to: string): Promise<string> {
@@ -61,7 +38,7 @@ async function join(page: Page, link: string, password: string) {
   await page.getByLabel('Choose a password').fill(password);
   await page.getByLabel('The same password again').fill(password);
   await page.getByRole('button', { name: 'Join and log in' }).click();
-  await page.waitForURL(`${service.origin}/dashboard`);
+  await page.waitForURL(`${suite.service.origin}/dashboard`);
 }
 
 /**
@@ -69,7 +46,7 @@ async function join(page: Page, link: string, password: string) {
  * the user's own session (taken from the log-out form): what a person with the developer tools does.
  */
 async function postByHand(page: Page, action: string, fields: Record<string, string>) {
-  const answer = page.waitForResponse((r) => r.url() === `${service.origin}${action}` && r.request().method() === 'POST');
+  const answer = page.waitForResponse((r) => r.url() === `${suite.service.origin}${action}` && r.request().method() === 'POST');
   await page.evaluate(
     ({ action, fields }) => {
       const form = document.createElement('form');
@@ -99,18 +76,18 @@ describe('the team', () => {
 
   it('the owner signs up and invites a developer and a viewer from the team page', async () => {
     const { page } = await person();
-    await page.goto(`${service.origin}/dashboard/signup`);
+    await page.goto(`${suite.service.origin}/dashboard/signup`);
     await page.getByLabel('Business name').fill(OWNER.name);
     await page.getByLabel('Email').fill(OWNER.email);
     await page.getByLabel('Password').fill(OWNER.password);
     await page.getByRole('button', { name: 'Create account' }).click();
     testKey = (await page.locator('code.secret').first().textContent())!;
     expect(testKey).toMatch(/^test_secret_key_/);
-    pidx = (await paidPayment(service.t.app, testKey)).pidx;
+    pidx = (await paidPayment(suite.service.t.app, testKey)).pidx;
 
     await page.getByRole('link', { name: 'Go to your dashboard' }).click();
     await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Team' }).click();
-    await page.waitForURL(`${service.origin}/dashboard/team`);
+    await page.waitForURL(`${suite.service.origin}/dashboard/team`);
     for (const [email, role] of [
       [DEVELOPER, 'Developer'],
       [VIEWER, 'Viewer'],
@@ -128,16 +105,16 @@ describe('the team', () => {
     const { page } = await person();
     await join(page, await linkFromMail(DEVELOPER), 'developer secret 1');
     await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'API keys' }).click();
-    await page.waitForURL(`${service.origin}/dashboard/keys`);
+    await page.waitForURL(`${suite.service.origin}/dashboard/keys`);
     await expect.poll(() => page.locator('tr.key-row').count()).toBe(2);
     expect(await page.getByRole('button', { name: 'Review rotation' }).count()).toBe(1);
 
-    await page.goto(`${service.origin}/dashboard/payments/${pidx}`);
+    await page.goto(`${suite.service.origin}/dashboard/payments/${pidx}`);
     expect(await page.getByRole('heading', { name: 'Refund', exact: true }).count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Review refund' }).count()).toBe(0);
     const refused = await postByHand(page, `/dashboard/payments/${pidx}/refund/confirm`, { amount_paisa: '1000', refunded_before: '0' });
     expect(refused).toEqual({ status: 403, heading: 'Not allowed for your role' });
-    const [{ refunded_amount }] = await service.t.db.query<{ refunded_amount: string }>('SELECT refunded_amount FROM payments WHERE pidx = $1', [pidx]);
+    const [{ refunded_amount }] = await suite.service.t.db.query<{ refunded_amount: string }>('SELECT refunded_amount FROM payments WHERE pidx = $1', [pidx]);
     expect(Number(refunded_amount)).toBe(0);
   });
 
@@ -147,12 +124,12 @@ describe('the team', () => {
     const nav = await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link').allTextContents();
     expect(nav).toEqual(['Home', 'Transactions', 'Team']);
 
-    await page.goto(`${service.origin}/dashboard/team`);
+    await page.goto(`${suite.service.origin}/dashboard/team`);
     expect(await page.locator('main form').count()).toBe(0);
-    await page.goto(`${service.origin}/dashboard/payments/${pidx}`);
+    await page.goto(`${suite.service.origin}/dashboard/payments/${pidx}`);
     expect(await page.locator('main form').count()).toBe(0);
 
-    const [{ id: ownerId }] = await service.t.db.query<{ id: number }>('SELECT id FROM merchant_users WHERE email = $1', [OWNER.email]);
+    const [{ id: ownerId }] = await suite.service.t.db.query<{ id: number }>('SELECT id FROM merchant_users WHERE email = $1', [OWNER.email]);
     const writes: [string, Record<string, string>][] = [
       [`/dashboard/payments/${pidx}/refund`, { amount: '10' }],
       [`/dashboard/payments/${pidx}/refund/confirm`, { amount_paisa: '1000', refunded_before: '0' }],
@@ -164,27 +141,27 @@ describe('the team', () => {
       ['/dashboard/team/transfer', { user_id: String(ownerId) }],
     ];
     for (const [action, fields] of writes) {
-      await page.goto(`${service.origin}/dashboard`);
+      await page.goto(`${suite.service.origin}/dashboard`);
       expect(await postByHand(page, action, fields), action).toEqual({ status: 403, heading: 'Not allowed for your role' });
     }
-    const team = await service.t.db.query<{ email: string; role: string }>('SELECT email, role FROM merchant_users WHERE merchant_id = (SELECT merchant_id FROM merchant_users WHERE email = $1) AND removed_at IS NULL ORDER BY id', [OWNER.email]);
+    const team = await suite.service.t.db.query<{ email: string; role: string }>('SELECT email, role FROM merchant_users WHERE merchant_id = (SELECT merchant_id FROM merchant_users WHERE email = $1) AND removed_at IS NULL ORDER BY id', [OWNER.email]);
     expect(team).toEqual([
       { email: OWNER.email, role: 'owner' },
       { email: DEVELOPER, role: 'developer' },
       { email: VIEWER, role: 'viewer' },
     ]);
-    expect(await service.t.db.query('SELECT 1 FROM webhook_endpoints e JOIN merchant_users u ON u.merchant_id = e.merchant_id WHERE u.email = $1', [OWNER.email])).toEqual([]);
+    expect(await suite.service.t.db.query('SELECT 1 FROM webhook_endpoints e JOIN merchant_users u ON u.merchant_id = e.merchant_id WHERE u.email = $1', [OWNER.email])).toEqual([]);
   });
 
   it('the owner was told of both joins by e-mail, and sees the team on its page', async () => {
     await expect.poll(() => inbox.to(OWNER.email).filter((m) => m.subject.startsWith('A new user joined your team')).length).toBe(2);
     const { page } = await person();
-    await page.goto(`${service.origin}/dashboard/login`);
+    await page.goto(`${suite.service.origin}/dashboard/login`);
     await page.getByLabel('Email').fill(OWNER.email);
     await page.getByLabel('Password').fill(OWNER.password);
     await page.getByRole('button', { name: 'Log in' }).click();
-    await page.waitForURL(`${service.origin}/dashboard`);
-    await page.goto(`${service.origin}/dashboard/team`);
+    await page.waitForURL(`${suite.service.origin}/dashboard`);
+    await page.goto(`${suite.service.origin}/dashboard/team`);
     const rows = await page.locator('table.team tbody tr').evaluateAll((trs) => trs.map((tr) => [tr.getAttribute('data-user'), tr.querySelector('[data-role]')?.getAttribute('data-role')]));
     expect(rows).toEqual([
       [OWNER.email, 'owner'],
