@@ -64,7 +64,7 @@ function invitationsPanel(frame: PageFrame, invitations: InvitationRow[], now: D
   ${
     invitations.length === 0
       ? html`<p class="muted">None.</p>`
-      : html`<div class="table-wrap"><table class="records invitations">
+      : html`<div class="table-wrap" role="region" aria-label="Invitations pending" tabindex="0"><table class="records invitations">
     <thead><tr><th scope="col">E-mail</th><th scope="col">Role</th><th scope="col">Link valid until</th><th scope="col"></th></tr></thead>
     <tbody>${invitations.map(
       (i) => html`<tr data-invitation="${i.email}">
@@ -129,7 +129,7 @@ export function teamPage(frame: PageFrame, view: TeamView): Html {
 ${alertBox(view.message, view.tone)}
 <section class="panel" aria-labelledby="users-heading">
   <h2 id="users-heading">Users</h2>
-  <div class="table-wrap"><table class="records team">
+  <div class="table-wrap" role="region" aria-label="Users" tabindex="0"><table class="records team">
     <caption class="visually-hidden">Users of your team</caption>
     <thead><tr><th scope="col">User</th><th scope="col">Role</th><th scope="col">Two-factor</th><th scope="col">Joined</th><th scope="col"></th></tr></thead>
     <tbody>${view.users.map((u) => userRow(frame, u, manage))}</tbody>
