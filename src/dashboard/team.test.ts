@@ -140,6 +140,26 @@ describe('invitations', () => {
     expect(await t.db.query('SELECT email FROM merchant_invitations WHERE merchant_id = $1', [o.merchantId])).toEqual([{ email: twice }]);
   });
 
+  it('two merchants may invite the same new address; whoever is accepted second is told it is taken', async () => {
+    const a = await owner();
+    const b = await owner();
+    const email = newEmail('wanted');
+    expect((await invite(a.browser, email, 'viewer')).status).toBe(303);
+    const aLink = linkIn(email);
+    expect((await invite(b.browser, email, 'admin')).status).toBe(303);
+    const bLink = linkIn(email);
+    expect((await join(aLink)).done.status).toBe(303);
+    const late = merchantBrowser(t.app);
+    await late.get(bLink);
+    const refused = await late.post(bLink, { password: 'another password', password_again: 'another password' });
+    expect(refused.status).toBe(409);
+    expect(pageText(refused.body)).toContain('This e-mail already belongs to a Bhuktani merchant user');
+    const users = await t.db.query<{ merchant_id: number; role: string }>('SELECT merchant_id, role FROM merchant_users WHERE email = $1 AND removed_at IS NULL', [email]);
+    expect(users.map((u) => [Number(u.merchant_id), u.role])).toEqual([[a.merchantId, 'viewer']]);
+    // B's invitation is still open (B may revoke it); nothing was half made.
+    expect(await t.db.query('SELECT accepted_at FROM merchant_invitations WHERE merchant_id = $1', [b.merchantId])).toEqual([{ accepted_at: null }]);
+  });
+
   it('resend gives a new link (the old one stops), revoke ends it, and a link is good for 7 days only', async () => {
     const o = await owner();
     const email = newEmail('resent');
