@@ -95,6 +95,7 @@ export interface Service {
   close(): Promise<void>;
 }
 
+/** `config`: more settings of the service (an SMTP server's, say). */
 export async function startService(options: { merchantName: string; config?: Partial<Config> }): Promise<Service> {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
@@ -201,7 +202,7 @@ export async function screenshot(page: Page, name: string): Promise<void> {
  * tests and stopped after. The people it opens are closed after each test, which then fails on any
  * problem they met, any dialog, or a broken ledger invariant. Read the fields inside tests.
  */
-export function browserSuite(options: { merchantName: string }) {
+export function browserSuite(options: { merchantName: string; config?: () => Partial<Config> }) {
   let opened: Payer[] = [];
   const suite = {
     service: undefined as unknown as Service,
@@ -215,7 +216,8 @@ export function browserSuite(options: { merchantName: string }) {
   };
   beforeAll(async () => {
     suite.shop = await startMerchantSite();
-    suite.service = await startService(options);
+    // Read when the suite starts: a server the file started in its own beforeAll (an SMTP inbox) is up by then.
+    suite.service = await startService({ merchantName: options.merchantName, config: options.config?.() });
     suite.browser = await launchChromium();
   });
   afterAll(async () => {

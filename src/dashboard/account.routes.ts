@@ -10,7 +10,7 @@ import { checkUserCode } from '../people/merchant-user-two-factor.js';
 import type { SessionStage } from '../people/session-store.js';
 import { SignInError } from '../people/sign-in-error.js';
 import { logInPage, signUpPage, welcomePage } from './account-pages.js';
-import { field, fieldMessages, formToken, formVerified, queryText, safeNext, sendPage, signedIn, type DashboardDeps } from './dashboard-request.js';
+import { doing, field, fieldMessages, formToken, formVerified, queryText, safeNext, sendPage, signedIn, type DashboardDeps } from './dashboard-request.js';
 import { codePage } from './security-pages.js';
 import { formExpired } from './dashboard-pages.js';
 
@@ -108,7 +108,7 @@ export function registerAccount(app: FastifyInstance, deps: DashboardDeps) {
     }
   });
 
-  app.post('/logout', { config: { halfway: true } }, async (request, reply) => {
+  app.post('/logout', { config: { action: 'view', halfway: true } }, async (request, reply) => {
     if (!formVerified(deps, request)) return formExpired(deps, request, reply);
     await deleteSession(ctx, { sessionId: request.merchantSession!.id });
     reply.clearCookie(SESSION_COOKIE, { path: '/dashboard' });

@@ -1,11 +1,13 @@
 // GET /dashboard/keys, and rotation: review, then confirm; the new key is in the confirm's answer
-// only (not behind a redirect), since it is never stored.
+// only (not behind a redirect), since it is never stored. The owner is told by e-mail of a live rotation.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { listSecretKeys, type SecretKeySummary } from '../merchants/list-secret-keys.js';
+import { notifyOwner } from '../people/owner-notice.js';
 import { ROTATION_GRACE_SECONDS, rotateSecretKey, type RotationGrace } from '../merchants/rotate-secret-key.js';
 import type { Environment } from '../environment.js';
 import { frameOf, formExpired } from './dashboard-pages.js';
-import { field, formVerified, sendPage, sessionOf, type DashboardDeps } from './dashboard-request.js';
+import { doing, field, formVerified, sendPage, sessionOf, type DashboardDeps } from './dashboard-request.js';
+import { formatDateTime } from './format.js';
 import { keysPage, newKeyPage, rotateConfirmPage } from './keys-page.js';
 import { stepUp, stepUpField } from './step-up.js';
 
@@ -29,11 +31,11 @@ export function registerKeys(app: FastifyInstance, deps: DashboardDeps) {
     return { ...rotation, current, revokeAt, stepUp: stepUpHtml, message };
   };
 
-  app.get('/keys', async (request, reply) => {
+  app.get('/keys', doing('keys.view'), async (request, reply) => {
     return sendPage(reply, keysPage(frameOf(deps, request, reply, 'keys'), { keys: await keysOf(request) }));
   });
 
-  app.post('/keys/rotate', async (request, reply) => {
+  app.post('/keys/rotate', doing('keys.rotate'), async (request, reply) => {
     if (!formVerified(deps, request)) return formExpired(deps, request, reply);
     const rotation = rotationOf(request);
     const keys = await keysOf(request);
@@ -42,7 +44,7 @@ export function registerKeys(app: FastifyInstance, deps: DashboardDeps) {
     return sendPage(reply, rotateConfirmPage(frame, reviewOf(request, rotation, keys)));
   });
 
-  app.post('/keys/rotate/confirm', async (request, reply) => {
+  app.post('/keys/rotate/confirm', doing('keys.rotate'), async (request, reply) => {
     if (!formVerified(deps, request)) return formExpired(deps, request, reply);
     const rotation = rotationOf(request);
     const frame = frameOf(deps, request, reply, 'keys');
@@ -50,7 +52,12 @@ export function registerKeys(app: FastifyInstance, deps: DashboardDeps) {
     // A live key guards real money: rotating it asks the user to prove who they are again.
     const refusal = rotation.environment === 'live' ? await stepUp(ctx, request) : undefined;
     if (refusal) return sendPage(reply, rotateConfirmPage(frame, reviewOf(request, rotation, await keysOf(request), refusal.message)), refusal.status);
-    const rotated = await rotateSecretKey(ctx, { merchantId: sessionOf(request).merchant.id, environment: rotation.environment, graceSeconds: rotation.grace });
+    const { merchant, user } = sessionOf(request);
+    const rotated = await rotateSecretKey(ctx, { merchantId: merchant.id, environment: rotation.environment, graceSeconds: rotation.grace });
+    if (rotation.environment === 'live') {
+      const revokes = rotation.grace === 0 ? 'The old live key stopped working at once.' : `The old live key works until ${formatDateTime(rotated.oldKeysRevokeAt, ctx.config.timeZone)} (${ctx.config.timeZone}).`;
+      await notifyOwner(ctx, { merchantId: merchant.id, merchantName: merchant.name, what: 'A live secret key was rotated', by: user.email, lines: [revokes] }, request.log);
+    }
     return sendPage(reply, newKeyPage(frame, { environment: rotation.environment, rotated, grace: rotation.grace }));
   });
 }

@@ -4,8 +4,9 @@ import { html, type Html } from '../http/html.js';
 import { pageHead } from '../http/page-head.js';
 import type { ApprovalStatus } from '../merchants/merchant.js';
 import type { MerchantSession } from '../merchants/merchant-sessions.js';
+import { type Action, may } from './dashboard-permissions.js';
 
-export type Section = 'home' | 'transactions' | 'keys' | 'webhooks' | 'business' | 'account';
+export type Section = 'home' | 'transactions' | 'keys' | 'webhooks' | 'business' | 'team' | 'account';
 
 export interface PageFrame {
   session: MerchantSession;
@@ -39,13 +40,18 @@ export function environmentBar(frame: Pick<PageFrame, 'session' | 'csrf' | 'path
 </aside>`;
 }
 
-const NAV: [Section, string, string][] = [
-  ['home', 'Home', '/dashboard'],
-  ['transactions', 'Transactions', '/dashboard/transactions'],
-  ['keys', 'API keys', '/dashboard/keys'],
-  ['webhooks', 'Webhooks', '/dashboard/webhooks'],
-  ['business', 'Go live', '/dashboard/business'],
+/** Each section, and the action its page needs: a role sees only what it may open. */
+const NAV: [Section, string, string, Action][] = [
+  ['home', 'Home', '/dashboard', 'view'],
+  ['transactions', 'Transactions', '/dashboard/transactions', 'view'],
+  ['keys', 'API keys', '/dashboard/keys', 'keys.view'],
+  ['webhooks', 'Webhooks', '/dashboard/webhooks', 'keys.view'],
+  ['business', 'Go live', '/dashboard/business', 'business.manage'],
+  ['team', 'Team', '/dashboard/team', 'view'],
 ];
+
+/** Whether the logged-in user's role may do `action`: for hiding what the server would refuse anyway. */
+export const userMay = (session: MerchantSession, action: Action) => may(session.user.role, action);
 
 const LIVE_OFF: Record<Exclude<ApprovalStatus, 'approved'>, string> = {
   new: 'Live payments are off until your business is approved.',
@@ -58,8 +64,9 @@ const LIVE_OFF: Record<Exclude<ApprovalStatus, 'approved'>, string> = {
 function liveOffBanner(session: MerchantSession): Html | '' {
   const status = session.merchant.status;
   if (session.environment !== 'live' || status === 'approved') return '';
+  const link = userMay(session, 'business.manage') ? html` <a href="/dashboard/business">${status === 'new' ? 'Go live' : 'See your status'}</a>` : '';
   return html`<div class="live-off" role="status" data-status="${status}"><div class="wrap">
-  <p><strong>${LIVE_OFF[status]}</strong> <a href="/dashboard/business">${status === 'new' ? 'Go live' : 'See your status'}</a></p>
+  <p><strong>${LIVE_OFF[status]}</strong>${link}</p>
 </div></div>`;
 }
 
@@ -88,12 +95,12 @@ ${unverifiedNotice(frame)}
 <header class="top">
   <div class="wrap">
     <a class="brand" href="/dashboard"><span class="logo" aria-hidden="true">B</span> Bhuktani</a>
-    <nav aria-label="Dashboard">${NAV.map(
+    <nav aria-label="Dashboard">${NAV.filter(([, , , action]) => userMay(session, action)).map(
       ([section, label, href]) =>
         html`<a href="${href}"${section === frame.section ? html` aria-current="page"` : ''}>${section === 'business' && session.merchant.status !== 'new' ? 'Business' : label}</a>`,
     )}</nav>
     <div class="account">
-      <span class="merchant-name" title="${session.merchant.email}">${session.merchant.name}</span>
+      <span class="merchant-name" title="${session.user.email} · ${session.user.role}">${session.merchant.name}</span>
       <a href="/dashboard/account"${frame.section === 'account' ? html` aria-current="page"` : ''}>Security</a>
       <form method="post" action="/dashboard/logout" class="logout">
         <input type="hidden" name="csrf_token" value="${frame.csrf}">

@@ -11,7 +11,8 @@ import { confirmEnrolment, enrolmentSecret, regenerateUserRecoveryCodes, turnOff
 import { SignInError } from '../people/sign-in-error.js';
 import { setTeamTwoFactor } from '../people/team-two-factor.js';
 import { formExpired, frameOf, messagePage } from './dashboard-pages.js';
-import { field, fieldMessages, formToken, formVerified, queryText, safeNext, sendPage, sessionOf, signedIn, type DashboardDeps } from './dashboard-request.js';
+import { doing, field, fieldMessages, formToken, formVerified, queryText, safeNext, sendPage, sessionOf, signedIn, type DashboardDeps } from './dashboard-request.js';
+import { may } from './dashboard-permissions.js';
 import { stepUp } from './step-up.js';
 import { accountPage, type AccountView, enrolPage, recoveryCodesPage, sessionsPage } from './security-pages.js';
 
@@ -27,14 +28,15 @@ const DONE: Record<string, string> = {
 
 export function registerSecurity(app: FastifyInstance, deps: DashboardDeps) {
   const { ctx } = deps;
-  const halfway = { config: { halfway: true } };
+  const halfway = { config: { action: 'view' as const, halfway: true } };
+  const own = doing('view');
 
   const show = async (request: FastifyRequest, reply: FastifyReply, extra: Partial<AccountView> = {}, status = 200) => {
     const { user } = sessionOf(request);
     const view: AccountView = {
       twoFactorOn: user.totp_enrolled_at !== null,
       unusedCodes: user.totp_enrolled_at ? await unusedRecoveryCodes(ctx, user.id) : 0,
-      isOwner: user.role === 'owner',
+      isOwner: may(user.role, 'team.require_two_factor'),
       done: DONE[queryText(request, 'done')],
       ...extra,
     };
@@ -52,7 +54,7 @@ export function registerSecurity(app: FastifyInstance, deps: DashboardDeps) {
     return show(request, reply, { error: error.message }, error.status);
   };
 
-  app.get('/account', (request, reply) => show(request, reply));
+  app.get('/account', own, (request, reply) => show(request, reply));
 
   const enrolment = async (request: FastifyRequest, reply: FastifyReply, message?: string, status = 200) => {
     const session = sessionOf(request);
@@ -87,7 +89,7 @@ export function registerSecurity(app: FastifyInstance, deps: DashboardDeps) {
     }
   });
 
-  app.post('/account/two-factor/recovery-codes', async (request, reply) => {
+  app.post('/account/two-factor/recovery-codes', own, async (request, reply) => {
     if (!formVerified(deps, request)) return formExpired(deps, request, reply);
     try {
       const codes = await regenerateUserRecoveryCodes(ctx, { userId: sessionOf(request).user.id, code: field(request, 'code') });
@@ -97,7 +99,7 @@ export function registerSecurity(app: FastifyInstance, deps: DashboardDeps) {
     }
   });
 
-  app.post('/account/two-factor/off', async (request, reply) => {
+  app.post('/account/two-factor/off', own, async (request, reply) => {
     if (!formVerified(deps, request)) return formExpired(deps, request, reply);
     const session = sessionOf(request);
     try {
@@ -108,7 +110,7 @@ export function registerSecurity(app: FastifyInstance, deps: DashboardDeps) {
     }
   });
 
-  app.post('/account/password', async (request, reply) => {
+  app.post('/account/password', own, async (request, reply) => {
     if (!formVerified(deps, request)) return formExpired(deps, request, reply);
     const session = sessionOf(request);
     try {
@@ -119,7 +121,7 @@ export function registerSecurity(app: FastifyInstance, deps: DashboardDeps) {
     }
   });
 
-  app.post('/account/team-two-factor', async (request, reply) => {
+  app.post('/account/team-two-factor', doing('team.require_two_factor'), async (request, reply) => {
     if (!formVerified(deps, request)) return formExpired(deps, request, reply);
     const required = field(request, 'required') === 'yes';
     try {
@@ -130,7 +132,7 @@ export function registerSecurity(app: FastifyInstance, deps: DashboardDeps) {
     }
   });
 
-  app.post('/account/verify-email', async (request, reply) => {
+  app.post('/account/verify-email', own, async (request, reply) => {
     if (!formVerified(deps, request)) return formExpired(deps, request, reply);
     const { user } = sessionOf(request);
     if (user.email_verified_at) return reply.code(303).redirect('/dashboard/account');
@@ -154,7 +156,7 @@ export function registerSecurity(app: FastifyInstance, deps: DashboardDeps) {
   });
 
   // The step-up box of a page of many forms: proves who the user is, then back to that page.
-  app.post('/account/confirm', async (request, reply) => {
+  app.post('/account/confirm', own, async (request, reply) => {
     if (!formVerified(deps, request)) return formExpired(deps, request, reply);
     const back = safeNext(field(request, 'back')) ?? '/dashboard';
     const refusal = await stepUp(ctx, request);
@@ -162,19 +164,19 @@ export function registerSecurity(app: FastifyInstance, deps: DashboardDeps) {
     return reply.code(303).redirect(back);
   });
 
-  app.get('/account/sessions', async (request, reply) => {
+  app.get('/account/sessions', own, async (request, reply) => {
     const session = sessionOf(request);
     const sessions = await listSessions(ctx, { userId: session.user.id, currentId: session.id });
     return sendPage(reply, sessionsPage(frameOf(deps, request, reply, 'account'), { sessions, done: DONE[queryText(request, 'done')] }));
   });
 
-  app.post('/account/sessions/end', async (request, reply) => {
+  app.post('/account/sessions/end', own, async (request, reply) => {
     if (!formVerified(deps, request)) return formExpired(deps, request, reply);
     const ended = await endSessionByRef(ctx, { userId: sessionOf(request).user.id, ref: field(request, 'session') });
     return reply.code(303).redirect(ended ? '/dashboard/account/sessions?done=session' : '/dashboard/account/sessions');
   });
 
-  app.post('/account/sessions/end-all', async (request, reply) => {
+  app.post('/account/sessions/end-all', own, async (request, reply) => {
     if (!formVerified(deps, request)) return formExpired(deps, request, reply);
     await endUserSessions(ctx.db, { userId: sessionOf(request).user.id });
     reply.clearCookie(SESSION_COOKIE, { path: '/dashboard' });

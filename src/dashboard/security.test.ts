@@ -342,3 +342,21 @@ describe('the step-up box', () => {
     expect((await browser.post('/dashboard/keys/rotate/confirm', { environment: 'live', grace: '0' })).status).toBe(200);
   });
 });
+
+describe('step-up on the team', () => {
+  it('after five minutes, a change of the team waits for the box at the top of the team page', async () => {
+    const { browser, fields } = await signedUp();
+    t.clock.advance(6 * 60);
+    const page = await browser.get('/dashboard/team');
+    expect(page.body).toContain('action="/dashboard/account/confirm"');
+    const invitee = `invitee-${fields.email}`;
+    const refused = await browser.post('/dashboard/team/invite', { email: invitee, role: 'viewer' });
+    expect(refused.status).toBe(401);
+    expect(pageText(refused.body)).toContain('Use the box at the top of the page');
+    expect((await t.db.query('SELECT 1 FROM merchant_invitations WHERE lower(email) = lower($1)', [invitee])).length).toBe(0);
+
+    expect((await browser.post('/dashboard/account/confirm', { back: '/dashboard/team', confirm_identity: fields.password })).location).toBe('/dashboard/team');
+    expect((await browser.get('/dashboard/team')).body).not.toContain('action="/dashboard/account/confirm"');
+    expect((await browser.post('/dashboard/team/invite', { email: invitee, role: 'viewer' })).location).toBe('/dashboard/team?done=invited');
+  });
+});

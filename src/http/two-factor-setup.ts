@@ -1,10 +1,11 @@
 // What the console and the dashboard both show when someone sets up two-factor: the QR code of the
 // otpauth:// URI rendered on the server as SVG (no image from another host, nothing for a script to
 // fetch), and the recovery codes, shown once.
-import QRCode from 'qrcode';
 import { Html, html } from './html.js';
 
 export async function qrSvg(uri: string): Promise<Html> {
+  // Loaded on the first enrolment, not on every start.
+  const { default: QRCode } = await import('qrcode');
   return new Html(await QRCode.toString(uri, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' }));
 }
 

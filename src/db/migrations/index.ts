@@ -14,6 +14,7 @@ import m012 from './012_merchant_approval.js';
 import m013 from './013_operators.js';
 import m014 from './014_console_searches.js';
 import m015 from './015_merchant_users.js';
+import m016 from './016_merchant_team.js';
 import m017 from './017_merchant_account_safety.js';
 
 export interface Migration {
@@ -40,5 +41,6 @@ export const migrations: Migration[] = [
   sql('013_operators', m013),
   sql('014_console_searches', m014),
   sql('015_merchant_users', m015),
+  sql('016_merchant_team', m016),
   sql('017_merchant_account_safety', m017),
 ];
