@@ -73,13 +73,13 @@ function liveOffBanner(session: MerchantSession): Html | '' {
 /** Until the user follows the link of the verification e-mail: a notice on every page, and a way to have it sent again. */
 function unverifiedNotice(frame: Pick<PageFrame, 'session' | 'csrf'>): Html | '' {
   if (frame.session.user.email_verified_at) return '';
-  return html`<div class="verify-email" data-testid="verify-email"><div class="wrap">
+  return html`<section class="verify-email" aria-label="Account notice" data-testid="verify-email"><div class="wrap">
   <p><strong>Confirm your e-mail address.</strong> We sent a link to ${frame.session.user.email}. Test payments work now; to go live, follow the link first.</p>
   <form method="post" action="/dashboard/account/verify-email" class="inline">
     <input type="hidden" name="csrf_token" value="${frame.csrf}">
     <button type="submit" class="link">Send the link again</button>
   </form>
-</div></div>`;
+</div></section>`;
 }
 
 export function dashboardLayout(frame: PageFrame & { title: string; body: Html }): Html {
