@@ -14,6 +14,7 @@ import m012 from './012_merchant_approval.js';
 import m013 from './013_operators.js';
 import m014 from './014_console_searches.js';
 import m015 from './015_merchant_users.js';
+import m018 from './018_settlements.js';
 
 export interface Migration {
   name: string;
@@ -39,4 +40,5 @@ export const migrations: Migration[] = [
   sql('013_operators', m013),
   sql('014_console_searches', m014),
   sql('015_merchant_users', m015),
+  sql('018_settlements', m018),
 ];
