@@ -51,6 +51,8 @@ export interface Config {
   settlementHoldHours: number;
   /** How often the sandbox bank moves test payouts on (Requested → Processing → Paid). */
   sandboxBankIntervalMs: number;
+  /** How often the automatic payout schedules are checked for a payout that is due. */
+  payoutScheduleIntervalSeconds: number;
 }
 
 export const OTP_SENDERS = ['log', 'log-insecure', 'sms'] as const;
@@ -226,5 +228,6 @@ export function loadConfig(env: Env = process.env, stdoutIsTty = process.stdout.
     mailFrom: mailFrom(env.MAIL_FROM, env.SMTP_URL),
     settlementHoldHours: integer(env, 'SETTLEMENT_HOLD_HOURS', 24, 0, 24 * 90),
     sandboxBankIntervalMs: integer(env, 'SANDBOX_BANK_INTERVAL_MS', 2000, 10),
+    payoutScheduleIntervalSeconds: integer(env, 'PAYOUT_SCHEDULE_INTERVAL_SECONDS', 300, 1),
   };
 }

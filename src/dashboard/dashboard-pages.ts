@@ -5,7 +5,7 @@ import { insecureOtpWarning } from '../wallets/otp-sender.js';
 import { formToken, sendPage, type DashboardDeps } from './dashboard-request.js';
 import { dashboardLayout, messageBody, publicLayout, type PageFrame, type Section } from './layout.js';
 
-const SECTION_PATHS: Record<Section, string> = { home: '/dashboard', transactions: '/dashboard/transactions', keys: '/dashboard/keys', webhooks: '/dashboard/webhooks', business: '/dashboard/business' };
+const SECTION_PATHS: Record<Section, string> = { home: '/dashboard', transactions: '/dashboard/transactions', settlements: '/dashboard/settlements', keys: '/dashboard/keys', webhooks: '/dashboard/webhooks', business: '/dashboard/business' };
 
 /** The frame of a logged-in page: session, a CSRF token for its forms, where it is. */
 export function frameOf(deps: DashboardDeps, request: FastifyRequest, reply: FastifyReply, section?: Section): PageFrame {

@@ -13,6 +13,7 @@ import { registerEnvironmentSwitch } from './environment.route.js';
 import { registerHome } from './home.route.js';
 import { registerKeys } from './keys.routes.js';
 import { registerPayment } from './payment.routes.js';
+import { registerSettlements } from './settlements.routes.js';
 import { registerTransactions } from './transactions.routes.js';
 import { registerWebhooks } from './webhooks.routes.js';
 
@@ -46,6 +47,7 @@ async function dashboardRoutes(app: FastifyInstance, deps: DashboardDeps) {
   registerKeys(app, deps);
   registerWebhooks(app, deps);
   registerBusiness(app, deps);
+  registerSettlements(app, deps);
 }
 
 export async function dashboardPlugin(app: FastifyInstance, { ctx, csrfSecret }: { ctx: AppContext; csrfSecret: Buffer }) {

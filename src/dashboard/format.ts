@@ -1,8 +1,9 @@
 // How the dashboard writes times and amounts for people. Times are in TIME_ZONE, like the API's.
 
 import { formatDateTime, formatter } from '../http/date-format.js';
+import { rupeesDecimal } from '../http/money.js';
 
-export { formatDateTime };
+export { formatDateTime, rupeesDecimal };
 
 /** `22 Nov 2026` and `10:05:20`, apart, for a table cell that stacks them. */
 export function formatDateAndTime(date: Date, timeZone: string): { date: string; time: string } {
@@ -36,11 +37,4 @@ export function parseRupees(input: string): number | undefined {
   const paisa = (match[4] ?? '').padEnd(2, '0');
   if (rupees.length > 13) return undefined;
   return Number(rupees) * 100 + Number(paisa);
-}
-
-/** `1234.56` for 123456 paisa: rupees as a plain number, for the CSV. */
-export function rupeesDecimal(paisa: number): string {
-  const sign = paisa < 0 ? '-' : '';
-  const abs = Math.abs(paisa);
-  return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
 }

@@ -5,7 +5,7 @@ import { pageHead } from '../http/page-head.js';
 import type { ApprovalStatus } from '../merchants/merchant.js';
 import type { MerchantSession } from '../merchants/merchant-sessions.js';
 
-export type Section = 'home' | 'transactions' | 'keys' | 'webhooks' | 'business';
+export type Section = 'home' | 'transactions' | 'settlements' | 'keys' | 'webhooks' | 'business';
 
 export interface PageFrame {
   session: MerchantSession;
@@ -42,6 +42,7 @@ export function environmentBar(frame: Pick<PageFrame, 'session' | 'csrf' | 'path
 const NAV: [Section, string, string][] = [
   ['home', 'Home', '/dashboard'],
   ['transactions', 'Transactions', '/dashboard/transactions'],
+  ['settlements', 'Settlements', '/dashboard/settlements'],
   ['keys', 'API keys', '/dashboard/keys'],
   ['webhooks', 'Webhooks', '/dashboard/webhooks'],
   ['business', 'Go live', '/dashboard/business'],

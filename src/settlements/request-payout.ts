@@ -2,6 +2,7 @@
 // the amount moves from the merchant's account to clearing, in one transaction under the merchant's
 // debit lock, so racing payouts and refunds never spend the same money twice.
 import type { AppContext } from '../context.js';
+import type { Queryable } from '../db/db.js';
 import { AppError } from '../http/errors.js';
 import { postPayoutJournal } from '../ledger/payout-journal.js';
 import { liveRefusal } from '../merchants/approval-state-machine.js';
@@ -17,6 +18,8 @@ export interface RequestPayoutInput extends Owner {
   amount?: number;
   /** 'api', 'schedule', or the dashboard user's e-mail. */
   requestedBy: string;
+  /** More work in the payout's transaction, under the debit lock (the schedule claims its period); throwing rolls the payout back. */
+  inTransaction?: (tx: Queryable, payout: Payout) => Promise<void>;
 }
 
 export async function requestPayout(ctx: AppContext, input: RequestPayoutInput): Promise<Payout> {
@@ -45,6 +48,7 @@ export async function requestPayout(ctx: AppContext, input: RequestPayoutInput):
     const payout = await insertPayout(tx, owner, { idx, amount, bank, availableBefore: available, requestedBy: input.requestedBy, at: now });
     await postPayoutJournal(ctx, tx, payout, 'payout', now);
     await settleRecords(tx, payout, holdCutoff(now, ctx.config.settlementHoldHours));
+    await input.inTransaction?.(tx, payout);
     return payout;
   });
 }

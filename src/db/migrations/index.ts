@@ -15,6 +15,7 @@ import m013 from './013_operators.js';
 import m014 from './014_console_searches.js';
 import m015 from './015_merchant_users.js';
 import m018 from './018_settlements.js';
+import m019 from './019_payout_schedules.js';
 
 export interface Migration {
   name: string;
@@ -41,4 +42,5 @@ export const migrations: Migration[] = [
   sql('014_console_searches', m014),
   sql('015_merchant_users', m015),
   sql('018_settlements', m018),
+  sql('019_payout_schedules', m019),
 ];
