@@ -62,3 +62,9 @@ export async function claimSchedulePeriod(tx: Queryable, row: { merchantId: numb
   );
   return inserted.length === 1;
 }
+
+/** Whether a payout of this period was made already (by this run's rivals, say). */
+export async function schedulePeriodClaimed(db: Queryable, row: { merchantId: number; environment: Environment; periodStart: string }): Promise<boolean> {
+  const rows = await db.query('SELECT 1 FROM scheduled_payouts WHERE merchant_id = $1 AND environment = $2 AND period_start = $3', [row.merchantId, row.environment, row.periodStart]);
+  return rows.length > 0;
+}

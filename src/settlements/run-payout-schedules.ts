@@ -6,7 +6,7 @@
 import type { AppContext } from '../context.js';
 import { environments } from '../environment.js';
 import { duePeriod } from './payout-schedule.js';
-import { claimSchedulePeriod, listPayoutSchedules } from './payout-schedule-store.js';
+import { claimSchedulePeriod, listPayoutSchedules, schedulePeriodClaimed } from './payout-schedule-store.js';
 import { requestPayout } from './request-payout.js';
 import { settlementBalance } from './settlement-balance.js';
 
@@ -40,6 +40,8 @@ export async function runPayoutSchedules(ctx: AppContext, onRefused: (merchantId
         requested += 1;
       } catch (error) {
         if (error instanceof NotDue) continue;
+        // Another instance made this period's payout first and took the balance: not a refusal.
+        if (await schedulePeriodClaimed(ctx.db, { ...owner, periodStart: period })) continue;
         onRefused(schedule.merchantId, error);
       }
     }
