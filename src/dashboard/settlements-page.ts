@@ -120,7 +120,7 @@ export function settlementsPage(frame: PageFrame, view: SettlementsView): Html {
 ${alertBox(view.message)}${alertBox(view.done, 'success')}
 <section class="figures" aria-label="Balance">
   ${figure('Available', balance.available, `${env} balance you can pay out now`, 'available')}
-  ${figure('Pending', balance.pending, `Payments of the last ${view.holdHours} hours, after fees`, 'pending')}
+  ${figure('Pending', balance.pending, view.holdHours > 0 ? `Payments of the last ${view.holdHours} hours, after fees` : 'No hold: payments are available at once', 'pending')}
   ${figure('On the way', balance.clearing, 'Requested payouts not yet paid', 'clearing')}
 </section>
 ${requestForm(frame, view)}
