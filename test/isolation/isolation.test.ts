@@ -8,6 +8,7 @@ import { merchantBrowser, type MerchantBrowser, uniqueSignUp } from '../dashboar
 import { validApplication } from '../merchant-approval.js';
 import { consoleRoute, consoleRouteOf, consoleSignedOutRoute } from './console-isolation.js';
 import { findMerchantById } from '../../src/merchants/merchant-store.js';
+import { requestPayout } from '../../src/settlements/request-payout.js';
 import { findWallet } from '../../src/wallets/wallet-store.js';
 import { type Answered, type Attempt, buildWorld, intruders, routeKey, runAttempt, snapshotOfA, startRecordingRoutes, type World } from './isolation-helper.js';
 
@@ -417,6 +418,68 @@ const table: Record<string, Classification> = {
     reason: "ends the session's own session; A's sessions stay",
     attempts: async (w) => [{ what: 'B logs out', by: { browser: await freshB(w) }, method: 'POST', url: '/dashboard/logout', expect: (a) => expect(a.status).toBe(303), hidden: ALL }],
   },
+  'GET /dashboard/settlements': {
+    scope: 'dashboard',
+    reason: "balance, bank account, schedule and payouts of the session's merchant and environment",
+    attempts: async (w) => {
+      const mine = await payoutsOfA(w);
+      const hides = (...idxs: string[]) => (a: Answered) => {
+        expect(a.status).toBe(200);
+        for (const idx of idxs) expect(a.body).not.toContain(idx);
+      };
+      return [
+        ...intruders.dashboard.map((i) => ({ what: `${JSON.stringify(i.by)} settlements page`, ...i, method: 'GET' as const, url: '/dashboard/settlements', expect: hides(mine.test, ...(i.by.browser === 'aLive' ? [] : [mine.live])) })),
+        { what: 'A on test: settlements page', by: { browser: 'aTest' }, method: 'GET', url: '/dashboard/settlements', expect: (a) => expect(a.body).toContain(mine.test), hidden: ['live'] },
+      ];
+    },
+  },
+  'POST /dashboard/settlements/payouts': {
+    scope: 'dashboard',
+    reason: "pays out the session's own merchant's balance in its environment; an id in the form names nothing",
+    attempts: async (w) => {
+      const before = await payoutCount(w);
+      const unchanged = async (a: Answered) => {
+        expect([303, 400]).toContain(a.status);
+        expect(await payoutCount(w)).toBe(before);
+      };
+      return [
+        { what: 'B requests a payout, naming A', by: { browser: 'bTest' }, method: 'POST', url: '/dashboard/settlements/payouts', body: { payout: 'all', merchant_id: w.a.id, merchant: w.a.id, environment: 'live' }, expect: unchanged, hidden: ALL, refresh: '/dashboard/settlements' },
+        { what: 'B on live requests a payout, naming A', by: { browser: 'bLive' }, method: 'POST', url: '/dashboard/settlements/payouts', body: { payout: 'amount', amount: '1', merchant_id: w.a.id }, expect: unchanged, hidden: ALL, refresh: '/dashboard/settlements' },
+      ];
+    },
+  },
+  'POST /dashboard/settlements/schedule': {
+    scope: 'dashboard',
+    reason: "sets the schedule of the session's own merchant and environment; an id in the form names nothing",
+    attempts: (w) => {
+      const noScheduleOfA = async (a: Answered) => {
+        expect(a.status).toBe(303);
+        expect(await w.t.db.query('SELECT 1 FROM payout_schedules WHERE merchant_id = $1', [w.a.id])).toEqual([]);
+      };
+      return [
+        { what: 'B sets its schedule, naming A', by: { browser: 'bTest' }, method: 'POST', url: '/dashboard/settlements/schedule', body: { frequency: 'daily', minimum_amount: '999999', merchant_id: w.a.id }, expect: noScheduleOfA, hidden: ALL, refresh: '/dashboard/settlements' },
+        { what: 'B on live turns its schedule off, naming A', by: { browser: 'bLive' }, method: 'POST', url: '/dashboard/settlements/schedule', body: { frequency: 'none', merchant_id: w.a.id }, expect: noScheduleOfA, hidden: ALL, refresh: '/dashboard/settlements' },
+      ];
+    },
+  },
+  ...Object.fromEntries(
+    ['', '/statement.csv'].map((suffix) => [
+      `GET /dashboard/settlements/:idx${suffix}`,
+      {
+        scope: 'dashboard' as const,
+        reason: "a payout (statement) of another merchant or of the other environment is 'not found'",
+        attempts: async (w: World): Promise<Attempt[]> => {
+          const mine = await payoutsOfA(w);
+          return [
+            ...intruders.dashboard.map((i) => ({ what: `${JSON.stringify(i.by)} opens A's test payout`, ...i, method: 'GET' as const, url: `/dashboard/settlements/${mine.test}${suffix}`, expect: 'page not found' as const })),
+            { what: "B opens A's live payout", by: { browser: 'bLive' }, method: 'GET', url: `/dashboard/settlements/${mine.live}${suffix}`, expect: 'page not found', hidden: ALL },
+            { what: "A on test opens A's live payout", by: { browser: 'aTest' }, method: 'GET', url: `/dashboard/settlements/${mine.live}${suffix}`, expect: 'page not found', hidden: ['live'] },
+            { what: 'A itself (the attempt is aimed right)', by: { browser: 'aTest' }, method: 'GET', url: `/dashboard/settlements/${mine.test}${suffix}`, expect: (a) => expect(a.status).toBe(200), hidden: [] },
+          ];
+        },
+      },
+    ]),
+  ),
   'GET /dashboard/signup': publicRoute('the sign-up form: no merchant yet', '/dashboard/signup'),
   'POST /dashboard/signup': {
     scope: 'public',
@@ -466,6 +529,11 @@ const table: Record<string, Classification> = {
   'POST /console/wallets/:idx/topup': consoleRoute('wallets.manage', 'POST', '/console/wallets/any/topup', { amount: '100', reason: 'crafted' }),
   'POST /console/wallets/:idx/freeze': consoleRoute('wallets.freeze', 'POST', '/console/wallets/any/freeze', { reason: 'crafted' }),
   'POST /console/wallets/:idx/unfreeze': consoleRoute('wallets.freeze', 'POST', '/console/wallets/any/unfreeze', { reason: 'crafted' }),
+  'GET /console/payouts': consoleRoute('read', 'GET', '/console/payouts?state=Processing'),
+  'POST /console/payouts/export': consoleRoute('payouts.process', 'POST', '/console/payouts/export'),
+  'GET /console/payouts/:idx': consoleRouteOf('read', async (w) => `/console/payouts/${(await payoutsOfA(w)).live}`),
+  'POST /console/payouts/:idx/paid': consoleRoute('payouts.process', 'POST', '/console/payouts/any/paid', { reference: 'crafted' }),
+  'POST /console/payouts/:idx/failed': consoleRoute('payouts.process', 'POST', '/console/payouts/any/failed', { reason: 'crafted' }),
   'GET /console/merchants': consoleRoute('read', 'GET', '/console/merchants?status=applied'),
   'GET /console/merchants/:idx': consoleRouteOf('read', async (w) => `/console/merchants/${(await findMerchantById(w.t.db, w.a.id))!.idx}`),
   ...Object.fromEntries(
@@ -501,6 +569,19 @@ const table: Record<string, Classification> = {
     ],
   },
 };
+
+let payoutsMade: Promise<Record<'test' | 'live', string>> | undefined;
+
+/** A payout of A's in each environment (a rupee of its balance), made once, for the routes that name one. */
+function payoutsOfA(w: World): Promise<Record<'test' | 'live', string>> {
+  payoutsMade ??= (async () => {
+    const request = (environment: 'test' | 'live') => requestPayout(w.t.ctx, { merchantId: w.a.id, environment, amount: 100, requestedBy: 'isolation' });
+    return { test: (await request('test')).idx, live: (await request('live')).idx };
+  })();
+  return payoutsMade;
+}
+
+const payoutCount = async (w: World) => (await w.t.db.query<{ n: number }>('SELECT count(*)::bigint AS n FROM payouts WHERE merchant_id = $1', [w.a.id]))[0].n;
 
 function transactionListAttempts(w: World, path: string): Attempt[] {
   const q = (value: string) => `${path}?q=${encodeURIComponent(value)}`;
