@@ -16,7 +16,8 @@ import { runSandboxBank } from '../jobs/sandbox-bank.js';
 let t: TestApp;
 
 beforeAll(async () => {
-  t = await startTestApp();
+  // Its own store on PostgreSQL: the sandbox bank moves every test payout of the store it runs on.
+  t = await startTestApp({ ownDb: true });
 });
 afterAll(() => t.close());
 

@@ -70,6 +70,9 @@ export interface World {
     deliveryId: Record<Environment, number>;
     /** A's own PAN, shown only on A's business page. */
     panNumber: string;
+    /** A payout of A's in each environment (the test one requested with an Idempotency-Key). */
+    payouts: Record<Environment, string>;
+    idempotentPayout: { key: string; body: { amount: number } };
   };
   b: { keys: Record<Environment, string>; email: string; password: string; test: { initiated: PaymentRef; attempt: { token: string; otp: string } } };
   /** Logged-in dashboard browsers: A on test, A switched to live, B on test, B on live. */
@@ -162,6 +165,18 @@ export async function buildWorld(t: TestApp): Promise<World> {
   const liveCompleted = { ...liveRef, transactionId: callbackParams(liveDone.location!).transaction_id };
   const liveInitiated = await initiate(liveApi, 'live-initiated');
 
+  // Payouts: a test one (with an Idempotency-Key) and a live one to A's bank account.
+  const idempotentPayout = { key: `iso-payout-${tag}`, body: { amount: 1000 } };
+  const payout = async (key: string, headers: Record<string, string>, payload: object) => {
+    const answer = await t.app.inject({ method: 'POST', url: '/api/v2/settlements/', headers: { authorization: `Key ${key}`, ...headers }, payload });
+    expect(answer.statusCode, answer.body).toBe(201);
+    return JSON.parse(answer.body).idx as string;
+  };
+  const payouts = {
+    test: await payout(a.keys.test, { 'idempotency-key': idempotentPayout.key }, idempotentPayout.body),
+    live: await payout(a.keys.live, {}, { amount: 1000 }),
+  };
+
   const deliveries = await t.db.query<{ environment: Environment; id: number }>('SELECT environment, max(id) AS id FROM webhook_deliveries WHERE merchant_id = $1 GROUP BY environment', [aId]);
   const deliveryId = Object.fromEntries(deliveries.map((d) => [d.environment, Number(d.id)])) as Record<Environment, number>;
   expect(deliveryId.test && deliveryId.live, 'A has webhook deliveries in both environments').toBeTruthy();
@@ -198,6 +213,8 @@ export async function buildWorld(t: TestApp): Promise<World> {
       webhookUrl,
       deliveryId,
       panNumber: a.business.pan_number,
+      payouts,
+      idempotentPayout,
     },
     b: { keys: b.keys, email: b.fields.email, password: b.fields.password, test: { initiated: { pidx: bInitiated, orderId: bOrder }, attempt: { token, otp: '987654' } } },
     browsers: {
@@ -208,8 +225,8 @@ export async function buildWorld(t: TestApp): Promise<World> {
     },
     secrets: {
       merchant: [a.fields.name, a.fields.email, a.keys.test.slice(0, 22), a.keys.live.slice(0, 22), a.business.pan_number, maskedAccountNumber(a.business.account_number)],
-      test: [...envSecrets([...Object.values(test), { pidx: JSON.parse(first.body).pidx, orderId: order('idempotent') }], 'test'), await signingSecret(t.db, aId, 'test')],
-      live: [...envSecrets([liveCompleted, liveInitiated], 'live'), await signingSecret(t.db, aId, 'live')],
+      test: [...envSecrets([...Object.values(test), { pidx: JSON.parse(first.body).pidx, orderId: order('idempotent') }], 'test'), await signingSecret(t.db, aId, 'test'), payouts.test],
+      live: [...envSecrets([liveCompleted, liveInitiated], 'live'), await signingSecret(t.db, aId, 'live'), payouts.live],
     },
     payer: { nonce, tokenFor },
     ownNew: new Set(),
@@ -234,6 +251,7 @@ export async function snapshotOfA(w: World): Promise<unknown> {
     merchant: await db.query('SELECT status, status_reason, applied_at, fee_bps FROM merchants WHERE id = $1', [id]),
     business: await db.query('SELECT * FROM merchant_business_details WHERE merchant_id = $1', [id]),
     bankAccount: await db.query('SELECT * FROM merchant_bank_accounts WHERE merchant_id = $1', [id]),
+    payouts: await db.query('SELECT idx, environment, amount, state FROM payouts WHERE merchant_id = $1 ORDER BY idx', [id]),
   };
 }
 

@@ -172,6 +172,46 @@ const table: Record<string, Classification> = {
       ];
     },
   },
+  'POST /api/v2/settlements/': {
+    scope: 'api',
+    reason: "takes no id: a payout comes out of the key's merchant and environment only, and an Idempotency-Key is per merchant and environment",
+    attempts: (w) => {
+      const nothingAvailable = (answer: Answered) => expect([answer.status, json(answer).detail]).toEqual([400, 'No balance is available for a payout yet.']);
+      return [
+        { what: "B's test key asks for a payout", by: { key: w.b.keys.test }, method: 'POST', url: '/api/v2/settlements/', body: { amount: 1000 }, expect: nothingAvailable, hidden: ALL },
+        { what: "B's live key asks for all", by: { key: w.b.keys.live }, method: 'POST', url: '/api/v2/settlements/', body: {}, expect: nothingAvailable, hidden: ALL },
+        {
+          what: "B replays A's payout Idempotency-Key with A's body",
+          by: { key: w.b.keys.test },
+          method: 'POST',
+          url: '/api/v2/settlements/',
+          body: w.a.idempotentPayout.body,
+          headers: { 'idempotency-key': w.a.idempotentPayout.key },
+          expect: nothingAvailable,
+          hidden: ALL,
+        },
+      ];
+    },
+  },
+  'GET /api/v2/settlements/': {
+    scope: 'api',
+    reason: "lists only the key's merchant and environment",
+    attempts: (w) => [
+      { what: "B's test key lists", by: { key: w.b.keys.test }, method: 'GET', url: '/api/v2/settlements/?page_size=100', expect: (a) => expect(json(a)).toMatchObject({ total_records: 0, records: [] }), hidden: ALL },
+      { what: "B's live key lists", by: { key: w.b.keys.live }, method: 'GET', url: '/api/v2/settlements/?page_size=100', expect: (a) => expect(json(a)).toMatchObject({ total_records: 0, records: [] }), hidden: ALL },
+      { what: "A's live key lists", by: { key: w.a.keys.live }, method: 'GET', url: '/api/v2/settlements/?page_size=100', expect: 'shown', hidden: ['test'] },
+      { what: "A's test key lists", by: { key: w.a.keys.test }, method: 'GET', url: '/api/v2/settlements/?page_size=100', expect: 'shown', hidden: ['live'] },
+    ],
+  },
+  'GET /api/v2/settlements/:idx/': {
+    scope: 'api',
+    reason: "a payout of another merchant or environment is 'Not found.'",
+    attempts: (w) => [
+      ...apiNotFound(w, "A's test payout", 'GET', () => `/api/v2/settlements/${w.a.payouts.test}/`, undefined, 'test'),
+      ...apiNotFound(w, "A's live payout", 'GET', () => `/api/v2/settlements/${w.a.payouts.live}/`, undefined, 'live'),
+      { what: 'A itself (the attempt is aimed right)', by: { key: w.a.keys.live }, method: 'GET', url: `/api/v2/settlements/${w.a.payouts.live}/`, expect: (a) => expect(a.status).toBe(200), hidden: [] },
+    ],
+  },
   'GET /api/v2/openapi.json': publicRoute('the API description: the same document for everyone, no merchant data', '/api/v2/openapi.json'),
 
   // ---- the hosted page: the pidx is the capability -------------------------------------------

@@ -324,6 +324,8 @@ export function refund(model: Model, caller: { merchant: number; environment: En
   const remaining = p.amount - p.refunded;
   const amount = requested ?? remaining;
   if (amount > remaining) return { kind: 'refused' };
+  // Contract section 10: a refund draws on the merchant's balance, never below zero.
+  if (amount > merchantBalance(model, p.merchant, p.environment)) return { kind: 'refused' };
   p.refunded += amount;
   p.status = p.refunded === p.amount ? 'Refunded' : 'Partially refunded';
   const wallet = findWallet(model, p.environment, p.payer!)!;
