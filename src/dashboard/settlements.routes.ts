@@ -11,7 +11,7 @@ import { findPayoutSchedule } from '../settlements/payout-schedule-store.js';
 import { findOwnPayout, listPayouts } from '../settlements/payout-store.js';
 import { requestPayout } from '../settlements/request-payout.js';
 import { settlementBalance } from '../settlements/settlement-balance.js';
-import { statementTotals } from '../settlements/payout-statement.js';
+import { statementTotalsOfSums } from '../settlements/statement.js';
 import { statementRecords, statementSums } from '../settlements/statement-store.js';
 import { formExpired, frameOf, messagePage, notFound } from './dashboard-pages.js';
 import { field, fieldMessages, formVerified, queryText, sendPage, sessionOf, type DashboardDeps } from './dashboard-request.js';
@@ -115,8 +115,8 @@ export function registerSettlements(app: FastifyInstance, deps: DashboardDeps) {
     const payout = await ownPayout(request);
     if (!payout) return notFound(deps, request, reply, 'payout');
     const records = await statementRecords(ctx.db, payout.id, { limit: SHOWN_RECORDS });
-    const totals = statementTotals(payout, await statementSums(ctx.db, payout.id));
-    return sendPage(reply, statementPage(frameOf(deps, request, reply, 'settlements'), { payout, records, totals }));
+    const sums = await statementSums(ctx.db, payout.id);
+    return sendPage(reply, statementPage(frameOf(deps, request, reply, 'settlements'), { payout, records, recordCount: sums.records, totals: statementTotalsOfSums(payout, sums) }));
   });
 
   app.get('/settlements/:idx/statement.csv', view, async (request, reply) => {

@@ -5,7 +5,7 @@
 import type { AppContext } from '../context.js';
 import type { Cell } from '../http/csv.js';
 import { recordNet, type Payout, type SettledRecord } from '../settlements/payout.js';
-import { statementTotals } from '../settlements/payout-statement.js';
+import { statementTotalsOfSums } from '../settlements/statement.js';
 import { statementRecords, statementSums } from '../settlements/statement-store.js';
 import { rupeesDecimal } from './format.js';
 
@@ -29,10 +29,10 @@ export async function* statementCsvRows(ctx: AppContext, payout: Payout): AsyncG
     if (records.length < ctx.config.exportPageRows) break;
     after = records.at(-1);
   }
-  const totals = statementTotals(payout, await statementSums(ctx.db, payout.id));
+  const totals = statementTotalsOfSums(payout, await statementSums(ctx.db, payout.id));
   yield [
-    summaryRow(payout.requested_at, 'Brought forward from earlier payouts', totals.broughtForward),
-    summaryRow(payout.requested_at, 'Left in your balance', -totals.leftInBalance),
+    summaryRow(payout.requested_at, 'Brought forward from earlier payouts', totals.brought_forward),
+    summaryRow(payout.requested_at, 'Left in your balance', -totals.carried_forward),
     summaryRow(payout.paid_at ?? payout.requested_at, `Payout ${payout.state}`, payout.amount),
   ];
 }

@@ -4,7 +4,7 @@ import { html, type Html } from '../http/html.js';
 import { formatRupees } from '../http/money.js';
 import { maskedAccountNumber } from '../merchants/bank-account.js';
 import { recordNet, type Payout, type SettledRecord } from '../settlements/payout.js';
-import type { StatementTotals } from '../settlements/payout-statement.js';
+import type { StatementTotals } from '../settlements/statement.js';
 import { formatDateAndTime, formatDateTime } from './format.js';
 import { dashboardLayout, type PageFrame } from './layout.js';
 import { payoutBadge } from './payout-views.js';
@@ -13,6 +13,8 @@ export interface StatementView {
   payout: Payout;
   /** The first records of the statement, oldest first. */
   records: SettledRecord[];
+  /** How many records the payout settles in all. */
+  recordCount: number;
   totals: StatementTotals;
 }
 
@@ -44,17 +46,17 @@ function totalsTable(t: StatementTotals): Html {
       ${line('Payments', t.payments, 'total-payments')}
       ${line('Fees', -t.fees, 'total-fees')}
       ${line('Refunds', -t.refunds, 'total-refunds')}
-      ${line('Net of the records', t.net, 'total-net')}
-      ${t.broughtForward !== 0 ? line('Brought forward from earlier payouts', t.broughtForward, 'total-brought-forward') : ''}
-      ${t.leftInBalance !== 0 ? line('Left in your balance', -t.leftInBalance, 'total-left') : ''}
+      ${line('Net of the records', t.records_net, 'total-net')}
+      ${t.brought_forward !== 0 ? line('Brought forward from earlier payouts', t.brought_forward, 'total-brought-forward') : ''}
+      ${t.carried_forward !== 0 ? line('Left in your balance', -t.carried_forward, 'total-left') : ''}
     </tbody>
-    <tfoot>${line('Payout', t.payout, 'total-payout')}</tfoot>
+    <tfoot>${line('Payout', t.amount, 'total-payout')}</tfoot>
   </table>
 </section>`;
 }
 
 function recordTable(view: StatementView, timeZone: string): Html {
-  const { records, totals } = view;
+  const { records, recordCount } = view;
   if (!records.length) return html`<p class="empty-list">No payments or refunds: this payout takes money brought forward only.</p>`;
   return html`<div class="table-wrap"><table class="records">
 <caption class="visually-hidden">Payments and refunds settled</caption>
@@ -73,7 +75,7 @@ ${records.map((r) => {
 </tr>`;
 })}
 </tbody></table></div>
-${totals.records > records.length ? html`<p class="hint">The first ${records.length} of ${totals.records} records; the CSV has them all.</p>` : ''}`;
+${recordCount > records.length ? html`<p class="hint">The first ${records.length} of ${recordCount} records; the CSV has them all.</p>` : ''}`;
 }
 
 export function statementPage(frame: PageFrame, view: StatementView): Html {
@@ -95,7 +97,7 @@ export function statementPage(frame: PageFrame, view: StatementView): Html {
   <div class="col">${payoutFacts(payout, frame.timeZone)}</div>
 </div>
 <section class="panel" aria-labelledby="records-heading">
-  <h2 id="records-heading">Payments and refunds settled (${view.totals.records})</h2>
+  <h2 id="records-heading">Payments and refunds settled (${view.recordCount})</h2>
   ${recordTable(view, frame.timeZone)}
 </section>`,
   });

@@ -3,12 +3,11 @@
 // by the database and streamed to a CSV without holding them all.
 import type { Queryable } from '../db/db.js';
 import type { SettledRecord } from './payout.js';
+import type { RecordSums } from './statement.js';
 
-export interface StatementSums {
+export interface StatementSums extends RecordSums {
+  /** How many records. */
   records: number;
-  payments: number;
-  fees: number;
-  refunds: number;
 }
 
 export async function statementSums(db: Queryable, payoutId: number): Promise<StatementSums> {

@@ -3,7 +3,7 @@
 // earlier records (brought forward: the rest of a partial payout, or refunds of payments still
 // pending) and what stays available after (carried forward: the part of the balance not asked for).
 //   brought_forward + records_net − carried_forward = amount
-import { recordNet, type Payout, type SettledRecord } from './payout.js';
+import type { Payout, SettledRecord } from './payout.js';
 
 export interface StatementTotals {
   /** Gross of the payments settled. */
@@ -20,15 +20,31 @@ export interface StatementTotals {
   amount: number;
 }
 
+/** What the statement's records add up to: enough for its totals, summed in memory or by the database. */
+export interface RecordSums {
+  payments: number;
+  fees: number;
+  refunds: number;
+}
+
 /** Pure. */
 export function statementTotals(payout: Pick<Payout, 'amount' | 'available_before'>, records: SettledRecord[]): StatementTotals {
   const payments = records.filter((r) => r.type === 'Wallet payment');
   const refunds = records.filter((r) => r.type === 'Refund');
-  const recordsNet = records.reduce((sum, r) => sum + recordNet(r), 0);
-  return {
+  return statementTotalsOfSums(payout, {
     payments: payments.reduce((sum, r) => sum + r.amount, 0),
     fees: payments.reduce((sum, r) => sum + r.fee_amount, 0),
     refunds: refunds.reduce((sum, r) => sum + r.amount, 0),
+  });
+}
+
+/** Pure: the totals from sums of the records (a statement too long to hold, summed by the database). */
+export function statementTotalsOfSums(payout: Pick<Payout, 'amount' | 'available_before'>, sums: RecordSums): StatementTotals {
+  const recordsNet = sums.payments - sums.fees - sums.refunds;
+  return {
+    payments: sums.payments,
+    fees: sums.fees,
+    refunds: sums.refunds,
     records_net: recordsNet,
     brought_forward: payout.available_before - recordsNet,
     carried_forward: payout.available_before - payout.amount,
