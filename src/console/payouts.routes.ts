@@ -10,7 +10,7 @@ import { localDay } from '../local-days.js';
 import { BANK_CSV_HEADER, bankTransferRow } from '../settlements/bank-transfer-csv.js';
 import { exportPayouts } from '../settlements/export-payouts.js';
 import { markPayout } from '../settlements/move-payout.js';
-import { findOperatorPayout, listPayoutsInState, requestedTotals } from '../settlements/operator-payouts-store.js';
+import { findOperatorPayout, listPayoutsInState, waitingPayouts } from '../settlements/operator-payouts-store.js';
 import { payoutStates, type PayoutState } from '../settlements/payout.js';
 import type { PayoutMove } from '../settlements/payout-state-machine.js';
 import { insecureOtpWarning } from '../wallets/otp-sender.js';
@@ -49,7 +49,7 @@ export function registerConsolePayouts(app: FastifyInstance, deps: ConsoleDeps) 
     const body = payoutListBody({
       state,
       payouts: await listPayoutsInState(ctx.db, { environment: 'live', state, limit: LIMIT }),
-      waiting: await requestedTotals(ctx.db, 'live'),
+      waiting: (await waitingPayouts(ctx.db, 'live')).requested,
       mayProcess: mayUse(operator.role, 'payouts.process'),
       csrf,
       timeZone,

@@ -65,6 +65,9 @@ describe('console payouts', () => {
   it('lists live payouts by state, exports them once for the bank, and marks one Paid', async () => {
     const { shop, owner, payout } = await livePayout(20_000);
     const second = await livePayout(30_000);
+    const overview = await as('support').get('/console');
+    expect(overview.body).toContain('data-figure="payouts-requested">2 · Rs. 485.00</dd>');
+    expect(overview.body).toContain('data-figure="payouts-processing">0 · Rs. 0.00</dd>');
     const list = await as('finance').get('/console/payouts');
     expect(list.status).toBe(200);
     expect(list.body).toContain('aria-current="page">Payouts</a>');
@@ -81,6 +84,7 @@ describe('console payouts', () => {
       { bank: 'Nepal Bank Ltd.', branch: 'New Road', account_name: 'Himalayan Tea House Pvt. Ltd.', account_number: '001234567890', amount: '291.00', reference: second.payout.idx },
     ]);
     expect((await findPayout(t.db, payout.idx))!.state).toBe('Processing');
+    expect((await as('finance').get('/console')).body).toContain('data-figure="payouts-processing">2 · Rs. 485.00</dd>');
     // Exported once: a second export has nothing to take.
     const again = await exportFile('admin');
     expect(again.status).toBe(303);

@@ -25,11 +25,22 @@ export async function findOperatorPayout(db: Queryable, idx: string): Promise<Op
   return row;
 }
 
-/** The live payouts an export would take now. */
-export async function requestedTotals(db: Queryable, environment: Environment): Promise<{ count: number; amount: number }> {
-  const [row] = await db.query<{ count: number; amount: number }>(
-    `SELECT count(*)::bigint AS count, coalesce(sum(amount), 0) AS amount FROM payouts WHERE environment = $1 AND state = 'Requested'`,
+export interface WaitingPayouts {
+  /** What the next export to the bank takes. */
+  requested: { count: number; amount: number };
+  /** Sent to the bank, waiting to be marked Paid or Failed. */
+  processing: { count: number; amount: number };
+}
+
+export async function waitingPayouts(db: Queryable, environment: Environment): Promise<WaitingPayouts> {
+  const rows = await db.query<{ state: PayoutState; count: number; amount: number }>(
+    `SELECT state, count(*)::bigint AS count, coalesce(sum(amount), 0) AS amount FROM payouts
+      WHERE environment = $1 AND state IN ('Requested', 'Processing') GROUP BY state`,
     [environment],
   );
-  return row;
+  const of = (state: PayoutState) => {
+    const row = rows.find((r) => r.state === state);
+    return { count: row?.count ?? 0, amount: row?.amount ?? 0 };
+  };
+  return { requested: of('Requested'), processing: of('Processing') };
 }
