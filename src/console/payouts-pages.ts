@@ -4,17 +4,15 @@
 import type { AuditRecord } from '../audit/audit-entry.js';
 import { html, type Html } from '../http/html.js';
 import { formatRupees } from '../http/money.js';
-import { maskedAccountNumber } from '../merchants/bank-account.js';
 import type { OperatorPayout } from '../settlements/operator-payouts-store.js';
-import { payoutStates, type Payout, type PayoutState } from '../settlements/payout.js';
+import { payoutStates, type PayoutState } from '../settlements/payout.js';
+import { payoutAccountLine } from '../settlements/payout-account.js';
 import { csrfField, notice } from './console-layout.js';
 import { badge, envTag, facts, notForRole, reasonField, when } from './console-views.js';
 import { auditPanel } from './payments-pages.js';
 
 const tones: Record<PayoutState, 'ok' | 'bad' | 'warn' | 'info'> = { Requested: 'info', Processing: 'warn', Paid: 'ok', Failed: 'bad' };
 export const payoutStateBadge = (state: PayoutState) => badge(state, tones[state]);
-
-const bankText = (p: Payout) => (p.bank_name ? `${p.bank_name}, ${p.branch} · ${p.account_name} · ${maskedAccountNumber(p.account_number ?? '')}` : 'Sandbox bank');
 
 export interface PayoutListView {
   state: PayoutState;
@@ -55,7 +53,7 @@ ${
     ? html`<div class="table-wrap" role="region" aria-label="${view.state} payouts" tabindex="0"><table><caption class="visually-hidden">${view.state} payouts</caption>
 <thead><tr><th scope="col">Requested</th><th scope="col">Payout</th><th scope="col">Merchant</th><th scope="col" class="hide-narrow">Bank account</th><th scope="col" class="num">Amount</th><th scope="col">State</th></tr></thead>
 <tbody>${view.payouts.map(
-        (p) => html`<tr data-idx="${p.idx}"><td>${when(p.requested_at, view.timeZone)}</td><td><a href="/console/payouts/${encodeURIComponent(p.idx)}"><code>${p.idx}</code></a></td><td><a href="/console/merchants/${encodeURIComponent(p.merchant_idx)}">${p.merchant_name}</a></td><td class="hide-narrow">${bankText(p)}</td><td class="num">${formatRupees(p.amount)}</td><td>${payoutStateBadge(p.state)}</td></tr>`,
+        (p) => html`<tr data-idx="${p.idx}"><td>${when(p.requested_at, view.timeZone)}</td><td><a href="/console/payouts/${encodeURIComponent(p.idx)}"><code>${p.idx}</code></a></td><td><a href="/console/merchants/${encodeURIComponent(p.merchant_idx)}">${p.merchant_name}</a></td><td class="hide-narrow">${payoutAccountLine(p)}</td><td class="num">${formatRupees(p.amount)}</td><td>${payoutStateBadge(p.state)}</td></tr>`,
       )}</tbody></table></div>`
     : html`<p class="muted">No ${view.state.toLowerCase()} live payouts.</p>`
 }</section>`;
@@ -106,7 +104,7 @@ ${notice(view.done)}${notice(view.error, 'error')}
     ['Merchant', html`<a href="/console/merchants/${encodeURIComponent(p.merchant_idx)}">${p.merchant_name}</a>`],
     ['Environment', envTag(p.environment)],
     ['Amount', formatRupees(p.amount)],
-    ['Bank account', bankText(p)],
+    ['Bank account', payoutAccountLine(p)],
     ['Requested', html`${when(p.requested_at, view.timeZone)} by ${p.requested_by}`],
     ...(p.processing_at ? [['Exported', when(p.processing_at, view.timeZone)] as [string, Html]] : []),
     ...(p.paid_at ? [['Paid', html`${when(p.paid_at, view.timeZone)}, reference <code>${p.bank_reference}</code>`] as [string, Html]] : []),

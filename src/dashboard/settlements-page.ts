@@ -3,13 +3,13 @@
 // environment the session shows.
 import { html, type Html } from '../http/html.js';
 import { formatRupees } from '../http/money.js';
-import type { BankAccount } from '../merchants/bank-account.js';
-import { maskedAccountNumber } from '../merchants/bank-account.js';
+import { bankAccountLine, type BankAccount } from '../merchants/bank-account.js';
+import type { Payout } from '../settlements/payout.js';
 import { describeSchedule, weekdays, type PayoutSchedule } from '../settlements/payout-schedule.js';
 import { alertBox, csrfField, selectInput, textInput } from './form-controls.js';
 import { formatDateAndTime, rupeesDecimal } from './format.js';
+import { figure } from './home-page.js';
 import { dashboardLayout, type PageFrame } from './layout.js';
-import type { Payout } from '../settlements/payout.js';
 import { payoutBadge } from './payout-views.js';
 
 export interface SettlementsView {
@@ -27,14 +27,10 @@ export interface SettlementsView {
   done?: string;
 }
 
-function figure(label: string, amount: number, note: string, testId: string): Html {
-  return html`<div class="figure" data-testid="${testId}"><p class="figure-label">${label}</p><p class="figure-value">${formatRupees(amount)}</p><p class="figure-note">${note}</p></div>`;
-}
-
 function bankPanel(frame: PageFrame, bank: BankAccount | undefined): Html {
   const live = frame.session.environment === 'live';
   const where = bank
-    ? html`<p data-testid="bank-account"><strong>${bank.bankName}</strong>, ${bank.branch} · ${bank.accountName} · ${maskedAccountNumber(bank.accountNumber)}</p>`
+    ? html`<p data-testid="bank-account">${bankAccountLine(bank)}</p>`
     : html`<p data-testid="bank-account">No bank account yet.</p>`;
   return html`<section class="panel" aria-labelledby="bank-heading">
   <div class="panel-head"><h2 id="bank-heading">Bank account</h2><a href="/dashboard/business">${frame.session.merchant.status === 'new' ? 'Add it on Go live' : 'Your business details'}</a></div>

@@ -2,8 +2,8 @@
 // page of them; all in the CSV), and the totals from the records to the amount paid.
 import { html, type Html } from '../http/html.js';
 import { formatRupees } from '../http/money.js';
-import { maskedAccountNumber } from '../merchants/bank-account.js';
 import { recordNet, type Payout, type SettledRecord } from '../settlements/payout.js';
+import { payoutAccountLine } from '../settlements/payout-account.js';
 import type { StatementTotals } from '../settlements/statement.js';
 import { formatDateAndTime, formatDateTime } from './format.js';
 import { dashboardLayout, type PageFrame } from './layout.js';
@@ -21,12 +21,11 @@ export interface StatementView {
 const row = (label: string, value: Html | string, testId?: string) => html`<div class="row"${testId ? html` data-testid="${testId}"` : ''}><dt>${label}</dt><dd>${value}</dd></div>`;
 
 function payoutFacts(p: Payout, timeZone: string): Html {
-  const bank = p.bank_name ? `${p.bank_name}, ${p.branch} · ${p.account_name} · ${maskedAccountNumber(p.account_number ?? '')}` : 'Sandbox bank (test)';
   return html`<section class="panel" aria-labelledby="payout-heading">
   <h2 id="payout-heading">Payout</h2>
   <dl class="facts">
     ${row('Payout id', html`<code>${p.idx}</code>`)}
-    ${row('To', bank)}
+    ${row('To', payoutAccountLine(p))}
     ${row('Requested', `${formatDateTime(p.requested_at, timeZone)} by ${p.requested_by}`)}
     ${p.processing_at ? row('Sent to the bank', formatDateTime(p.processing_at, timeZone)) : ''}
     ${p.paid_at ? row('Paid', formatDateTime(p.paid_at, timeZone)) : ''}
