@@ -49,6 +49,11 @@ ${exportPanel(view)}
   )}</nav>
 <section aria-labelledby="list-heading"><h2 id="list-heading">${view.state} live payouts</h2>
 ${
+  view.state === 'Processing' && view.mayProcess && view.payouts.length
+    ? html`<p><a class="button" href="/console/payouts/processing.csv" download>Download the bank file again</a> <span class="muted">All Processing payouts, for an export whose file was lost. They are sent already: do not send them twice.</span></p>`
+    : ''
+}
+${
   view.payouts.length
     ? html`<div class="table-wrap" role="region" aria-label="${view.state} payouts" tabindex="0"><table><caption class="visually-hidden">${view.state} payouts</caption>
 <thead><tr><th scope="col">Requested</th><th scope="col">Payout</th><th scope="col">Merchant</th><th scope="col" class="hide-narrow">Bank account</th><th scope="col" class="num">Amount</th><th scope="col">State</th></tr></thead>

@@ -7,7 +7,7 @@ import { listAudit } from '../audit/audit-store.js';
 import { sendCsv } from '../http/csv-stream.js';
 import { AppError } from '../http/errors.js';
 import { localDay } from '../local-days.js';
-import { BANK_CSV_HEADER, bankTransferRow } from '../settlements/bank-transfer-csv.js';
+import { BANK_TRANSFER_HEADER, bankTransferRow } from '../settlements/bank-transfer-csv.js';
 import { exportPayouts } from '../settlements/export-payouts.js';
 import { markPayout } from '../settlements/move-payout.js';
 import { findOperatorPayout, listPayoutsInState, waitingPayouts } from '../settlements/operator-payouts-store.js';
@@ -61,10 +61,28 @@ export function registerConsolePayouts(app: FastifyInstance, deps: ConsoleDeps) 
   // The file comes back as the answer to the form: the payouts in it are Processing from then on.
   app.post('/payouts/export', finance, async (request, reply) => {
     if (!formVerified(deps, request)) return formExpired(deps, request, reply);
-    const exported = await exportPayouts(ctx, { actor: actorOf(request) });
+    // The file is this answer, written after the commit: should it be lost on the way, the Processing
+    // list's "Download again" gives the same rows.
+    const exported = await exportPayouts(ctx, { actor: actorOf(request), deliver: async () => {} });
     if (!exported.length) return reply.code(303).redirect('/console/payouts?done=nothing');
     const day = localDay(ctx.clock.now(), timeZone);
-    return sendCsv(reply, { filename: `bhuktani-payouts-${day}-${exported[0].idx}.csv`, header: BANK_CSV_HEADER, pages: onePage(exported.map(bankTransferRow)) });
+    return sendCsv(reply, { filename: `bhuktani-payouts-${day}-${exported[0].idx}.csv`, header: BANK_TRANSFER_HEADER, pages: onePage(exported.map(bankTransferRow)) });
+  });
+
+  // The file of the payouts already sent (Processing) again, for an export whose download was lost;
+  // it moves nothing. Finance only: it carries the full account numbers.
+  app.get('/payouts/processing.csv', finance, async (_request, reply) => {
+    async function* pages() {
+      let after = 0;
+      for (;;) {
+        const payouts = await listPayoutsInState(ctx.db, { environment: 'live', state: 'Processing', limit: ctx.config.exportPageRows, after });
+        if (payouts.length) yield payouts.map(bankTransferRow);
+        if (payouts.length < ctx.config.exportPageRows) return;
+        after = payouts.at(-1)!.id;
+      }
+    }
+    const day = localDay(ctx.clock.now(), timeZone);
+    return sendCsv(reply, { filename: `bhuktani-payouts-processing-${day}.csv`, header: BANK_TRANSFER_HEADER, pages: pages() });
   });
 
   async function payoutPage(request: FastifyRequest, reply: FastifyReply, status = 200, error?: string) {

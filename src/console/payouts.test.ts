@@ -89,7 +89,15 @@ describe('console payouts', () => {
     const again = await exportFile('admin');
     expect(again.status).toBe(303);
     expect(pageText((await as('admin').get(again.location!)).body)).toContain('No live payouts were waiting');
-    expect(pageText((await as('finance').get('/console/payouts?state=Processing')).body)).toContain(shop.merchant.name);
+    const processing = await as('finance').get('/console/payouts?state=Processing');
+    expect(pageText(processing.body)).toContain(shop.merchant.name);
+    // The file again, for an export whose download was lost: the same rows, nothing moves.
+    expect(processing.body).toContain('href="/console/payouts/processing.csv"');
+    const copy = await as('finance').get('/console/payouts/processing.csv');
+    expect(copy.status).toBe(200);
+    expect(copy.body).toBe(file.body);
+    expect((await as('support').get('/console/payouts/processing.csv')).status).toBe(403);
+    expect((await as('support').get('/console/payouts?state=Processing')).body).not.toContain('processing.csv');
 
     const paid = await mark('finance', payout.idx, 'paid', { reference: '  NBL-2026-0001 ' });
     expect(paid.status).toBe(303);

@@ -1,9 +1,8 @@
 // How the dashboard writes times and amounts for people. Times are in TIME_ZONE, like the API's.
 
 import { formatDateTime, formatter } from '../http/date-format.js';
-import { rupeesDecimal } from '../http/money.js';
 
-export { formatDateTime, rupeesDecimal };
+export { formatDateTime };
 
 /** `22 Nov 2026` and `10:05:20`, apart, for a table cell that stacks them. */
 export function formatDateAndTime(date: Date, timeZone: string): { date: string; time: string } {
@@ -38,3 +37,6 @@ export function parseRupees(input: string): number | undefined {
   if (rupees.length > 13) return undefined;
   return Number(rupees) * 100 + Number(paisa);
 }
+
+// Rupees as a plain number lives with the other money formats (the CLI's bank file needs it too).
+export { rupeesDecimal } from '../http/money.js';

@@ -6,7 +6,7 @@ export function formatRupees(paisa: number): string {
   return `${sign}Rs. ${rupees}.${String(abs % 100).padStart(2, '0')}`;
 }
 
-/** `1234.56` for 123456 paisa: rupees as a plain number, for the CSV. */
+/** `1234.56` for 123456 paisa: rupees as a plain number, for CSV files (spreadsheets, the bank's bulk transfer). */
 export function rupeesDecimal(paisa: number): string {
   const sign = paisa < 0 ? '-' : '';
   const abs = Math.abs(paisa);

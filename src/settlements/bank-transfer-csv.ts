@@ -1,18 +1,16 @@
-// The bank's bulk-transfer file of exported payouts (contract section 10): one row per payout with the
-// account it goes to (as it was when requested), the amount in rupees and the payout's idx as the
-// reference the bank carries to the merchant's statement. One definition for `bhuktani payout export`
-// and the console's export, so the finance team gets the same file from either.
+// The bank's bulk-transfer file (contract section 10): one row per payout, to the account it was
+// requested for, with the payout's idx as the reference the bank quotes back (`payout mark`). One
+// definition for `bhuktani payout export` and the console's export, so finance gets the same file.
 import { csvLine, type Cell } from '../http/csv.js';
 import { rupeesDecimal } from '../http/money.js';
 import type { Payout } from './payout.js';
 
-export const BANK_CSV_HEADER = ['bank', 'branch', 'account_name', 'account_number', 'amount', 'reference'];
+export const BANK_TRANSFER_HEADER = ['bank', 'branch', 'account_name', 'account_number', 'amount', 'reference'];
 
 export function bankTransferRow(p: Payout): Cell[] {
   return [p.bank_name, p.branch, p.account_name, p.account_number, rupeesDecimal(p.amount), p.idx];
 }
 
-/** The whole file, for a command that writes it at once. */
 export function bankTransferCsv(payouts: Payout[]): string {
-  return [BANK_CSV_HEADER, ...payouts.map(bankTransferRow)].map(csvLine).join('');
+  return csvLine(BANK_TRANSFER_HEADER) + payouts.map((p) => csvLine(bankTransferRow(p))).join('');
 }

@@ -10,7 +10,11 @@ import { lockPayoutsInState } from './payout-store.js';
 
 const BATCH = 500;
 
-export async function exportPayouts(ctx: AppContext, input: { actor: Actor }): Promise<Payout[]> {
+/**
+ * `deliver` writes the bank's file inside the transaction: if it fails, nothing moves; a payout is
+ * Processing only if its row was written.
+ */
+export async function exportPayouts(ctx: AppContext, input: { actor: Actor; deliver: (payouts: Payout[]) => Promise<void> }): Promise<Payout[]> {
   const now = ctx.clock.now();
   return ctx.db.transaction(async (tx) => {
     const exported: Payout[] = [];
@@ -22,7 +26,10 @@ export async function exportPayouts(ctx: AppContext, input: { actor: Actor }): P
         exported.push(moved);
         await appendAudit(tx, { now, actor: input.actor, action: 'payout.export', object: { type: 'payout', id: moved.idx }, environment: 'live', before: { state: 'Requested' }, after: { state: 'Processing' } });
       }
-      if (due.length < BATCH) return exported;
+      if (due.length < BATCH) {
+        await input.deliver(exported);
+        return exported;
+      }
     }
   });
 }

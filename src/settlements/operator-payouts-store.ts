@@ -10,12 +10,15 @@ export type OperatorPayout = Payout & { merchant_idx: string; merchant_name: str
 const withMerchant = (inner: string) =>
   `SELECT p.*, m.idx AS merchant_idx, m.name AS merchant_name FROM (${inner}) p JOIN merchants m ON m.id = p.merchant_id`;
 
-/** The payouts in `state`: those waiting oldest first (the order to work them), the finished newest first. */
-export async function listPayoutsInState(db: Queryable, options: { environment: Environment; state: PayoutState; limit: number }): Promise<OperatorPayout[]> {
+/**
+ * The payouts in `state`: those waiting oldest first (the order to work them), the finished newest
+ * first; `after` (an id) continues a list of waiting ones page by page.
+ */
+export async function listPayoutsInState(db: Queryable, options: { environment: Environment; state: PayoutState; limit: number; after?: number }): Promise<OperatorPayout[]> {
   const order = options.state === 'Requested' || options.state === 'Processing' ? 'ASC' : 'DESC';
   return db.query<OperatorPayout>(
-    `${withMerchant(`SELECT ${PAYOUT_COLUMNS} FROM payouts WHERE environment = $1 AND state = $2 ORDER BY id ${order} LIMIT $3`)} ORDER BY p.id ${order}`,
-    [options.environment, options.state, options.limit],
+    `${withMerchant(`SELECT ${PAYOUT_COLUMNS} FROM payouts WHERE environment = $1 AND state = $2 AND id > $4 ORDER BY id ${order} LIMIT $3`)} ORDER BY p.id ${order}`,
+    [options.environment, options.state, options.limit, options.after ?? 0],
   );
 }
 

@@ -560,6 +560,7 @@ const table: Record<string, Classification> = {
   'POST /console/wallets/:idx/unfreeze': consoleRoute('wallets.freeze', 'POST', '/console/wallets/any/unfreeze', { reason: 'crafted' }),
   'GET /console/payouts': consoleRoute('read', 'GET', '/console/payouts?state=Processing'),
   'POST /console/payouts/export': consoleRoute('payouts.process', 'POST', '/console/payouts/export'),
+  'GET /console/payouts/processing.csv': consoleRoute('payouts.process', 'GET', '/console/payouts/processing.csv'),
   'GET /console/payouts/:idx': consoleRouteOf('read', async (w) => `/console/payouts/${w.a.payouts.live}`),
   'POST /console/payouts/:idx/paid': consoleRoute('payouts.process', 'POST', '/console/payouts/any/paid', { reference: 'crafted' }),
   'POST /console/payouts/:idx/failed': consoleRoute('payouts.process', 'POST', '/console/payouts/any/failed', { reason: 'crafted' }),
