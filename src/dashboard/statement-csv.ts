@@ -22,12 +22,12 @@ const summaryRow = (date: Date, line: string, net: number): Cell[] => [date.toIS
 
 /** The statement's lines, a page of records at a time, then the summary lines. */
 export async function* statementCsvRows(ctx: AppContext, payout: Payout): AsyncGenerator<Cell[][]> {
-  let after: SettledRecord | undefined;
+  let after: number | undefined;
   for (;;) {
     const records = await statementRecords(ctx.db, payout.id, { after, limit: ctx.config.exportPageRows });
     if (records.length) yield records.map(recordRow);
     if (records.length < ctx.config.exportPageRows) break;
-    after = records.at(-1);
+    after = records.at(-1)!.record_id;
   }
   const totals = statementTotalsOfSums(payout, await statementSums(ctx.db, payout.id));
   yield [

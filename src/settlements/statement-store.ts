@@ -1,5 +1,5 @@
 // The SQL of payout statements: the sums of the records a payout settles, and those records a page
-// at a time (keyset on the statement's order), so a payout of a hundred thousand records is summed
+// at a time (keyset on the record id), so a payout of a hundred thousand records is summed
 // by the database and streamed to a CSV without holding them all.
 import type { Queryable } from '../db/db.js';
 import type { SettledRecord } from './payout.js';
@@ -23,13 +23,17 @@ export async function statementSums(db: Queryable, payoutId: number): Promise<St
   return row;
 }
 
-/** Up to `limit` records of the statement after `after` (the last of the page before), oldest first. */
-export async function statementRecords(db: Queryable, payoutId: number, page: { after?: Pick<SettledRecord, 'created_at' | 'record_id'>; limit: number }): Promise<SettledRecord[]> {
+/**
+ * Up to `limit` records of the statement after record `after` (the last of the page before), in the
+ * order they were recorded: by record id, which the primary key of payout_records gives without a
+ * sort, so each page costs the same however long the statement.
+ */
+export async function statementRecords(db: Queryable, payoutId: number, page: { after?: number; limit: number }): Promise<SettledRecord[]> {
   return db.query<SettledRecord>(
     `SELECT t.id AS record_id, t.idx, t.type, t.pidx, t.purchase_order_id, t.amount, t.fee_amount, t.created_at, r.released
        FROM payout_records r JOIN transactions t ON t.id = r.record_id
-      WHERE r.payout_id = $1 AND ($2::timestamptz IS NULL OR (t.created_at, t.id) > ($2::timestamptz, $3::bigint))
-      ORDER BY t.created_at, t.id LIMIT $4`,
-    [payoutId, page.after?.created_at ?? null, page.after?.record_id ?? null, page.limit],
+      WHERE r.payout_id = $1 AND r.record_id > $2
+      ORDER BY r.record_id LIMIT $3`,
+    [payoutId, page.after ?? 0, page.limit],
   );
 }
