@@ -16,7 +16,9 @@ export interface SettlementsView {
   balance: { pending: number; available: number; clearing: number };
   holdHours: number;
   bankAccount?: BankAccount;
+  /** The latest payouts, at most `listed`. */
   payouts: Payout[];
+  listed: number;
   schedule?: PayoutSchedule;
   /** The session's role may request payouts and change the schedule. */
   mayRequest: boolean;
@@ -125,6 +127,7 @@ ${scheduleForm(frame, view)}
 <section class="panel" aria-labelledby="payouts-heading">
   <h2 id="payouts-heading">Payouts</h2>
   ${payoutTable(view.payouts, frame.timeZone)}
+  ${view.payouts.length >= view.listed ? html`<p class="hint">The latest ${view.listed} payouts; the API's <code>GET /api/v2/settlements/</code> lists them all.</p>` : ''}
 </section>`,
   });
 }

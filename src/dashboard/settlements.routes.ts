@@ -44,6 +44,7 @@ export function registerSettlements(app: FastifyInstance, deps: DashboardDeps) {
       holdHours: ctx.config.settlementHoldHours,
       bankAccount: await findBankAccount(ctx.db, session.merchant.id),
       payouts: (await listPayouts(ctx.db, owner(request), { limit: LISTED, offset: 0 })).payouts,
+      listed: LISTED,
       schedule: await findPayoutSchedule(ctx.db, session.merchant.id, session.environment),
       mayRequest: mayRequestPayouts(session.user.role),
       done: DONE[queryText(request, 'done')],
