@@ -23,6 +23,7 @@ import { loadConfig } from '../src/config.js';
 import { openDb } from '../src/db/open.js';
 import { ensureDemoMerchant } from '../src/demo/ensure-demo-merchant.js';
 import { rejectMerchant, suspendMerchant } from '../src/merchants/decide-merchant.js';
+import { inviteTeamMember } from '../src/people/merchant-team.js';
 import { totpCode } from '../src/people/totp.js';
 import { markPayout } from '../src/settlements/move-payout.js';
 import { requestPayout } from '../src/settlements/request-payout.js';
@@ -480,6 +481,19 @@ const PAGES: PageKind[] = [
       await page.getByText('Payout requested.').waitFor();
       await page.getByRole('link', { name: 'Statement' }).first().click();
       await page.getByText('Payout statement').waitFor();
+    },
+  },
+  { name: 'dashboard: team', as: 'merchant', open: visit('/dashboard/team') },
+  {
+    name: 'dashboard: joining a team from an invitation',
+    as: 'visitor',
+    open: async (page) => {
+      const [owner] = await service.t.db.query<{ id: number; merchant_id: number }>('SELECT id, merchant_id FROM merchant_users WHERE email = $1', [MERCHANT.email]);
+      const email = `a11y-invited-${Date.now()}@example.com`;
+      const actor = { userId: Number(owner.id), email: MERCHANT.email, merchantId: Number(owner.merchant_id), merchantName: MERCHANT.name };
+      await inviteTeamMember(service.t.ctx, { actor, email, role: 'developer' });
+      await page.goto(`${service.origin}${invitationLinkFor(service.t.logs, email, 'dashboard')}`);
+      await page.getByLabel('Choose a password').waitFor();
     },
   },
   { name: 'dashboard: page not found', as: 'merchant', open: visit('/dashboard/payments/not-a-payment') },

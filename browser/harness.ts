@@ -7,6 +7,7 @@ import { createServer as createNetServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import type { Config } from '../src/config.js';
 import { verifyLedger } from '../src/ledger/verify-ledger.js';
 import { newMerchant, startTestApp, type TestApp } from '../test/test-app.js';
 
@@ -94,10 +95,11 @@ export interface Service {
   close(): Promise<void>;
 }
 
-export async function startService(options: { merchantName: string }): Promise<Service> {
+/** `config`: more settings of the service (an SMTP server's, say). */
+export async function startService(options: { merchantName: string; config?: Partial<Config> }): Promise<Service> {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
-  const t = await startTestApp({ config: { publicUrl: origin } });
+  const t = await startTestApp({ config: { ...options.config, publicUrl: origin } });
   await t.app.listen({ port, host: '127.0.0.1' });
   const merchant = await newMerchant(t.ctx, { name: options.merchantName });
   const key = merchant.test_secret_key;
@@ -200,7 +202,7 @@ export async function screenshot(page: Page, name: string): Promise<void> {
  * tests and stopped after. The people it opens are closed after each test, which then fails on any
  * problem they met, any dialog, or a broken ledger invariant. Read the fields inside tests.
  */
-export function browserSuite(options: { merchantName: string }) {
+export function browserSuite(options: { merchantName: string; config?: () => Partial<Config> }) {
   let opened: Payer[] = [];
   const suite = {
     service: undefined as unknown as Service,
@@ -214,7 +216,8 @@ export function browserSuite(options: { merchantName: string }) {
   };
   beforeAll(async () => {
     suite.shop = await startMerchantSite();
-    suite.service = await startService(options);
+    // Read when the suite starts: a server the file started in its own beforeAll (an SMTP inbox) is up by then.
+    suite.service = await startService({ merchantName: options.merchantName, config: options.config?.() });
     suite.browser = await launchChromium();
   });
   afterAll(async () => {

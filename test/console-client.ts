@@ -57,12 +57,12 @@ export function operatorBrowser(app: FastifyInstance, ctx: AppContext, options: 
 
 export type OperatorBrowser = ReturnType<typeof operatorBrowser>;
 
-/** The invitation link in the last e-mail written to the log for `to` (no SMTP_URL in tests). */
-export function invitationLinkFor(logs: string[], to: string): string | undefined {
+/** The invitation link (to the console, or a merchant's team on the dashboard) in the last e-mail written to the log for `to` (no SMTP_URL in tests). */
+export function invitationLinkFor(logs: string[], to: string, site: 'console' | 'dashboard' = 'console'): string | undefined {
   for (const line of [...logs].reverse()) {
     if (!line.includes('"mail"')) continue;
     const mail = (JSON.parse(line) as { mail?: { to: string; text: string } }).mail;
-    if (mail?.to === to) return /\/console\/invitation\/[\w-]{43}/.exec(mail.text)?.[0];
+    if (mail?.to === to) return new RegExp(`/${site}/invitation/[\\w-]{43}`).exec(mail.text)?.[0];
   }
   return undefined;
 }

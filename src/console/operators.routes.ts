@@ -2,7 +2,7 @@
 // an operator. Each form posts, is audited by its use case, and redirects back (PRG).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../http/errors.js';
-import { listOpenInvitations } from '../people/invitation-store.js';
+import { listOpenInvitations, OPERATOR_INVITATIONS } from '../people/invitation-store.js';
 import { listOperators } from '../people/operator-store.js';
 import { inviteOperator, resendInvitation, revokeInvitation } from '../people/operator-invitations.js';
 import { changeOperatorRole, removeOperator } from '../people/manage-operators.js';
@@ -33,7 +33,7 @@ export function registerConsoleOperators(app: FastifyInstance, deps: ConsoleDeps
 
   const page = async (request: FastifyRequest, reply: FastifyReply, extra: { error?: string; values?: { email: string; role: string } } = {}, status = 200) => {
     const { operator } = operatorOf(request);
-    const [operators, invitations] = await Promise.all([listOperators(ctx.db), listOpenInvitations(ctx.db)]);
+    const [operators, invitations] = await Promise.all([listOperators(ctx.db), listOpenInvitations(ctx.db, OPERATOR_INVITATIONS)]);
     const csrf = formToken(deps, request, reply);
     const done = DONE[queryText(request, 'done')];
     const body = operatorsBody({ csrf, me: operator.id, operators, invitations, now: ctx.clock.now(), timeZone: ctx.config.timeZone, done, ...extra });

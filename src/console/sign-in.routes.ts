@@ -3,7 +3,6 @@
 // ends the session. The forms before sign-in carry CSRF tokens too (a forged sign-in would put the
 // victim in the attacker's account).
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import QRCode from 'qrcode';
 import { appendAudit } from '../audit/audit-store.js';
 import { confirmEnrolment, enrolmentSecret } from '../people/operator-enrolment.js';
 import { checkOperatorCode, checkOperatorPassword, SignInError } from '../people/operator-sign-in.js';
@@ -119,6 +118,8 @@ export function registerConsoleSignIn(app: FastifyInstance, deps: ConsoleDeps) {
 async function enrolmentPage(deps: ConsoleDeps, operator: { id: number; email: string }, csrf: string, message?: string) {
   const enrolment = await enrolmentSecret(deps.ctx, operator.id);
   if (!enrolment) throw new Error('enrolment session of an enrolled operator');
+  // Loaded on the first enrolment, not on every start.
+  const { default: QRCode } = await import('qrcode');
   const qrSvg = await QRCode.toString(enrolment.uri, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' });
   return enrolPage({ csrf, email: operator.email, secret: enrolment.secret, qrSvg, message });
 }

@@ -6,7 +6,7 @@ import { createMerchant } from '../merchants/create-merchant.js';
 import { LogInError, logIn } from '../merchants/log-in.js';
 import { createSession, deleteSession, findSession, SESSION_COOKIE, sessionCookieOptions } from '../merchants/merchant-sessions.js';
 import { logInPage, signUpPage, welcomePage } from './account-pages.js';
-import { field, fieldMessages, formToken, formVerified, queryText, safeNext, sendPage, type DashboardDeps } from './dashboard-request.js';
+import { doing, field, fieldMessages, formToken, formVerified, queryText, safeNext, sendPage, type DashboardDeps } from './dashboard-request.js';
 import { formExpired } from './dashboard-pages.js';
 
 export function registerAccount(app: FastifyInstance, deps: DashboardDeps) {
@@ -66,7 +66,7 @@ export function registerAccount(app: FastifyInstance, deps: DashboardDeps) {
     }
   });
 
-  app.post('/logout', async (request, reply) => {
+  app.post('/logout', doing('view'), async (request, reply) => {
     if (!formVerified(deps, request)) return formExpired(deps, request, reply);
     await deleteSession(ctx, { sessionId: request.merchantSession!.id });
     reply.clearCookie(SESSION_COOKIE, { path: '/dashboard' });

@@ -5,7 +5,7 @@ import { insecureOtpWarning } from '../wallets/otp-sender.js';
 import { formToken, sendPage, type DashboardDeps } from './dashboard-request.js';
 import { dashboardLayout, messageBody, publicLayout, type PageFrame, type Section } from './layout.js';
 
-const SECTION_PATHS: Record<Section, string> = { home: '/dashboard', transactions: '/dashboard/transactions', settlements: '/dashboard/settlements', keys: '/dashboard/keys', webhooks: '/dashboard/webhooks', business: '/dashboard/business' };
+const SECTION_PATHS: Record<Section, string> = { home: '/dashboard', transactions: '/dashboard/transactions', settlements: '/dashboard/settlements', keys: '/dashboard/keys', webhooks: '/dashboard/webhooks', business: '/dashboard/business', team: '/dashboard/team' };
 
 /** The frame of a logged-in page: session, a CSRF token for its forms, where it is. */
 export function frameOf(deps: DashboardDeps, request: FastifyRequest, reply: FastifyReply, section?: Section): PageFrame {
@@ -48,5 +48,15 @@ export function formExpired(deps: DashboardDeps, request: FastifyRequest, reply:
     title: 'Form expired',
     message: 'This form could not be verified. Go back, reload the page and try again.',
     link: { href: request.merchantSession ? '/dashboard' : '/dashboard/login', text: request.merchantSession ? 'Back to the dashboard' : 'Log in' },
+  });
+}
+
+/** A role that may not do what the route does (dashboard-permissions.ts): pages and forms alike. */
+export function forbidden(deps: DashboardDeps, request: FastifyRequest, reply: FastifyReply) {
+  const role = request.merchantSession?.user.role ?? 'user';
+  return messagePage(deps, request, reply, 403, {
+    title: 'Not allowed for your role',
+    message: `Your role (${role}) may not do this. Ask your team's owner or an admin if you need it.`,
+    link: { href: '/dashboard', text: 'Back to the dashboard' },
   });
 }

@@ -5,6 +5,7 @@ import type { AppContext } from '../context.js';
 import { csrfToken, csrfValid } from '../http/csrf.js';
 import type { AppError } from '../http/errors.js';
 import type { MerchantSession } from '../merchants/merchant-sessions.js';
+import type { Action } from './dashboard-permissions.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -13,6 +14,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** A dashboard route anyone may open (sign-up, log-in); every other one needs a session. */
     public?: boolean;
+    /** What a dashboard route does, in the permission table's words (dashboard-permissions.ts). */
+    action?: Action;
   }
 }
 
@@ -20,6 +23,9 @@ export interface DashboardDeps {
   ctx: AppContext;
   csrfSecret: Buffer;
 }
+
+/** The route options of a dashboard route that does `action` (dashboard-permissions.ts). */
+export const doing = (action: Action) => ({ config: { action } });
 
 /** The session of a request that passed the guard (every non-public dashboard route). */
 export function sessionOf(request: FastifyRequest): MerchantSession {

@@ -1,31 +1,51 @@
 // The merchant website under /dashboard: server-rendered pages that work without JavaScript, every
 // form with a CSRF token bound to the session, every page with the security headers. Every route
-// needs a session unless it says `config: { public: true }`, so a new page cannot forget the check.
+// needs a session unless it says `config: { public: true }`, and names what it does (`config:
+// { action }`, dashboard-permissions.ts) for one hook to check against the user's role; a route
+// that says neither fails to register, so a new page cannot forget the check.
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
 import { pageError, unavailableNotice } from '../http/page-errors.js';
 import { findSession, SESSION_COOKIE } from '../merchants/merchant-sessions.js';
 import { registerAccount } from './account.routes.js';
 import { registerBusiness } from './business.routes.js';
-import { messagePage, notFound } from './dashboard-pages.js';
+import { forbidden, messagePage, notFound } from './dashboard-pages.js';
+import { isAction, may } from './dashboard-permissions.js';
 import { safeNext, type DashboardDeps } from './dashboard-request.js';
 import { registerEnvironmentSwitch } from './environment.route.js';
 import { registerHome } from './home.route.js';
 import { registerKeys } from './keys.routes.js';
 import { registerPayment } from './payment.routes.js';
 import { registerSettlements } from './settlements.routes.js';
+import { registerTeam } from './team.routes.js';
 import { registerTransactions } from './transactions.routes.js';
 import { registerWebhooks } from './webhooks.routes.js';
+
+/** A dashboard route that is neither public nor names its action fails to register. */
+export function refuseUnclassifiedRoutes(app: FastifyInstance) {
+  app.addHook('onRoute', (route) => {
+    if (route.config?.public === true || isAction(route.config?.action)) return;
+    throw new Error(`dashboard route ${String(route.method)} ${route.url} declares no action (config: { action }, dashboard-permissions.ts)`);
+  });
+}
 
 async function dashboardRoutes(app: FastifyInstance, deps: DashboardDeps) {
   const { ctx } = deps;
 
+  refuseUnclassifiedRoutes(app);
+
   app.addHook('onRequest', async (request, reply) => {
     request.merchantSession = await findSession(ctx, { token: request.cookies[SESSION_COOKIE] });
-    if (request.merchantSession || request.routeOptions.config?.public) return;
-    if (request.cookies[SESSION_COOKIE]) reply.clearCookie(SESSION_COOKIE, { path: '/dashboard' });
-    const next = request.method === 'GET' && request.url !== '/dashboard' ? `?next=${encodeURIComponent(request.url)}` : '';
-    return reply.code(303).redirect(`/dashboard/login${next}`);
+    const config = request.routeOptions.config;
+    if (config?.public) return;
+    if (!request.merchantSession) {
+      if (request.cookies[SESSION_COOKIE]) reply.clearCookie(SESSION_COOKIE, { path: '/dashboard' });
+      const next = request.method === 'GET' && request.url !== '/dashboard' ? `?next=${encodeURIComponent(request.url)}` : '';
+      return reply.code(303).redirect(`/dashboard/login${next}`);
+    }
+    // Not found has no route config: a logged-in user of any role sees it.
+    const action = config?.action ?? 'view';
+    if (!may(request.merchantSession.user.role, action)) return forbidden(deps, request, reply);
   });
 
   app.setNotFoundHandler((request, reply) => notFound(deps, request, reply));
@@ -48,6 +68,7 @@ async function dashboardRoutes(app: FastifyInstance, deps: DashboardDeps) {
   registerWebhooks(app, deps);
   registerBusiness(app, deps);
   registerSettlements(app, deps);
+  registerTeam(app, deps);
 }
 
 export async function dashboardPlugin(app: FastifyInstance, { ctx, csrfSecret }: { ctx: AppContext; csrfSecret: Buffer }) {

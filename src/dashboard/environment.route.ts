@@ -3,7 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import { switchSessionEnvironment } from '../merchants/merchant-sessions.js';
 import { formExpired } from './dashboard-pages.js';
-import { field, formVerified, safeNext, sessionOf, type DashboardDeps } from './dashboard-request.js';
+import { doing, field, formVerified, safeNext, sessionOf, type DashboardDeps } from './dashboard-request.js';
 
 /** Back to the same kind of page; a payment belongs to one environment, so from it to the list. */
 function backTo(path: string): string {
@@ -15,7 +15,7 @@ function backTo(path: string): string {
 }
 
 export function registerEnvironmentSwitch(app: FastifyInstance, deps: DashboardDeps) {
-  app.post('/environment', async (request, reply) => {
+  app.post('/environment', doing('view'), async (request, reply) => {
     if (!formVerified(deps, request)) return formExpired(deps, request, reply);
     const environment = field(request, 'environment');
     if (environment === 'test' || environment === 'live') {

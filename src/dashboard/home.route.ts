@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { findPaymentStatuses } from '../payments/payment-statuses.js';
 import { listTransactions } from '../transactions/list-transactions.js';
 import { frameOf } from './dashboard-pages.js';
-import { sendPage, sessionOf, type DashboardDeps } from './dashboard-request.js';
+import { doing, sendPage, sessionOf, type DashboardDeps } from './dashboard-request.js';
 import { readHomeFigures } from './home-figures.js';
 import { homePage } from './home-page.js';
 
@@ -10,7 +10,7 @@ const RECENT = 5;
 
 export function registerHome(app: FastifyInstance, deps: DashboardDeps) {
   const { ctx } = deps;
-  app.get('/', async (request, reply) => {
+  app.get('/', doing('view'), async (request, reply) => {
     const session = sessionOf(request);
     const owner = { merchantId: session.merchant.id, environment: session.environment };
     const figures = await readHomeFigures(ctx, owner);

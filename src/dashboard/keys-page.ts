@@ -7,7 +7,7 @@ import type { Environment } from '../environment.js';
 import { newKeysNote, secretKeyBox } from './account-pages.js';
 import { alertBox, csrfField, selectInput } from './form-controls.js';
 import { formatDateTime } from './format.js';
-import { dashboardLayout, type PageFrame } from './layout.js';
+import { dashboardLayout, type PageFrame, userMay } from './layout.js';
 
 export const GRACE_CHOICES: [RotationGrace, string][] = [
   [0, 'Immediately'],
@@ -53,7 +53,12 @@ ${alertBox(view.message)}
     )}</tbody>
   </table></div>
 </section>
-<section class="panel" aria-labelledby="rotate-heading">
+${userMay(frame.session, 'keys.rotate') ? rotateForm(frame) : ''}`,
+  });
+}
+
+function rotateForm(frame: PageFrame): Html {
+  return html`<section class="panel" aria-labelledby="rotate-heading">
   <h2 id="rotate-heading">Rotate a key</h2>
   <p class="hint">Rotation makes a new key, shown once, and revokes the current one: at once if it may have leaked, or after a grace period so you can deploy the new key first.</p>
   <form method="post" action="/dashboard/keys/rotate" class="inline-form">
@@ -62,8 +67,7 @@ ${alertBox(view.message)}
     ${selectInput({ name: 'grace', label: 'Revoke the old key', value: '0', options: GRACE_CHOICES.map(([s, t]) => [String(s), t]) })}
     <button type="submit" class="primary">Review rotation</button>
   </form>
-</section>`,
-  });
+</section>`;
 }
 
 export function rotateConfirmPage(frame: PageFrame, view: { environment: Environment; grace: RotationGrace; current: SecretKeySummary[]; revokeAt: Date }): Html {

@@ -1,11 +1,13 @@
 // GET /dashboard/keys, and rotation: review, then confirm; the new key is in the confirm's answer
-// only (not behind a redirect), since it is never stored.
+// only (not behind a redirect), since it is never stored. The owner is told by e-mail of a live rotation.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { listSecretKeys } from '../merchants/list-secret-keys.js';
+import { notifyOwner } from '../people/owner-notice.js';
 import { ROTATION_GRACE_SECONDS, rotateSecretKey, type RotationGrace } from '../merchants/rotate-secret-key.js';
 import type { Environment } from '../environment.js';
 import { frameOf, formExpired } from './dashboard-pages.js';
-import { field, formVerified, sendPage, sessionOf, type DashboardDeps } from './dashboard-request.js';
+import { doing, field, formVerified, sendPage, sessionOf, type DashboardDeps } from './dashboard-request.js';
+import { formatDateTime } from './format.js';
 import { keysPage, newKeyPage, rotateConfirmPage } from './keys-page.js';
 
 function rotationOf(request: FastifyRequest): { environment: Environment; grace: RotationGrace } | undefined {
@@ -20,11 +22,11 @@ export function registerKeys(app: FastifyInstance, deps: DashboardDeps) {
 
   const keysOf = (request: FastifyRequest) => listSecretKeys(ctx, { merchantId: sessionOf(request).merchant.id });
 
-  app.get('/keys', async (request, reply) => {
+  app.get('/keys', doing('keys.view'), async (request, reply) => {
     return sendPage(reply, keysPage(frameOf(deps, request, reply, 'keys'), { keys: await keysOf(request) }));
   });
 
-  app.post('/keys/rotate', async (request, reply) => {
+  app.post('/keys/rotate', doing('keys.rotate'), async (request, reply) => {
     if (!formVerified(deps, request)) return formExpired(deps, request, reply);
     const rotation = rotationOf(request);
     const keys = await keysOf(request);
@@ -36,12 +38,17 @@ export function registerKeys(app: FastifyInstance, deps: DashboardDeps) {
     return sendPage(reply, rotateConfirmPage(frame, { ...rotation, current, revokeAt }));
   });
 
-  app.post('/keys/rotate/confirm', async (request, reply) => {
+  app.post('/keys/rotate/confirm', doing('keys.rotate'), async (request, reply) => {
     if (!formVerified(deps, request)) return formExpired(deps, request, reply);
     const rotation = rotationOf(request);
     const frame = frameOf(deps, request, reply, 'keys');
     if (!rotation) return sendPage(reply, keysPage(frame, { keys: await keysOf(request), message: 'Choose a key and when to revoke the old one.' }), 400);
-    const rotated = await rotateSecretKey(ctx, { merchantId: sessionOf(request).merchant.id, environment: rotation.environment, graceSeconds: rotation.grace });
+    const { merchant, user } = sessionOf(request);
+    const rotated = await rotateSecretKey(ctx, { merchantId: merchant.id, environment: rotation.environment, graceSeconds: rotation.grace });
+    if (rotation.environment === 'live') {
+      const revokes = rotation.grace === 0 ? 'The old live key stopped working at once.' : `The old live key works until ${formatDateTime(rotated.oldKeysRevokeAt, ctx.config.timeZone)} (${ctx.config.timeZone}).`;
+      await notifyOwner(ctx, { merchantId: merchant.id, merchantName: merchant.name, what: 'A live secret key was rotated', by: user.email, lines: [revokes] }, request.log);
+    }
     return sendPage(reply, newKeyPage(frame, { environment: rotation.environment, rotated, grace: rotation.grace }));
   });
 }

@@ -4,8 +4,9 @@ import { html, type Html } from '../http/html.js';
 import { pageHead } from '../http/page-head.js';
 import type { ApprovalStatus } from '../merchants/merchant.js';
 import type { MerchantSession } from '../merchants/merchant-sessions.js';
+import { type Action, may } from './dashboard-permissions.js';
 
-export type Section = 'home' | 'transactions' | 'settlements' | 'keys' | 'webhooks' | 'business';
+export type Section = 'home' | 'transactions' | 'settlements' | 'keys' | 'webhooks' | 'business' | 'team';
 
 export interface PageFrame {
   session: MerchantSession;
@@ -39,14 +40,19 @@ export function environmentBar(frame: Pick<PageFrame, 'session' | 'csrf' | 'path
 </aside>`;
 }
 
-const NAV: [Section, string, string][] = [
-  ['home', 'Home', '/dashboard'],
-  ['transactions', 'Transactions', '/dashboard/transactions'],
-  ['settlements', 'Settlements', '/dashboard/settlements'],
-  ['keys', 'API keys', '/dashboard/keys'],
-  ['webhooks', 'Webhooks', '/dashboard/webhooks'],
-  ['business', 'Go live', '/dashboard/business'],
+/** Each section, and the action its page needs: a role sees only what it may open. */
+const NAV: [Section, string, string, Action][] = [
+  ['home', 'Home', '/dashboard', 'view'],
+  ['transactions', 'Transactions', '/dashboard/transactions', 'view'],
+  ['settlements', 'Settlements', '/dashboard/settlements', 'view'],
+  ['keys', 'API keys', '/dashboard/keys', 'keys.view'],
+  ['webhooks', 'Webhooks', '/dashboard/webhooks', 'keys.view'],
+  ['business', 'Go live', '/dashboard/business', 'business.manage'],
+  ['team', 'Team', '/dashboard/team', 'view'],
 ];
+
+/** Whether the logged-in user's role may do `action`: for hiding what the server would refuse anyway. */
+export const userMay = (session: MerchantSession, action: Action) => may(session.user.role, action);
 
 const LIVE_OFF: Record<Exclude<ApprovalStatus, 'approved'>, string> = {
   new: 'Live payments are off until your business is approved.',
@@ -59,8 +65,9 @@ const LIVE_OFF: Record<Exclude<ApprovalStatus, 'approved'>, string> = {
 function liveOffBanner(session: MerchantSession): Html | '' {
   const status = session.merchant.status;
   if (session.environment !== 'live' || status === 'approved') return '';
+  const link = userMay(session, 'business.manage') ? html` <a href="/dashboard/business">${status === 'new' ? 'Go live' : 'See your status'}</a>` : '';
   return html`<div class="live-off" role="status" data-status="${status}"><div class="wrap">
-  <p><strong>${LIVE_OFF[status]}</strong> <a href="/dashboard/business">${status === 'new' ? 'Go live' : 'See your status'}</a></p>
+  <p><strong>${LIVE_OFF[status]}</strong>${link}</p>
 </div></div>`;
 }
 
@@ -76,12 +83,12 @@ ${liveOffBanner(session)}
 <header class="top">
   <div class="wrap">
     <a class="brand" href="/dashboard"><span class="logo" aria-hidden="true">B</span> Bhuktani</a>
-    <nav aria-label="Dashboard">${NAV.map(
+    <nav aria-label="Dashboard">${NAV.filter(([, , , action]) => userMay(session, action)).map(
       ([section, label, href]) =>
         html`<a href="${href}"${section === frame.section ? html` aria-current="page"` : ''}>${section === 'business' && session.merchant.status !== 'new' ? 'Business' : label}</a>`,
     )}</nav>
     <div class="account">
-      <span class="merchant-name" title="${session.merchant.email}">${session.merchant.name}</span>
+      <span class="merchant-name" title="${session.user.email} · ${session.user.role}">${session.merchant.name}</span>
       <form method="post" action="/dashboard/logout" class="logout">
         <input type="hidden" name="csrf_token" value="${frame.csrf}">
         <button type="submit" class="link">Log out</button>

@@ -4,7 +4,7 @@ import { html, type Html } from '../http/html.js';
 import { formatRupees } from '../http/money.js';
 import { alertBox, csrfField } from './form-controls.js';
 import { formatDateTime, rupeesDecimal } from './format.js';
-import { dashboardLayout, type PageFrame } from './layout.js';
+import { dashboardLayout, type PageFrame, userMay } from './layout.js';
 import type { PaymentDetails } from './payment-details.js';
 import { statusBadge } from './transaction-table.js';
 
@@ -166,7 +166,7 @@ ${view.refundError && d.refundable <= 0 ? alertBox(view.refundError) : ''}
     ${callback(d)}
   </div>
   <div class="col">
-    ${refundForm(d, frame.csrf, view.refundInput, view.refundError)}
+    ${userMay(frame.session, 'refunds.create') ? refundForm(d, frame.csrf, view.refundInput, view.refundError) : ''}
     ${people(d)}
     ${refunds(d, frame.timeZone)}
     ${timeline(d, frame.timeZone)}

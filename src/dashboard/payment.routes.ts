@@ -5,7 +5,7 @@ import { AppError } from '../http/errors.js';
 import { formatRupees } from '../http/money.js';
 import { refundPayment } from '../payments/refund-payment.js';
 import { frameOf, formExpired, notFound } from './dashboard-pages.js';
-import { field, formVerified, queryText, sendPage, sessionOf, type DashboardDeps } from './dashboard-request.js';
+import { doing, field, formVerified, queryText, sendPage, sessionOf, type DashboardDeps } from './dashboard-request.js';
 import { parseRupees } from './format.js';
 import { readPaymentDetails, type PaymentDetails } from './payment-details.js';
 import { paymentPage, refundConfirmPage, type PaymentPageView } from './payment-page.js';
@@ -40,7 +40,7 @@ export function registerPayment(app: FastifyInstance, deps: DashboardDeps) {
   const show = (request: FastifyRequest, reply: FastifyReply, view: PaymentPageView, status = 200) =>
     sendPage(reply, paymentPage(frameOf(deps, request, reply, 'transactions'), view), status);
 
-  app.get('/payments/:pidx', async (request, reply) => {
+  app.get('/payments/:pidx', doing('view'), async (request, reply) => {
     const details = await load(request);
     if (!details) return notFound(deps, request, reply, 'payment');
     // After a refund: the refund's own record says what was done, so the message cannot be made up.
@@ -49,7 +49,7 @@ export function registerPayment(app: FastifyInstance, deps: DashboardDeps) {
     return show(request, reply, { details, message });
   });
 
-  app.post('/payments/:pidx/refund', async (request, reply) => {
+  app.post('/payments/:pidx/refund', doing('refunds.create'), async (request, reply) => {
     if (!formVerified(deps, request)) return formExpired(deps, request, reply);
     const details = await load(request);
     if (!details) return notFound(deps, request, reply, 'payment');
@@ -59,7 +59,7 @@ export function registerPayment(app: FastifyInstance, deps: DashboardDeps) {
     return sendPage(reply, refundConfirmPage(frameOf(deps, request, reply, 'transactions'), { details, amount: result.amount }));
   });
 
-  app.post('/payments/:pidx/refund/confirm', async (request, reply) => {
+  app.post('/payments/:pidx/refund/confirm', doing('refunds.create'), async (request, reply) => {
     if (!formVerified(deps, request)) return formExpired(deps, request, reply);
     const details = await load(request);
     if (!details) return notFound(deps, request, reply, 'payment');

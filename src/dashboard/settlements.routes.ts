@@ -1,6 +1,7 @@
 // GET /dashboard/settlements and its forms (request a payout, the automatic schedule), and a payout's
 // statement as a page and as CSV. Only the session's own merchant, in the session's environment.
-// Requests and the schedule are for the roles of payout-roles.ts; every role may look.
+// What each role may do is dashboard-permissions.ts': every role looks; `payouts.request` asks for
+// payouts and sets the schedule; the statement's CSV is an export like the transactions'.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sendCsv } from '../http/csv-stream.js';
 import { AppError } from '../http/errors.js';
@@ -13,10 +14,10 @@ import { requestPayout } from '../settlements/request-payout.js';
 import { settlementBalance } from '../settlements/settlement-balance.js';
 import { statementTotalsOfSums } from '../settlements/statement.js';
 import { statementRecords, statementSums } from '../settlements/statement-store.js';
-import { formExpired, frameOf, messagePage, notFound } from './dashboard-pages.js';
-import { field, fieldMessages, formVerified, queryText, sendPage, sessionOf, type DashboardDeps } from './dashboard-request.js';
+import { formExpired, frameOf, notFound } from './dashboard-pages.js';
+import { doing, field, fieldMessages, formVerified, queryText, sendPage, sessionOf, type DashboardDeps } from './dashboard-request.js';
+import { userMay } from './layout.js';
 import { parseRupees } from './format.js';
-import { mayRequestPayouts } from './payout-roles.js';
 import { settlementsPage, type SettlementsView } from './settlements-page.js';
 import { STATEMENT_CSV_HEADER, statementCsvRows } from './statement-csv.js';
 import { statementPage } from './statement-page.js';
@@ -46,29 +47,16 @@ export function registerSettlements(app: FastifyInstance, deps: DashboardDeps) {
       payouts: (await listPayouts(ctx.db, owner(request), { limit: LISTED, offset: 0 })).payouts,
       listed: LISTED,
       schedule: await findPayoutSchedule(ctx.db, session.merchant.id, session.environment),
-      mayRequest: mayRequestPayouts(session.user.role),
+      mayRequest: userMay(session, 'payouts.request'),
       done: DONE[queryText(request, 'done')],
       ...extra,
     };
     return sendPage(reply, settlementsPage(frameOf(deps, request, reply, 'settlements'), view), status);
   }
 
-  // Moving money out is for some roles only: one check for every route that says so in its config.
-  app.addHook('preHandler', async (request, reply) => {
-    if (request.routeOptions.config?.settlements !== 'payouts.request' || mayRequestPayouts(sessionOf(request).user.role)) return;
-    return messagePage(deps, request, reply, 403, {
-      title: 'Not allowed for your role',
-      message: `Your role (${sessionOf(request).user.role}) may not request payouts or change their schedule. Ask your account's owner, an admin or finance.`,
-      link: { href: '/dashboard/settlements', text: 'Back to Settlements' },
-    });
-  });
+  app.get('/settlements', doing('view'), (request, reply) => show(request, reply));
 
-  const view = { config: { settlements: 'view' as const } };
-  const moveMoney = { config: { settlements: 'payouts.request' as const } };
-
-  app.get('/settlements', view, (request, reply) => show(request, reply));
-
-  app.post('/settlements/payouts', moveMoney, async (request, reply) => {
+  app.post('/settlements/payouts', doing('payouts.request'), async (request, reply) => {
     if (!formVerified(deps, request)) return formExpired(deps, request, reply);
     const session = sessionOf(request);
     const values = { payout: field(request, 'payout') === 'amount' ? 'amount' : 'all', amount: field(request, 'amount').trim() };
@@ -90,7 +78,7 @@ export function registerSettlements(app: FastifyInstance, deps: DashboardDeps) {
     return reply.code(303).redirect('/dashboard/settlements?done=requested');
   });
 
-  app.post('/settlements/schedule', moveMoney, async (request, reply) => {
+  app.post('/settlements/schedule', doing('payouts.request'), async (request, reply) => {
     if (!formVerified(deps, request)) return formExpired(deps, request, reply);
     const session = sessionOf(request);
     const values = { frequency: field(request, 'frequency'), weekday: field(request, 'weekday'), minimum_amount: field(request, 'minimum_amount').trim() };
@@ -112,7 +100,7 @@ export function registerSettlements(app: FastifyInstance, deps: DashboardDeps) {
   /** The payout of the URL, the session's merchant's and environment's only; another's is not found. */
   const ownPayout = (request: FastifyRequest) => findOwnPayout(ctx.db, owner(request), (request.params as { idx: string }).idx);
 
-  app.get('/settlements/:idx', view, async (request, reply) => {
+  app.get('/settlements/:idx', doing('view'), async (request, reply) => {
     const payout = await ownPayout(request);
     if (!payout) return notFound(deps, request, reply, 'payout');
     const records = await statementRecords(ctx.db, payout.id, { limit: SHOWN_RECORDS });
@@ -120,7 +108,7 @@ export function registerSettlements(app: FastifyInstance, deps: DashboardDeps) {
     return sendPage(reply, statementPage(frameOf(deps, request, reply, 'settlements'), { payout, records, recordCount: sums.records, totals: statementTotalsOfSums(payout, sums) }));
   });
 
-  app.get('/settlements/:idx/statement.csv', view, async (request, reply) => {
+  app.get('/settlements/:idx/statement.csv', doing('transactions.export'), async (request, reply) => {
     const payout = await ownPayout(request);
     if (!payout) return notFound(deps, request, reply, 'payout');
     return sendCsv(reply, {

@@ -7,12 +7,10 @@ import { merchantApi, refund, validInitiate } from '../../test/api-client.js';
 import { merchantBrowser, pageText, paidPayment, type MerchantBrowser } from '../../test/dashboard-client.js';
 import { approveSignedUp } from '../../test/merchant-approval.js';
 import { operatorWallet, payWithLiveWallet, payerBrowser } from '../../test/portal-client.js';
+import { loggedInAs, teamMember } from '../../test/team-client.js';
 import { startTestApp, type TestApp } from '../../test/test-app.js';
 import { runSandboxBank } from '../jobs/sandbox-bank.js';
 import { verifyLedger } from '../ledger/verify-ledger.js';
-import { insertMerchantUser } from '../merchants/merchant-user-store.js';
-import type { MerchantRole } from '../merchants/merchant-user.js';
-import { hashPassword } from '../people/password.js';
 import { settlementBalance } from '../settlements/settlement-balance.js';
 
 // Its own database: the sandbox bank it runs moves every test payout of the store.
@@ -199,16 +197,12 @@ describe('live payouts', () => {
 });
 
 describe('roles', () => {
-  async function member(merchantId: number, role: MerchantRole) {
-    const email = `${role}-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`;
-    await insertMerchantUser(t.db, { merchantId, email, role, passwordHash: await hashPassword('member password'), emailVerifiedAt: t.clock.now(), now: t.clock.now() });
-    const browser = merchantBrowser(t.app);
-    expect((await browser.logIn(email, 'member password')).status).toBe(303);
-    return browser;
-  }
+  const member = async (merchantId: number, role: 'viewer' | 'developer' | 'finance') => loggedInAs(t.app, await teamMember(t.ctx, merchantId, role));
 
   it('viewers and developers look but may not request payouts or change the schedule; finance may', async () => {
-    const { id } = await shop([10_000]);
+    const { id, browser: owner } = await shop([10_000, 10_000]);
+    expect((await requestPayout(owner, { payout: 'amount', amount: '97' })).status).toBe(303);
+    const [payout] = payoutIdxs((await owner.get('/dashboard/settlements')).body);
     for (const role of ['viewer', 'developer'] as const) {
       const browser = await member(id, role);
       const page = await browser.get('/dashboard/settlements');
@@ -224,12 +218,18 @@ describe('roles', () => {
       ] as const) {
         const answer = await browser.post(path, fields);
         expect(answer.status).toBe(403);
-        expect(pageText(answer.body)).toContain(`Your role (${role}) may not request payouts`);
+        expect(pageText(answer.body)).toContain(`Your role (${role}) may not do this.`);
       }
+      // The statement's CSV is an export, like the transactions': not for these roles either.
+      const statement = await browser.get(`/dashboard/settlements/${payout.idx}`);
+      expect(statement.status).toBe(200);
+      expect(statement.body).not.toContain('statement.csv');
+      expect((await browser.get(`/dashboard/settlements/${payout.idx}/statement.csv`)).status).toBe(403);
     }
-    expect(await settlementBalance(t.ctx, { merchantId: id, environment: 'test' })).toMatchObject({ available: 9_700, clearing: 0 });
+    expect(await settlementBalance(t.ctx, { merchantId: id, environment: 'test' })).toMatchObject({ available: 9_700, clearing: 9_700 });
     const finance = await member(id, 'finance');
     expect((await requestPayout(finance, { payout: 'all' })).status).toBe(303);
-    expect(await settlementBalance(t.ctx, { merchantId: id, environment: 'test' })).toMatchObject({ available: 0, clearing: 9_700 });
+    expect(await settlementBalance(t.ctx, { merchantId: id, environment: 'test' })).toMatchObject({ available: 0, clearing: 19_400 });
+    expect((await finance.get(`/dashboard/settlements/${payout.idx}/statement.csv`)).status).toBe(200);
   });
 });

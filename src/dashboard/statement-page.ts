@@ -6,7 +6,7 @@ import { recordNet, type Payout, type SettledRecord } from '../settlements/payou
 import { payoutAccountLine } from '../settlements/payout-account.js';
 import type { StatementTotals } from '../settlements/statement.js';
 import { formatDateAndTime, formatDateTime } from './format.js';
-import { dashboardLayout, type PageFrame } from './layout.js';
+import { dashboardLayout, userMay, type PageFrame } from './layout.js';
 import { payoutBadge } from './payout-views.js';
 
 export interface StatementView {
@@ -89,7 +89,7 @@ export function statementPage(frame: PageFrame, view: StatementView): Html {
     <p class="eyebrow">Payout statement</p>
     <h1 class="page-title">${formatRupees(payout.amount)} ${payoutBadge(payout.state)}</h1>
   </div>
-  <a class="button" href="${csv}" download>Download CSV</a>
+  ${userMay(frame.session, 'transactions.export') ? html`<a class="button" href="${csv}" download>Download CSV</a>` : ''}
 </div>
 <div class="payment-grid">
   <div class="col">${totalsTable(view.totals)}</div>

@@ -4,7 +4,7 @@ import { html, type Html } from '../http/html.js';
 import type { PaymentStatus } from '../payments/payment-status.js';
 import type { TransactionPage } from '../transactions/list-transactions.js';
 import { alertBox, selectInput, textInput } from './form-controls.js';
-import { dashboardLayout, type PageFrame } from './layout.js';
+import { dashboardLayout, type PageFrame, userMay } from './layout.js';
 import { transactionTable } from './transaction-table.js';
 
 export interface ListForm {
@@ -44,7 +44,7 @@ export function transactionsPage(frame: PageFrame, view: { form: ListForm; page?
     title: 'Transactions',
     body: html`<div class="page-head">
   <h1 class="page-title">Transactions</h1>
-  <a class="button" href="/dashboard/transactions.csv${listQuery(form)}" download>Export CSV</a>
+  ${userMay(frame.session, 'transactions.export') ? html`<a class="button" href="/dashboard/transactions.csv${listQuery(form)}" download>Export CSV</a>` : ''}
 </div>
 <form method="get" action="/dashboard/transactions" class="filters panel" role="search">
   ${textInput({ name: 'q', label: 'Search', type: 'search', value: form.q, hint: 'A pidx or a purchase order id' })}

@@ -9,7 +9,7 @@ import { listTransactions } from '../transactions/list-transactions.js';
 import { transactionPages } from '../transactions/transaction-pages.js';
 import { CSV_HEADER, transactionCsvPages } from './transactions-csv.js';
 import { frameOf, notFound } from './dashboard-pages.js';
-import { queryText, sendPage, sessionOf, type DashboardDeps } from './dashboard-request.js';
+import { doing, queryText, sendPage, sessionOf, type DashboardDeps } from './dashboard-request.js';
 import { localDay } from '../local-days.js';
 import { transactionsPage, type ListForm } from './transactions-page.js';
 
@@ -34,7 +34,7 @@ function filtersOf(form: ListForm): { filters: ListFilters } | { error: string }
 export function registerTransactions(app: FastifyInstance, deps: DashboardDeps) {
   const { ctx } = deps;
 
-  app.get('/transactions', async (request, reply) => {
+  app.get('/transactions', doing('view'), async (request, reply) => {
     const session = sessionOf(request);
     const form = formOf(request);
     const frame = frameOf(deps, request, reply, 'transactions');
@@ -58,7 +58,7 @@ export function registerTransactions(app: FastifyInstance, deps: DashboardDeps) 
     }
   });
 
-  app.get('/transactions.csv', async (request, reply) => {
+  app.get('/transactions.csv', doing('transactions.export'), async (request, reply) => {
     const session = sessionOf(request);
     const parsed = filtersOf(formOf(request));
     if ('error' in parsed) return reply.code(400).type('text/plain; charset=utf-8').header('cache-control', 'no-store').send(parsed.error);

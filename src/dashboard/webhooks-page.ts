@@ -4,7 +4,7 @@ import { html, type Html } from '../http/html.js';
 import type { WebhookDelivery } from '../webhooks/webhook-store.js';
 import { alertBox, csrfField, textInput } from './form-controls.js';
 import { formatDateTime } from './format.js';
-import { dashboardLayout, type PageFrame } from './layout.js';
+import { dashboardLayout, type PageFrame, userMay } from './layout.js';
 
 export interface WebhooksView {
   signingSecret: string;
@@ -24,6 +24,7 @@ function deliveryStatus(d: WebhookDelivery): Html {
 export function webhooksPage(frame: PageFrame, view: WebhooksView): Html {
   const tz = frame.timeZone;
   const env = frame.session.environment;
+  const manage = userMay(frame.session, 'webhooks.manage');
   return dashboardLayout({
     ...frame,
     title: 'Webhooks',
@@ -37,11 +38,15 @@ ${alertBox(view.message, view.tone)}
 <section class="panel" aria-labelledby="endpoint-heading">
   <h2 id="endpoint-heading">Endpoint (${env})</h2>
   <p class="hint">Events: payment.completed, payment.pending, payment.canceled, payment.expired, refund.completed. Delivered at least once, retried for up to 3 days until your endpoint answers 2xx.</p>
-  <form method="post" action="/dashboard/webhooks/endpoint" class="inline-form">
+  ${
+    manage
+      ? html`<form method="post" action="/dashboard/webhooks/endpoint" class="inline-form">
     ${csrfField(frame.csrf)}
     ${textInput({ name: 'url', label: 'Endpoint URL', type: 'url', value: view.endpoint ?? '', error: view.urlError, hint: 'Leave empty and save to stop sending events.' })}
     <button type="submit" class="primary">Save endpoint</button>
-  </form>
+  </form>`
+      : html`<p>${view.endpoint ? html`<code>${view.endpoint}</code>` : html`<span class="muted">No endpoint set.</span>`}</p>`
+  }
 </section>
 <section class="panel" aria-labelledby="deliveries-heading">
   <h2 id="deliveries-heading">Recent deliveries</h2>
@@ -56,7 +61,7 @@ ${alertBox(view.message, view.tone)}
       <td data-label="Payment">${d.pidx ? html`<a href="/dashboard/payments/${d.pidx}"><code>${d.pidx}</code></a>` : ''}</td>
       <td data-label="Status">${deliveryStatus(d)}<span class="time">${d.attempts} ${d.attempts === 1 ? 'attempt' : 'attempts'}</span></td>
       <td data-label="Last answer">${d.last_status ? html`<code>HTTP ${d.last_status}</code> ` : ''}${d.last_error ? html`<span class="muted">${d.last_error}</span>` : ''}${d.last_response ? html`<span class="time">${d.last_response.slice(0, 200)}</span>` : ''}</td>
-      <td><form method="post" action="/dashboard/webhooks/${d.id}/resend">${csrfField(frame.csrf)}<button type="submit" class="button small">Resend</button></form></td>
+      <td>${manage ? html`<form method="post" action="/dashboard/webhooks/${d.id}/resend">${csrfField(frame.csrf)}<button type="submit" class="button small">Resend</button></form>` : ''}</td>
     </tr>`,
     )}</tbody></table></div>`
   }

@@ -5,7 +5,7 @@ import { signingSecret } from '../merchants/signing-secret.js';
 import { setWebhookEndpoint } from '../webhooks/set-webhook-endpoint.js';
 import { findWebhookEndpoint, listDeliveries, resendDelivery } from '../webhooks/webhook-store.js';
 import { formExpired, frameOf } from './dashboard-pages.js';
-import { field, formVerified, sendPage, sessionOf, type DashboardDeps } from './dashboard-request.js';
+import { doing, field, formVerified, sendPage, sessionOf, type DashboardDeps } from './dashboard-request.js';
 import { webhooksPage, type WebhooksView } from './webhooks-page.js';
 
 export function registerWebhooks(app: FastifyInstance, deps: DashboardDeps) {
@@ -22,9 +22,9 @@ export function registerWebhooks(app: FastifyInstance, deps: DashboardDeps) {
     return sendPage(reply, webhooksPage(frameOf(deps, request, reply, 'webhooks'), view), status);
   }
 
-  app.get('/webhooks', (request, reply) => show(request, reply));
+  app.get('/webhooks', doing('keys.view'), (request, reply) => show(request, reply));
 
-  app.post('/webhooks/endpoint', async (request, reply) => {
+  app.post('/webhooks/endpoint', doing('webhooks.manage'), async (request, reply) => {
     if (!formVerified(deps, request)) return formExpired(deps, request, reply);
     const { merchant, environment } = sessionOf(request);
     const url = field(request, 'url');
@@ -37,7 +37,7 @@ export function registerWebhooks(app: FastifyInstance, deps: DashboardDeps) {
     return show(request, reply, { message: url.trim() ? 'Endpoint saved.' : 'Endpoint removed; no more events will be sent.', tone: 'success' });
   });
 
-  app.post('/webhooks/:id/resend', async (request, reply) => {
+  app.post('/webhooks/:id/resend', doing('webhooks.manage'), async (request, reply) => {
     if (!formVerified(deps, request)) return formExpired(deps, request, reply);
     const { merchant, environment } = sessionOf(request);
     const id = Number((request.params as { id: string }).id);

@@ -3,11 +3,12 @@ import type { Config } from '../config.js';
 import type { Db } from './db.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { migrate } from './migrate.js';
-import { openPostgres } from './postgres.js';
 
 /** Opens the configured store, locks an embedded data directory, and brings the schema up to date. */
 export async function openDb(config: Config, holder: 'server' | 'command'): Promise<Db> {
   if (config.databaseUrl?.startsWith('postgres')) {
+    // Loaded only when used, as the embedded store's code is below: each costs a start the other's load.
+    const { openPostgres } = await import('./postgres.js');
     if (holder === 'command') {
       const db = openPostgres(config.databaseUrl);
       await migrate(db);
@@ -24,7 +25,6 @@ export async function openDb(config: Config, holder: 'server' | 'command'): Prom
     // The server's statements are short, and a hung database must not hang its requests.
     return openPostgres(config.databaseUrl, { queryTimeoutMs: config.dbStatementTimeoutMs });
   }
-  // Loaded only when used: a server on PostgreSQL does not carry the embedded database's code.
   const [{ openPglite }, { seedDataDir }] = await Promise.all([import('./pglite.js'), import('./initial-store.js')]);
   if (config.databaseUrl === 'memory:') {
     const db = await openPglite();

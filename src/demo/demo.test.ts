@@ -10,6 +10,8 @@ import { readServerValue } from '../http/server-secret.js';
 import { payerBrowser } from '../../test/portal-client.js';
 import { freePort } from '../../test/processes.js';
 import { newMerchant, startTestApp, type TestApp } from '../../test/test-app.js';
+import { logIn } from '../merchants/log-in.js';
+import { NO_PASSWORD } from '../people/password.js';
 import { DEMO_KEY_NAME, DEMO_MERCHANT, ensureDemoMerchant } from './ensure-demo-merchant.js';
 
 /** A migrated store with nothing in it (the run's database is shared by every file on PostgreSQL). */
@@ -60,6 +62,11 @@ describe('the demo merchant', () => {
       const after = await fresh.app.inject({ url: '/demo' });
       expect(after.statusCode).toBe(200);
       expect(after.body).toContain('Ilam First Flush');
+
+      // Nobody can log in as the demo shop: it has no password at all (and a first start no scrypt).
+      const [owner] = await store.query<{ password_hash: string }>('SELECT password_hash FROM merchant_users WHERE merchant_id = $1', [first!.merchant.id]);
+      expect(owner.password_hash).toBe(NO_PASSWORD);
+      await expect(logIn(fresh.ctx, { email: DEMO_MERCHANT.email, password: NO_PASSWORD, ip: '10.8.0.1' })).rejects.toThrow('Wrong email or password.');
     } finally {
       await fresh.close();
       await store.close();

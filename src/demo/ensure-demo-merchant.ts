@@ -49,7 +49,7 @@ export async function ensureDemoMerchant(
   if (!(await (options.storeIsEmpty ?? storeHasNoMerchants)(ctx.db))) return undefined;
   try {
     const made = await ctx.db.transaction(async (tx) => {
-      const created = await createMerchant({ ...ctx, db: insideTransaction(ctx.db, tx) }, { ...DEMO_MERCHANT, password: ctx.ids.random(24) });
+      const created = await createMerchant({ ...ctx, db: insideTransaction(ctx.db, tx) }, { ...DEMO_MERCHANT, password: ctx.ids.random(24) }, { logIn: false });
       await storeServerValue(tx, DEMO_KEY_NAME, created.test_secret_key);
       return created;
     });

@@ -1,6 +1,9 @@
 // Counting requests per key in fixed windows. In memory per instance by default; with REDIS_URL the
 // count is shared, so a limit holds across several instances behind a load balancer.
-import { Redis } from 'ioredis';
+import { createRequire } from 'node:module';
+
+// ioredis is loaded when REDIS_URL is set, not on every start (about a tenth of a second of a restart).
+const load = createRequire(import.meta.url);
 
 export interface RateDecision {
   allowed: boolean;
@@ -35,6 +38,7 @@ export function memoryRateLimiter(now: () => number = Date.now): RateLimiter {
 }
 
 export function redisRateLimiter(url: string, now: () => number = Date.now): RateLimiter {
+  const { Redis } = load('ioredis') as typeof import('ioredis');
   const redis = new Redis(url, { maxRetriesPerRequest: 1, commandTimeout: 250, connectTimeout: 1000 });
   redis.on('error', () => {});
   const fallback = memoryRateLimiter(now);

@@ -1,44 +1,20 @@
-import { simpleParser } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enrolFromLink, newOperator, operatorBrowser } from '../../test/console-client.js';
-import { freePort } from '../../test/processes.js';
+import { type MailInbox, startMailInbox } from '../../test/mail-inbox.js';
 import { startTestApp, type TestApp } from '../../test/test-app.js';
 import { loadConfig } from '../config.js';
 
-interface Received {
-  from: string;
-  to: string[];
-  subject: string;
-  text: string;
-  html: string;
-}
-
 describe('the mailer over SMTP', () => {
   let t: TestApp;
-  let server: SMTPServer;
-  const received: Received[] = [];
+  let inbox: MailInbox;
 
   beforeAll(async () => {
-    const port = await freePort();
-    server = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS'],
-      onData(stream, session, done) {
-        simpleParser(stream)
-          .then((mail) => {
-            received.push({ from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '', to: session.envelope.rcptTo.map((r) => r.address), subject: mail.subject ?? '', text: mail.text ?? '', html: typeof mail.html === 'string' ? mail.html : '' });
-            done();
-          })
-          .catch(done);
-      },
-    });
-    await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-    t = await startTestApp({ config: { smtpUrl: `smtp://127.0.0.1:${port}`, mailFrom: 'Bhuktani Ops <ops@bhuktani.test>' } });
+    inbox = await startMailInbox();
+    t = await startTestApp({ config: { ...inbox.config, mailFrom: 'Bhuktani Ops <ops@bhuktani.test>' } });
   });
   afterAll(async () => {
     await t.close();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await inbox.close();
   });
 
   it('sends the invitation through the SMTP server, and its link enrols the invited operator', async () => {
@@ -50,7 +26,7 @@ describe('the mailer over SMTP', () => {
     const email = `smtp-invited-${process.pid}-${Date.now()}@example.com`;
     expect((await browser.post('/console/operators/invite', { email, role: 'support' })).status).toBe(303);
 
-    const mail = received.find((m) => m.to.includes(email))!;
+    const mail = inbox.to(email)[0];
     expect(mail).toBeDefined();
     expect(mail.from).toBe('ops@bhuktani.test');
     expect(mail.subject).toBe('Your invitation to the Bhuktani operator console');

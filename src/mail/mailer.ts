@@ -1,8 +1,11 @@
-// The one way the gateway sends e-mail (operator invitations; merchant users' invitations and
-// resets later). Over SMTP when SMTP_URL is set, otherwise each e-mail goes to the server log, so a
+// The one way the gateway sends e-mail (operator and merchant-team invitations, the e-mails to a
+// merchant's owner; resets later). Over SMTP when SMTP_URL is set, otherwise each e-mail goes to the server log, so a
 // sandbox needs nothing else (contract section 9). Plain text with a simple HTML part, no remote images.
-import nodemailer from 'nodemailer';
+import { createRequire } from 'node:module';
 import type { Config } from '../config.js';
+
+// nodemailer is loaded when SMTP_URL is set, not on every start.
+const load = createRequire(import.meta.url);
 
 export interface Mail {
   to: string;
@@ -26,6 +29,7 @@ export function createMailer(config: Pick<Config, 'smtpUrl' | 'mailFrom'>, log: 
       },
     };
   }
+  const nodemailer = load('nodemailer') as typeof import('nodemailer');
   const transport = nodemailer.createTransport(config.smtpUrl);
   return {
     kind: 'smtp',

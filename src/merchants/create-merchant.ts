@@ -8,7 +8,7 @@ import type { Merchant } from './merchant.js';
 import type { MerchantUser } from './merchant-user.js';
 import { insertMerchant, insertSecretKey } from './merchant-store.js';
 import { insertMerchantUser } from './merchant-user-store.js';
-import { hashPassword } from '../people/password.js';
+import { hashPassword, NO_PASSWORD } from '../people/password.js';
 import { displayPrefix, generateSecretKey, hashSecretKey } from './secret-key.js';
 
 export const DEFAULT_FEE_BPS = 300;
@@ -38,10 +38,15 @@ export interface CreatedMerchant {
  * `status` is `approved` when an operator creates it (`bhuktani merchant create`), `new` when it
  * signs up on the website: its live key then works only once an operator approves it.
  */
-export async function createMerchant(ctx: AppContext, input: unknown, options: { status: 'new' | 'approved' } = { status: 'approved' }): Promise<CreatedMerchant> {
+export async function createMerchant(
+  ctx: AppContext,
+  input: unknown,
+  options: { status?: 'new' | 'approved'; logIn?: boolean } = {},
+): Promise<CreatedMerchant> {
   const request = parseOrThrow(merchantRequest, input);
   const now = ctx.clock.now();
-  const passwordHash = await hashPassword(request.password!);
+  // `logIn: false` (the demo merchant): an owner nobody can log in as, and no scrypt on a first start.
+  const passwordHash = options.logIn === false ? NO_PASSWORD : await hashPassword(request.password!);
   try {
     return await ctx.db.transaction(async (tx) => {
       const merchant = await insertMerchant(tx, {
@@ -50,7 +55,7 @@ export async function createMerchant(ctx: AppContext, input: unknown, options: {
         email: request.email!,
         mobile: request.mobile ?? '',
         feeBps: request.fee_bps ?? DEFAULT_FEE_BPS,
-        status: options.status,
+        status: options.status ?? 'approved',
         now,
       });
       // The one who signs up (or whose e-mail the operator gave) is the team's owner.

@@ -1,67 +1,104 @@
-// The SQL of operator invitations. Found by the SHA-256 of the link's token.
+// The SQL of invitations by e-mail: the operators' (operator_invitations) and each merchant's team's
+// (merchant_invitations), the same columns and the same single-use rules. A merchant's book only
+// ever reads and writes that merchant's rows; the links of all merchants' (no merchantId) are for
+// the invitee, whose link's token names the row. Found by the SHA-256 of the link's token.
 import type { Queryable } from '../db/db.js';
-import type { OperatorRole } from './operator.js';
 
-export interface InvitationRow {
+/** Whose invitations: the operators', or one merchant's team's. */
+export type InvitationBook = { table: 'operator_invitations' } | { table: 'merchant_invitations'; merchantId?: number };
+
+export const OPERATOR_INVITATIONS: InvitationBook = { table: 'operator_invitations' };
+export const merchantInvitations = (merchantId: number): InvitationBook => ({ table: 'merchant_invitations', merchantId });
+/** Every merchant's invitations, for following a link (the token is the capability). */
+export const MERCHANT_INVITATION_LINKS: InvitationBook = { table: 'merchant_invitations' };
+
+export interface InvitationRow<Role extends string = string> {
   id: number;
   email: string;
-  role: OperatorRole;
+  role: Role;
   invited_by: number | null;
   created_at: Date;
   expires_at: Date;
   accepted_at: Date | null;
   revoked_at: Date | null;
+  /** A merchant team's invitation: whose team. */
+  merchant_id?: number;
 }
 
 const COLUMNS = 'id, email, role, invited_by, created_at, expires_at, accepted_at, revoked_at';
-const normal = (row: InvitationRow): InvitationRow => ({ ...row, id: Number(row.id), invited_by: row.invited_by === null ? null : Number(row.invited_by) });
+const OPEN = 'accepted_at IS NULL AND revoked_at IS NULL';
+const columns = (book: InvitationBook) => (book.table === 'merchant_invitations' ? `${COLUMNS}, merchant_id` : COLUMNS);
+const normal = <Role extends string>(row: InvitationRow<Role>): InvitationRow<Role> => ({
+  ...row,
+  id: Number(row.id),
+  invited_by: row.invited_by === null ? null : Number(row.invited_by),
+  ...(row.merchant_id === undefined ? {} : { merchant_id: Number(row.merchant_id) }),
+});
 
-export async function insertInvitation(db: Queryable, row: { email: string; role: OperatorRole; tokenHash: string; invitedBy: number | null; now: Date; expiresAt: Date }): Promise<InvitationRow> {
-  const [inserted] = await db.query<InvitationRow>(
-    `INSERT INTO operator_invitations (email, role, token_hash, invited_by, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${COLUMNS}`,
-    [row.email, row.role, row.tokenHash, row.invitedBy, row.now, row.expiresAt],
+/** The book's own rows: ` AND merchant_id = $n` for one merchant's, with `params` extended. */
+function scoped(book: InvitationBook, params: unknown[]): string {
+  if (book.table === 'operator_invitations' || book.merchantId === undefined) return '';
+  params.push(book.merchantId);
+  return ` AND merchant_id = $${params.length}`;
+}
+
+export async function insertInvitation<Role extends string>(
+  db: Queryable,
+  book: InvitationBook,
+  row: { email: string; role: Role; tokenHash: string; invitedBy: number | null; now: Date; expiresAt: Date },
+): Promise<InvitationRow<Role>> {
+  const params: unknown[] = [row.email, row.role, row.tokenHash, row.invitedBy, row.now, row.expiresAt];
+  if (book.table === 'merchant_invitations' && book.merchantId === undefined) throw new Error('an invitation is for one merchant');
+  const merchant = book.table === 'merchant_invitations' ? { column: ', merchant_id', value: `, $${params.push(book.merchantId)}` } : { column: '', value: '' };
+  const [inserted] = await db.query<InvitationRow<Role>>(
+    `INSERT INTO ${book.table} (email, role, token_hash, invited_by, created_at, expires_at${merchant.column}) VALUES ($1, $2, $3, $4, $5, $6${merchant.value}) RETURNING ${columns(book)}`,
+    params,
   );
   return normal(inserted);
 }
 
 /** Invitations neither accepted nor revoked (expired ones too: the page offers to resend them). */
-export async function listOpenInvitations(db: Queryable): Promise<InvitationRow[]> {
-  return (await db.query<InvitationRow>(`SELECT ${COLUMNS} FROM operator_invitations WHERE accepted_at IS NULL AND revoked_at IS NULL ORDER BY id DESC`)).map(normal);
+export async function listOpenInvitations<Role extends string>(db: Queryable, book: InvitationBook): Promise<InvitationRow<Role>[]> {
+  const params: unknown[] = [];
+  return (await db.query<InvitationRow<Role>>(`SELECT ${columns(book)} FROM ${book.table} WHERE ${OPEN}${scoped(book, params)} ORDER BY id DESC`, params)).map(normal);
 }
 
-export async function findOpenInvitation(db: Queryable, id: number): Promise<InvitationRow | undefined> {
-  const [row] = await db.query<InvitationRow>(`SELECT ${COLUMNS} FROM operator_invitations WHERE id = $1 AND accepted_at IS NULL AND revoked_at IS NULL`, [id]);
+/** The open invitation of this book for this e-mail (any case), if any. */
+export async function findOpenInvitationFor<Role extends string>(db: Queryable, book: InvitationBook, email: string): Promise<InvitationRow<Role> | undefined> {
+  const params: unknown[] = [email];
+  const [row] = await db.query<InvitationRow<Role>>(`SELECT ${columns(book)} FROM ${book.table} WHERE lower(email) = lower($1) AND ${OPEN}${scoped(book, params)}`, params);
   return row && normal(row);
 }
 
 /** The invitation a link names, if it can still be accepted at `now`. */
-export async function findUsableInvitation(db: Queryable, tokenHash: string, now: Date): Promise<InvitationRow | undefined> {
-  const [row] = await db.query<InvitationRow>(
-    `SELECT ${COLUMNS} FROM operator_invitations WHERE token_hash = $1 AND accepted_at IS NULL AND revoked_at IS NULL AND expires_at > $2`,
-    [tokenHash, now],
-  );
+export async function findUsableInvitation<Role extends string>(db: Queryable, book: InvitationBook, tokenHash: string, now: Date): Promise<InvitationRow<Role> | undefined> {
+  const params: unknown[] = [tokenHash, now];
+  const [row] = await db.query<InvitationRow<Role>>(`SELECT ${columns(book)} FROM ${book.table} WHERE token_hash = $1 AND ${OPEN} AND expires_at > $2${scoped(book, params)}`, params);
   return row && normal(row);
 }
 
 /** Marks it accepted if it still can be: exactly one caller wins. */
-export async function markAccepted(db: Queryable, tokenHash: string, now: Date): Promise<InvitationRow | undefined> {
-  const [row] = await db.query<InvitationRow>(
-    `UPDATE operator_invitations SET accepted_at = $2 WHERE token_hash = $1 AND accepted_at IS NULL AND revoked_at IS NULL AND expires_at > $2 RETURNING ${COLUMNS}`,
-    [tokenHash, now],
+export async function markAccepted<Role extends string>(db: Queryable, book: InvitationBook, tokenHash: string, now: Date): Promise<InvitationRow<Role> | undefined> {
+  const params: unknown[] = [tokenHash, now];
+  const [row] = await db.query<InvitationRow<Role>>(
+    `UPDATE ${book.table} SET accepted_at = $2 WHERE token_hash = $1 AND ${OPEN} AND expires_at > $2${scoped(book, params)} RETURNING ${columns(book)}`,
+    params,
   );
   return row && normal(row);
 }
 
 /** A new link for an open invitation (the old one stops working), valid from now. */
-export async function reissueInvitation(db: Queryable, id: number, tokenHash: string, now: Date, expiresAt: Date): Promise<InvitationRow | undefined> {
-  const [row] = await db.query<InvitationRow>(
-    `UPDATE operator_invitations SET token_hash = $2, created_at = $3, expires_at = $4 WHERE id = $1 AND accepted_at IS NULL AND revoked_at IS NULL RETURNING ${COLUMNS}`,
-    [id, tokenHash, now, expiresAt],
+export async function reissueInvitation<Role extends string>(db: Queryable, book: InvitationBook, id: number, tokenHash: string, now: Date, expiresAt: Date): Promise<InvitationRow<Role> | undefined> {
+  const params: unknown[] = [id, tokenHash, now, expiresAt];
+  const [row] = await db.query<InvitationRow<Role>>(
+    `UPDATE ${book.table} SET token_hash = $2, created_at = $3, expires_at = $4 WHERE id = $1 AND ${OPEN}${scoped(book, params)} RETURNING ${columns(book)}`,
+    params,
   );
   return row && normal(row);
 }
 
-export async function markRevoked(db: Queryable, id: number, now: Date): Promise<InvitationRow | undefined> {
-  const [row] = await db.query<InvitationRow>(`UPDATE operator_invitations SET revoked_at = $2 WHERE id = $1 AND accepted_at IS NULL AND revoked_at IS NULL RETURNING ${COLUMNS}`, [id, now]);
+export async function markRevoked<Role extends string>(db: Queryable, book: InvitationBook, id: number, now: Date): Promise<InvitationRow<Role> | undefined> {
+  const params: unknown[] = [id, now];
+  const [row] = await db.query<InvitationRow<Role>>(`UPDATE ${book.table} SET revoked_at = $2 WHERE id = $1 AND ${OPEN}${scoped(book, params)} RETURNING ${columns(book)}`, params);
   return row && normal(row);
 }

@@ -1,14 +1,14 @@
 // Admins invite operators by e-mail: a single-use link, valid for 7 days, whose token is kept only
 // as its SHA-256. Accepting it sets the password and starts the TOTP enrolment. Inviting, resending
 // and revoking are audited in their own transaction; the e-mail goes out after it commits.
-import { createHash, randomBytes } from 'node:crypto';
 import type { Actor } from '../audit/audit-entry.js';
 import { appendAudit } from '../audit/audit-store.js';
 import type { AppContext } from '../context.js';
 import { PgCode, pgCode } from '../db/db.js';
 import { AppError } from '../http/errors.js';
 import { emailTaken } from './create-operator.js';
-import { findUsableInvitation, insertInvitation, type InvitationRow, markAccepted, markRevoked, reissueInvitation } from './invitation-store.js';
+import { invitationTokenHash, isInvitationToken, newInvitationLink } from './invitation-link.js';
+import { findUsableInvitation, insertInvitation, type InvitationRow, markAccepted, markRevoked, OPERATOR_INVITATIONS, reissueInvitation } from './invitation-store.js';
 import { invitationMail } from './invitation-mail.js';
 import { isOperatorRole, normalEmail, type Operator, passwordProblem } from './operator.js';
 import { findOperatorByEmail, insertOperator } from './operator-store.js';
@@ -16,15 +16,14 @@ import { hashPassword } from './password.js';
 import { newTotpSecret } from './totp.js';
 import { sealTotpSecret } from './totp-seal.js';
 
-export const INVITATION_LIFETIME_SECONDS = 7 * 24 * 60 * 60;
-const TOKEN = /^[\w-]{43}$/;
-
-const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+const OPERATOR_NEXT = 'choose your password and set up two-factor sign-in (you need an authenticator app)';
 const objectOf = (invitation: InvitationRow) => ({ type: 'operator' as const, id: `invitation:${invitation.id}` });
 
 async function mail(ctx: AppContext, invitation: InvitationRow, token: string, invitedBy: string) {
   const link = `${ctx.config.publicUrl}/console/invitation/${token}`;
-  await ctx.mailer.send(invitationMail({ to: invitation.email, role: invitation.role, link, invitedBy, expiresAt: invitation.expires_at, timeZone: ctx.config.timeZone }));
+  await ctx.mailer.send(
+    invitationMail({ to: invitation.email, role: invitation.role, link, invitedBy, expiresAt: invitation.expires_at, timeZone: ctx.config.timeZone, place: 'the Bhuktani operator console', then: OPERATOR_NEXT }),
+  );
 }
 
 export async function inviteOperator(ctx: AppContext, options: { email: string; role: string; actor: Actor & { kind: 'operator' } }): Promise<InvitationRow> {
@@ -34,10 +33,10 @@ export async function inviteOperator(ctx: AppContext, options: { email: string; 
   if (!isOperatorRole(options.role)) fields.role = ['Choose admin, support or finance.'];
   if (Object.keys(fields).length > 0) throw new AppError('validation_error', { fields });
   if (await findOperatorByEmail(ctx.db, email!)) throw emailTaken();
-  const token = randomBytes(32).toString('base64url');
   const now = ctx.clock.now();
+  const { token, tokenHash, expiresAt } = newInvitationLink(now);
   const invitation = await ctx.db.transaction(async (tx) => {
-    const row = await insertInvitation(tx, { email: email!, role: options.role as Operator['role'], tokenHash: hashToken(token), invitedBy: options.actor.id, now, expiresAt: new Date(now.getTime() + INVITATION_LIFETIME_SECONDS * 1000) });
+    const row = await insertInvitation(tx, OPERATOR_INVITATIONS, { email: email!, role: options.role as Operator['role'], tokenHash, invitedBy: options.actor.id, now, expiresAt });
     await appendAudit(tx, { now, actor: options.actor, action: 'operator.invite', object: objectOf(row), after: { email: row.email, role: row.role } });
     return row;
   });
@@ -47,10 +46,10 @@ export async function inviteOperator(ctx: AppContext, options: { email: string; 
 
 /** A new link for an open invitation, mailed again; the old link stops working. */
 export async function resendInvitation(ctx: AppContext, options: { invitationId: number; actor: Actor & { kind: 'operator' } }): Promise<InvitationRow> {
-  const token = randomBytes(32).toString('base64url');
   const now = ctx.clock.now();
+  const { token, tokenHash, expiresAt } = newInvitationLink(now);
   const invitation = await ctx.db.transaction(async (tx) => {
-    const row = await reissueInvitation(tx, options.invitationId, hashToken(token), now, new Date(now.getTime() + INVITATION_LIFETIME_SECONDS * 1000));
+    const row = await reissueInvitation(tx, OPERATOR_INVITATIONS, options.invitationId, tokenHash, now, expiresAt);
     if (!row) throw new AppError('not_found', { detail: 'This invitation was accepted or revoked already.' });
     await appendAudit(tx, { now, actor: options.actor, action: 'operator.invite_resend', object: objectOf(row), after: { email: row.email, role: row.role } });
     return row;
@@ -62,7 +61,7 @@ export async function resendInvitation(ctx: AppContext, options: { invitationId:
 export async function revokeInvitation(ctx: AppContext, options: { invitationId: number; actor: Actor }): Promise<void> {
   const now = ctx.clock.now();
   await ctx.db.transaction(async (tx) => {
-    const row = await markRevoked(tx, options.invitationId, now);
+    const row = await markRevoked(tx, OPERATOR_INVITATIONS, options.invitationId, now);
     if (!row) throw new AppError('not_found', { detail: 'This invitation was accepted or revoked already.' });
     await appendAudit(tx, { now, actor: options.actor, action: 'operator.invite_revoke', object: objectOf(row), before: { email: row.email, role: row.role } });
   });
@@ -70,8 +69,8 @@ export async function revokeInvitation(ctx: AppContext, options: { invitationId:
 
 /** The invitation a link names, if it can still be accepted. */
 export async function usableInvitation(ctx: AppContext, token: string): Promise<InvitationRow | undefined> {
-  if (!TOKEN.test(token)) return undefined;
-  return findUsableInvitation(ctx.db, hashToken(token), ctx.clock.now());
+  if (!isInvitationToken(token)) return undefined;
+  return findUsableInvitation(ctx.db, OPERATOR_INVITATIONS, invitationTokenHash(token), ctx.clock.now());
 }
 
 /**
@@ -87,7 +86,7 @@ export async function acceptInvitation(ctx: AppContext, options: { token: string
   const now = ctx.clock.now();
   try {
     return await ctx.db.transaction(async (tx) => {
-      const accepted = await markAccepted(tx, hashToken(options.token), now);
+      const accepted = await markAccepted<Operator['role']>(tx, OPERATOR_INVITATIONS, invitationTokenHash(options.token), now);
       if (!accepted) return undefined;
       const operator = await insertOperator(tx, { email: accepted.email, role: accepted.role, passwordHash, totpSecretSealed: await sealTotpSecret(tx, newTotpSecret()), totpEnrolledAt: null, now });
       const actor = { kind: 'operator' as const, id: operator.id, label: operator.email };

@@ -8,6 +8,9 @@ const scrypt = (password: string, salt: Buffer, keylen: number, options: ScryptO
 const PARAMS = { N: 16384, r: 8, p: 1 };
 const KEY_LENGTH = 32;
 
+/** What an account nobody may log in to stores (the demo merchant): no password matches it. */
+export const NO_PASSWORD = '!';
+
 /** `scrypt$N$r$p$salt$hash`, base64url parts, so the parameters can be raised later. */
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);

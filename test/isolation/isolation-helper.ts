@@ -16,12 +16,15 @@ import { merchantApi, validInitiate } from '../api-client.js';
 import { merchantBrowser, type MerchantBrowser, uniqueSignUp } from '../dashboard-client.js';
 import { callbackParams, operatorWallet, payerBrowser, payWithLiveWallet } from '../portal-client.js';
 import { approveSignedUp } from '../merchant-approval.js';
+import { teamMember } from '../team-client.js';
 import { startTestApp, type TestApp } from '../test-app.js';
 
 export interface AppRoute {
   method: string;
   /** As registered, e.g. `/dashboard/payments/:pidx`. */
   url: string;
+  /** Its route config (the dashboard's `action` or `public`, the console's `permission`). */
+  config: Record<string, unknown>;
 }
 
 export const routeKey = (route: AppRoute) => `${route.method} ${route.url}`;
@@ -31,7 +34,7 @@ export async function startRecordingRoutes(): Promise<{ t: TestApp; routes: AppR
   const routes = new Map<string, AppRoute>();
   const record = (message: unknown) => {
     (message as { fastify: FastifyInstance }).fastify.addHook('onRoute', (route) => {
-      for (const method of [route.method].flat()) routes.set(`${method} ${route.url}`, { method, url: route.url });
+      for (const method of [route.method].flat()) routes.set(`${method} ${route.url}`, { method, url: route.url, config: { ...route.config } });
     });
   };
   diagnostics.subscribe('fastify.initialization', record);
@@ -73,6 +76,9 @@ export interface World {
     /** A payout of A's in each environment (the test one requested with an Idempotency-Key). */
     payouts: Record<Environment, string>;
     idempotentPayout: { key: string; body: { amount: number } };
+    /** A viewer of A's team, and an open invitation of A's. */
+    viewer: { id: number; email: string };
+    invitationId: number;
   };
   b: { keys: Record<Environment, string>; email: string; password: string; test: { initiated: PaymentRef; attempt: { token: string; otp: string } } };
   /** Logged-in dashboard browsers: A on test, A switched to live, B on test, B on live. */
@@ -176,6 +182,12 @@ export async function buildWorld(t: TestApp): Promise<World> {
     test: await payout(a.keys.test, { 'idempotency-key': idempotentPayout.key }, idempotentPayout.body),
     live: await payout(a.keys.live, {}, { amount: 1000 }),
   };
+  // A's team: a viewer, and an invitation still open.
+  const viewer = await teamMember(t.ctx, aId, 'viewer');
+  const invitedEmail = `iso-invited-${tag}@example.com`;
+  await a.browser.get('/dashboard/team');
+  expect((await a.browser.post('/dashboard/team/invite', { email: invitedEmail, role: 'developer' })).status).toBe(303);
+  const [{ id: invitationId }] = await t.db.query<{ id: number }>('SELECT id FROM merchant_invitations WHERE email = $1', [invitedEmail]);
 
   const deliveries = await t.db.query<{ environment: Environment; id: number }>('SELECT environment, max(id) AS id FROM webhook_deliveries WHERE merchant_id = $1 GROUP BY environment', [aId]);
   const deliveryId = Object.fromEntries(deliveries.map((d) => [d.environment, Number(d.id)])) as Record<Environment, number>;
@@ -215,6 +227,8 @@ export async function buildWorld(t: TestApp): Promise<World> {
       panNumber: a.business.pan_number,
       payouts,
       idempotentPayout,
+      viewer: { id: viewer.id, email: viewer.email },
+      invitationId: Number(invitationId),
     },
     b: { keys: b.keys, email: b.fields.email, password: b.fields.password, test: { initiated: { pidx: bInitiated, orderId: bOrder }, attempt: { token, otp: '987654' } } },
     browsers: {
@@ -224,7 +238,7 @@ export async function buildWorld(t: TestApp): Promise<World> {
       bLive: await loggedIn(t, b.fields.email, b.fields.password, 'live'),
     },
     secrets: {
-      merchant: [a.fields.name, a.fields.email, a.keys.test.slice(0, 22), a.keys.live.slice(0, 22), a.business.pan_number, maskedAccountNumber(a.business.account_number)],
+      merchant: [a.fields.name, a.fields.email, a.keys.test.slice(0, 22), a.keys.live.slice(0, 22), a.business.pan_number, maskedAccountNumber(a.business.account_number), viewer.email, invitedEmail],
       test: [...envSecrets([...Object.values(test), { pidx: JSON.parse(first.body).pidx, orderId: order('idempotent') }], 'test'), await signingSecret(t.db, aId, 'test'), payouts.test],
       live: [...envSecrets([liveCompleted, liveInitiated], 'live'), await signingSecret(t.db, aId, 'live'), payouts.live],
     },
@@ -234,13 +248,16 @@ export async function buildWorld(t: TestApp): Promise<World> {
   return world;
 }
 
-/** Everything of A's an intruder could change: payments, keys, sessions, webhook endpoints and deliveries, approval and business details. */
-export async function snapshotOfA(w: World): Promise<unknown> {
-  const db = w.t.db;
-  const id = w.a.id;
+/** Everything of A's an intruder could change: payments, keys, sessions, webhook endpoints and deliveries, approval and business details, the team. */
+export function snapshotOfA(w: World): Promise<unknown> {
+  return snapshotOfMerchant(w.t.db, w.a.id, w.ownNew);
+}
+
+/** Everything of one merchant's that a request could change (payments in `ownNew` left out). */
+export async function snapshotOfMerchant(db: TestApp['db'], id: number, ownNew: Set<string> = new Set()): Promise<unknown> {
   const payments = await db.query<{ pidx: string }>('SELECT pidx, environment, status, refunded_amount, transaction_id, payer_mobile FROM payments WHERE merchant_id = $1 ORDER BY pidx', [id]);
   return {
-    payments: payments.filter((p) => !w.ownNew.has(p.pidx)),
+    payments: payments.filter((p) => !ownNew.has(p.pidx)),
     attempts: await db.query('SELECT a.token, a.ended, a.otp_failures FROM payment_attempts a JOIN payments p ON p.pidx = a.pidx WHERE p.merchant_id = $1 ORDER BY a.token', [id]),
     records: await db.query('SELECT idx, state, refunded, amount FROM transactions WHERE merchant_id = $1 ORDER BY idx', [id]),
     keys: await db.query('SELECT id, environment, revoked_at FROM secret_keys WHERE merchant_id = $1 ORDER BY id', [id]),
@@ -252,6 +269,9 @@ export async function snapshotOfA(w: World): Promise<unknown> {
     business: await db.query('SELECT * FROM merchant_business_details WHERE merchant_id = $1', [id]),
     bankAccount: await db.query('SELECT * FROM merchant_bank_accounts WHERE merchant_id = $1', [id]),
     payouts: await db.query('SELECT idx, environment, amount, state FROM payouts WHERE merchant_id = $1 ORDER BY idx', [id]),
+    users: await db.query('SELECT id, email, role, password_hash, removed_at FROM merchant_users WHERE merchant_id = $1 ORDER BY id', [id]),
+    invitations: await db.query('SELECT id, email, role, token_hash, expires_at, accepted_at, revoked_at FROM merchant_invitations WHERE merchant_id = $1 ORDER BY id', [id]),
+    teamEvents: await db.query('SELECT count(*)::int AS n FROM merchant_team_events WHERE merchant_id = $1', [id]),
   };
 }
 

@@ -445,6 +445,51 @@ const table: Record<string, Classification> = {
       ];
     },
   },
+  'GET /dashboard/team': {
+    scope: 'dashboard',
+    reason: "the session's own merchant's users, invitations and changes only",
+    attempts: () => [
+      ...intruders.dashboard.map((i) => ({ what: `${JSON.stringify(i.by)} team page`, ...i, method: 'GET' as const, url: '/dashboard/team', expect: 'shown' as const })),
+      { what: 'A on test: team page', by: { browser: 'aTest' }, method: 'GET', url: '/dashboard/team', expect: 'shown', hidden: ['live', 'test'] },
+    ],
+  },
+  'POST /dashboard/team/invite': {
+    scope: 'dashboard',
+    reason: "invites into the session's own merchant's team, whatever merchant the form names",
+    attempts: (w) => [
+      { what: 'B invites, naming A', by: { browser: 'bTest' }, method: 'POST', url: '/dashboard/team/invite', body: { email: `iso-by-b-${w.a.id}-${Date.now()}@example.com`, role: 'admin', merchant_id: w.a.id }, expect: (a) => expect(a.status).toBe(303), hidden: ALL },
+    ],
+  },
+  ...Object.fromEntries(
+    ['resend', 'revoke'].map((verb) => [
+      `POST /dashboard/team/invitations/:id/${verb}`,
+      {
+        scope: 'dashboard' as const,
+        reason: "an invitation is found by id within the session's own merchant only",
+        attempts: (w: World) =>
+          intruders.dashboard.slice(0, 2).map((i) => ({ what: `${JSON.stringify(i.by)} ${verb}s A's invitation`, ...i, method: 'POST' as const, url: `/dashboard/team/invitations/${w.a.invitationId}/${verb}`, expect: 'page not found' as const })),
+      },
+    ]),
+  ),
+  'POST /dashboard/team/users/:id/role': {
+    scope: 'dashboard',
+    reason: "a user is found by id within the session's own merchant only",
+    attempts: (w) => intruders.dashboard.slice(0, 2).map((i) => ({ what: `${JSON.stringify(i.by)} makes A's viewer an admin`, ...i, method: 'POST' as const, url: `/dashboard/team/users/${w.a.viewer.id}/role`, body: { role: 'admin' }, expect: 'page not found' as const })),
+  },
+  'POST /dashboard/team/users/:id/remove': {
+    scope: 'dashboard',
+    reason: "a user is found by id within the session's own merchant only",
+    attempts: (w) => intruders.dashboard.slice(0, 2).map((i) => ({ what: `${JSON.stringify(i.by)} removes A's viewer`, ...i, method: 'POST' as const, url: `/dashboard/team/users/${w.a.viewer.id}/remove`, expect: 'page not found' as const })),
+  },
+  'POST /dashboard/team/transfer': {
+    scope: 'dashboard',
+    reason: "the new owner is found by id within the session's own merchant only",
+    attempts: async (w) => [
+      { what: "B's owner hands B over to A's viewer", by: { browser: await freshB(w) }, method: 'POST', url: '/dashboard/team/transfer', body: { user_id: String(w.a.viewer.id) }, expect: 'page not found', hidden: ALL },
+    ],
+  },
+  'GET /dashboard/invitation/:token': publicRoute('the token is the capability (random, hashed, single-use, 7 days); an unknown one shows nothing', `/dashboard/invitation/${'A'.repeat(43)}`),
+  'POST /dashboard/invitation/:token': publicRoute('accepts the invitation the token names, with the form’s token; an unknown one changes nothing', `/dashboard/invitation/${'A'.repeat(43)}`, 'POST', { password: 'a long password', password_again: 'a long password' }),
   'POST /dashboard/environment': {
     scope: 'dashboard',
     reason: "switches the session's own environment; no other session's",

@@ -14,6 +14,7 @@ import m012 from './012_merchant_approval.js';
 import m013 from './013_operators.js';
 import m014 from './014_console_searches.js';
 import m015 from './015_merchant_users.js';
+import m016 from './016_merchant_team.js';
 import m018 from './018_settlements.js';
 import m019 from './019_payout_schedules.js';
 
@@ -41,6 +42,7 @@ export const migrations: Migration[] = [
   sql('013_operators', m013),
   sql('014_console_searches', m014),
   sql('015_merchant_users', m015),
+  sql('016_merchant_team', m016),
   sql('018_settlements', m018),
   sql('019_payout_schedules', m019),
 ];

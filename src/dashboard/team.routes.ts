@@ -1,0 +1,149 @@
+// GET /dashboard/team and its forms (invite, resend, revoke, change a role, remove, hand over), each
+// through its use case in people/merchant-team.ts and back to the page (PRG); and the invitee's link,
+// /dashboard/invitation/:token, which sets their password and logs them in.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../http/errors.js';
+import { createSession, deleteSession, findSession, SESSION_COOKIE, sessionCookieOptions } from '../merchants/merchant-sessions.js';
+import { listOpenInvitations, merchantInvitations } from '../people/invitation-store.js';
+import {
+  acceptTeamInvitation,
+  changeTeamRole,
+  handOverOwnership,
+  inviteTeamMember,
+  removeTeamMember,
+  resendTeamInvitation,
+  revokeTeamInvitation,
+  type TeamActor,
+  usableTeamInvitation,
+} from '../people/merchant-team.js';
+import { listTeamEvents, listTeamUsers } from '../people/merchant-team-store.js';
+import { formExpired, frameOf, messagePage } from './dashboard-pages.js';
+import { doing, field, fieldMessages, formToken, formVerified, queryText, sendPage, sessionOf, type DashboardDeps } from './dashboard-request.js';
+import { invitationPage, teamPage, type TeamView } from './team-page.js';
+
+const RECENT_EVENTS = 20;
+
+/** What the page says after each form (by a fixed key, so nothing typed is reflected). */
+const DONE: Record<string, string> = {
+  invited: 'Invitation sent.',
+  resent: 'Invitation sent again, with a new link; the old link no longer works.',
+  revoked: 'Invitation revoked.',
+  role: 'Role changed.',
+  removed: 'User removed and logged out.',
+  transferred: 'Ownership handed over. You are an admin now.',
+};
+
+const idOf = (request: FastifyRequest) => {
+  const { id } = request.params as { id: string };
+  return /^\d{1,15}$/.test(id) ? Number(id) : NaN;
+};
+
+function actorOf(request: FastifyRequest): TeamActor {
+  const { user, merchant } = sessionOf(request);
+  return { userId: user.id, email: user.email, merchantId: merchant.id, merchantName: merchant.name };
+}
+
+export function registerTeam(app: FastifyInstance, deps: DashboardDeps) {
+  const { ctx } = deps;
+
+  async function show(request: FastifyRequest, reply: FastifyReply, extra: Partial<TeamView> = {}, status = 200) {
+    const merchantId = sessionOf(request).merchant.id;
+    const view: TeamView = {
+      users: await listTeamUsers(ctx.db, merchantId),
+      invitations: await listOpenInvitations(ctx.db, merchantInvitations(merchantId)),
+      events: await listTeamEvents(ctx.db, merchantId, RECENT_EVENTS),
+      now: ctx.clock.now(),
+      ...extra,
+    };
+    return sendPage(reply, teamPage(frameOf(deps, request, reply, 'team'), view), status);
+  }
+
+  /** A team form: CSRF checked, the use case run, back to the page; an expected refusal shown on it. */
+  function teamForm(path: string, action: 'team.manage' | 'team.transfer', run: (request: FastifyRequest) => Promise<string>) {
+    app.post(path, doing(action), async (request, reply) => {
+      if (!formVerified(deps, request)) return formExpired(deps, request, reply);
+      try {
+        const done = await run(request);
+        // Removing oneself ends one's own session: off to log-in.
+        if (!(await stillLoggedIn(request))) return reply.code(303).redirect('/dashboard/login');
+        return reply.code(303).redirect(`/dashboard/team?done=${done}`);
+      } catch (error) {
+        if (!(error instanceof AppError) || error.status >= 500) throw error;
+        if (error.code === 'validation_error') {
+          const values = { email: field(request, 'email'), role: field(request, 'role') };
+          return show(request, reply, { message: 'Please correct the fields marked below.', values, errors: fieldMessages(error) }, 400);
+        }
+        return show(request, reply, { message: error.message }, error.status);
+      }
+    });
+  }
+
+  const stillLoggedIn = async (request: FastifyRequest) => (await findSession(ctx, { token: request.cookies[SESSION_COOKIE] })) !== undefined;
+
+  app.get('/team', doing('view'), (request, reply) => {
+    const done = DONE[queryText(request, 'done')];
+    return show(request, reply, done ? { message: done, tone: 'success' } : {});
+  });
+
+  teamForm('/team/invite', 'team.manage', async (request) => {
+    await inviteTeamMember(ctx, { actor: actorOf(request), email: field(request, 'email'), role: field(request, 'role') });
+    return 'invited';
+  });
+  teamForm('/team/invitations/:id/resend', 'team.manage', async (request) => {
+    await resendTeamInvitation(ctx, { actor: actorOf(request), invitationId: idOf(request) });
+    return 'resent';
+  });
+  teamForm('/team/invitations/:id/revoke', 'team.manage', async (request) => {
+    await revokeTeamInvitation(ctx, { actor: actorOf(request), invitationId: idOf(request) });
+    return 'revoked';
+  });
+  teamForm('/team/users/:id/role', 'team.manage', async (request) => {
+    await changeTeamRole(ctx, { actor: actorOf(request), userId: idOf(request), role: field(request, 'role') }, request.log);
+    return 'role';
+  });
+  teamForm('/team/users/:id/remove', 'team.manage', async (request) => {
+    await removeTeamMember(ctx, { actor: actorOf(request), userId: idOf(request) }, request.log);
+    return 'removed';
+  });
+  teamForm('/team/transfer', 'team.transfer', async (request) => {
+    const id = field(request, 'user_id');
+    await handOverOwnership(ctx, { actor: actorOf(request), userId: /^\d{1,15}$/.test(id) ? Number(id) : NaN }, request.log);
+    return 'transferred';
+  });
+
+  // ---- the invitee's link ----------------------------------------------------------------------
+  const open = { config: { public: true } };
+  const unusable = { title: 'This invitation link cannot be used', message: 'It was used already, revoked, or is more than 7 days old. Ask whoever invited you to send a new invitation.' };
+  const tokenOf = (request: FastifyRequest) => (request.params as { token: string }).token;
+
+  app.get('/invitation/:token', open, async (request, reply) => {
+    const usable = await usableTeamInvitation(ctx, tokenOf(request));
+    if (!usable) return messagePage(deps, request, reply, 404, unusable);
+    const { invitation, merchantName } = usable;
+    return sendPage(reply, invitationPage({ csrf: formToken(deps, request, reply), token: tokenOf(request), email: invitation.email, role: invitation.role, merchantName }));
+  });
+
+  app.post('/invitation/:token', open, async (request, reply) => {
+    if (!formVerified(deps, request)) return formExpired(deps, request, reply);
+    const token = tokenOf(request);
+    const usable = await usableTeamInvitation(ctx, token);
+    if (!usable) return messagePage(deps, request, reply, 404, unusable);
+    const { invitation, merchantName } = usable;
+    const again = (message: string, status = 400) =>
+      sendPage(reply, invitationPage({ csrf: formToken(deps, request, reply), token, email: invitation.email, role: invitation.role, merchantName, message }), status);
+    const password = field(request, 'password');
+    if (password !== field(request, 'password_again')) return again('The two passwords differ.');
+    try {
+      const user = await acceptTeamInvitation(ctx, { token, password }, request.log);
+      if (!user) return messagePage(deps, request, reply, 404, unusable);
+      // Whoever was logged in in this browser is not any more: the invitee is.
+      if (request.merchantSession) await deleteSession(ctx, { sessionId: request.merchantSession.id });
+      const { token: sessionToken } = await createSession(ctx, { merchantId: user.merchant_id, userId: user.id });
+      reply.setCookie(SESSION_COOKIE, sessionToken, sessionCookieOptions(ctx.config));
+      return reply.code(303).redirect('/dashboard');
+    } catch (error) {
+      if (!(error instanceof AppError) || error.status >= 500) throw error;
+      return again(Object.values(error.fields ?? {}).flat().join(' ') || error.message, error.status);
+    }
+  });
+}

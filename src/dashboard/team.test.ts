@@ -1,0 +1,322 @@
+// The team page and invitations (issue 17), through the dashboard's forms as a person would use them,
+// with a real SMTP server in the test process receiving the e-mails: invite, follow the link, set a
+// password; resend, revoke, expiry; change a role, remove a user (logged out at once), hand ownership
+// over; and the e-mails to the owner when the team, the bank account or a live key changes.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { merchantBrowser, type MerchantBrowser, pageText, paidPayment } from '../../test/dashboard-client.js';
+import { type MailInbox, startMailInbox } from '../../test/mail-inbox.js';
+import { validApplication } from '../../test/merchant-approval.js';
+import { loggedInAs, teamMember } from '../../test/team-client.js';
+import { startTestApp, type TestApp } from '../../test/test-app.js';
+
+let t: TestApp;
+let inbox: MailInbox;
+
+beforeAll(async () => {
+  inbox = await startMailInbox();
+  t = await startTestApp({ config: inbox.config });
+});
+afterAll(async () => {
+  await t.close();
+  await inbox.close();
+});
+
+let counter = 0;
+const newEmail = (what: string) => `${what}-${process.pid}-${Date.now()}-${++counter}@example.com`;
+
+/** The invitation link of the last e-mail to `to`: absolute, on PUBLIC_URL. */
+function linkIn(to: string): string {
+  const mails = inbox.to(to);
+  const mail = mails[mails.length - 1];
+  expect(mail, `an e-mail to ${to}`).toBeDefined();
+  return /http:\/\/bhuktani\.test(\/dashboard\/invitation\/[\w-]{43})/.exec(mail.text)![1];
+}
+
+async function owner() {
+  const browser = merchantBrowser(t.app);
+  const { fields, keys } = await browser.signUp();
+  const [{ id }] = await t.db.query<{ id: number }>('SELECT merchant_id AS id FROM merchant_users WHERE email = $1', [fields.email]);
+  return { browser, fields, keys, merchantId: Number(id) };
+}
+
+async function invite(browser: MerchantBrowser, email: string, role: string) {
+  await browser.get('/dashboard/team');
+  return browser.post('/dashboard/team/invite', { email, role });
+}
+
+/** The invitee follows the link and chooses a password: logged in. */
+async function join(link: string, password = 'invitee password 1') {
+  const invitee = merchantBrowser(t.app);
+  const page = await invitee.get(link);
+  expect(page.status, page.body.slice(0, 300)).toBe(200);
+  const done = await invitee.post(link, { password, password_again: password });
+  return { invitee, done };
+}
+
+const teamRows = (body: string) =>
+  [...body.matchAll(/<tr data-user="([^"]+)">([\s\S]*?)<\/tr>/g)].map((m) => ({ email: m[1], role: /data-role="(\w+)"/.exec(m[2])![1], twoFactor: /data-two-factor="(\w+)"/.exec(m[2])![1] }));
+
+const waitForMail = (to: string, count: number) => expect.poll(() => inbox.to(to).length).toBeGreaterThanOrEqual(count);
+
+describe('invitations', () => {
+  it('invite a developer by e-mail: the link sets a password and logs them in; keys yes, refunds no', async () => {
+    const o = await owner();
+    const paid = await paidPayment(t.app, o.keys.test);
+    const email = newEmail('developer');
+    const sent = await invite(o.browser, email, 'developer');
+    expect(sent.status).toBe(303);
+    expect(sent.location).toBe('/dashboard/team?done=invited');
+
+    const mail = inbox.to(email)[0];
+    expect(mail.from).toBe('no-reply@bhuktani.test');
+    expect(mail.subject).toBe(`Your invitation to ${o.fields.name}'s team on the Bhuktani merchant dashboard`);
+    expect(mail.text).toContain(`${o.fields.email} invited you`);
+    expect(mail.text).toContain('as developer');
+    expect(mail.html).not.toMatch(/<img/i);
+    const link = linkIn(email);
+    expect(mail.html).toContain(link);
+    // Only the token's SHA-256 is stored.
+    const token = link.split('/').pop()!;
+    const stored = await t.db.query<{ token_hash: string }>('SELECT token_hash FROM merchant_invitations WHERE email = $1', [email]);
+    expect(stored).toHaveLength(1);
+    expect(stored[0].token_hash).not.toContain(token);
+    expect(stored[0].token_hash).toMatch(/^[0-9a-f]{64}$/);
+
+    const team = await o.browser.get('/dashboard/team');
+    expect(pageText(team.body)).toContain(`${email} developer`);
+
+    const invitee = merchantBrowser(t.app);
+    const page = await invitee.get(link);
+    expect(pageText(page.body)).toContain(`Join ${o.fields.name}`);
+    expect(pageText(page.body)).toContain('You are invited as developer');
+    expect((await invitee.post(link, { password: 'long enough 1', password_again: 'different 1' })).status).toBe(400);
+    const short = await invitee.post(link, { password: 'short', password_again: 'short' });
+    expect(short.status).toBe(400);
+    expect(pageText(short.body)).toContain('Use at least 8 characters.');
+    const joined = await invitee.post(link, { password: 'developer password', password_again: 'developer password' });
+    expect(joined.status).toBe(303);
+    expect(joined.location).toBe('/dashboard');
+
+    const keys = await invitee.get('/dashboard/keys');
+    expect(keys.status).toBe(200);
+    expect(keys.body).toContain('action="/dashboard/keys/rotate"');
+    const payment = await invitee.get(`/dashboard/payments/${paid.pidx}`);
+    expect(payment.status).toBe(200);
+    expect(payment.body).not.toContain('/refund');
+    const refund = await invitee.post(`/dashboard/payments/${paid.pidx}/refund/confirm`, { amount_paisa: '100', refunded_before: '0' });
+    expect(refund.status).toBe(403);
+    expect(pageText(refund.body)).toContain('Not allowed for your role');
+    expect(Number((await t.db.query<{ refunded_amount: string }>('SELECT refunded_amount FROM payments WHERE pidx = $1', [paid.pidx]))[0].refunded_amount)).toBe(0);
+
+    // A user now, e-mail verified, with the role; the link is spent; the owner heard of it.
+    const [user] = await t.db.query<{ role: string; verified: boolean; merchant_id: number }>('SELECT role, email_verified_at IS NOT NULL AS verified, merchant_id FROM merchant_users WHERE email = $1', [email]);
+    expect({ ...user, merchant_id: Number(user.merchant_id) }).toEqual({ role: 'developer', verified: true, merchant_id: o.merchantId });
+    expect((await merchantBrowser(t.app).get(link)).status).toBe(404);
+    await waitForMail(o.fields.email, 1);
+    expect(inbox.to(o.fields.email).map((m) => m.subject)).toContain(`A new user joined your team · ${o.fields.name}`);
+    expect(teamRows((await o.browser.get('/dashboard/team')).body)).toEqual([
+      { email: o.fields.email, role: 'owner', twoFactor: 'off' },
+      { email, role: 'developer', twoFactor: 'off' },
+    ]);
+    // And it logs in with its own password.
+    expect((await merchantBrowser(t.app).logIn(email, 'developer password')).status).toBe(303);
+  });
+
+  it('refuses an e-mail that is a user already, here or at another merchant, an owner role, a bad e-mail', async () => {
+    const o = await owner();
+    const other = await owner();
+    for (const email of [o.fields.email, other.fields.email.toUpperCase()]) {
+      const answer = await invite(o.browser, email, 'viewer');
+      expect(answer.status).toBe(409);
+      expect(pageText(answer.body)).toContain('This e-mail already belongs to a Bhuktani merchant user');
+    }
+    const asOwner = await invite(o.browser, newEmail('owner'), 'owner');
+    expect(asOwner.status).toBe(400);
+    expect(pageText(asOwner.body)).toContain('Ownership is handed over, not given.');
+    expect((await invite(o.browser, 'not an e-mail', 'viewer')).status).toBe(400);
+    const twice = newEmail('twice');
+    expect((await invite(o.browser, twice, 'viewer')).status).toBe(303);
+    expect((await invite(o.browser, twice, 'finance')).status).toBe(409);
+    expect(await t.db.query('SELECT email FROM merchant_invitations WHERE merchant_id = $1', [o.merchantId])).toEqual([{ email: twice }]);
+  });
+
+  it('two merchants may invite the same new address; whoever is accepted second is told it is taken', async () => {
+    const a = await owner();
+    const b = await owner();
+    const email = newEmail('wanted');
+    expect((await invite(a.browser, email, 'viewer')).status).toBe(303);
+    const aLink = linkIn(email);
+    expect((await invite(b.browser, email, 'admin')).status).toBe(303);
+    const bLink = linkIn(email);
+    expect((await join(aLink)).done.status).toBe(303);
+    const late = merchantBrowser(t.app);
+    await late.get(bLink);
+    const refused = await late.post(bLink, { password: 'another password', password_again: 'another password' });
+    expect(refused.status).toBe(409);
+    expect(pageText(refused.body)).toContain('This e-mail already belongs to a Bhuktani merchant user');
+    const users = await t.db.query<{ merchant_id: number; role: string }>('SELECT merchant_id, role FROM merchant_users WHERE email = $1 AND removed_at IS NULL', [email]);
+    expect(users.map((u) => [Number(u.merchant_id), u.role])).toEqual([[a.merchantId, 'viewer']]);
+    // B's invitation is still open (B may revoke it); nothing was half made.
+    expect(await t.db.query('SELECT accepted_at FROM merchant_invitations WHERE merchant_id = $1', [b.merchantId])).toEqual([{ accepted_at: null }]);
+  });
+
+  it('resend gives a new link (the old one stops), revoke ends it, and a link is good for 7 days only', async () => {
+    const o = await owner();
+    const email = newEmail('resent');
+    await invite(o.browser, email, 'finance');
+    const first = linkIn(email);
+    const [{ id }] = await t.db.query<{ id: number }>('SELECT id FROM merchant_invitations WHERE email = $1', [email]);
+    await o.browser.get('/dashboard/team');
+    expect((await o.browser.post(`/dashboard/team/invitations/${id}/resend`)).location).toBe('/dashboard/team?done=resent');
+    const second = linkIn(email);
+    expect(second).not.toBe(first);
+    expect((await merchantBrowser(t.app).get(first)).status).toBe(404);
+    expect((await merchantBrowser(t.app).get(second)).status).toBe(200);
+    expect((await o.browser.post(`/dashboard/team/invitations/${id}/revoke`)).location).toBe('/dashboard/team?done=revoked');
+    expect((await merchantBrowser(t.app).get(second)).status).toBe(404);
+    expect((await o.browser.post(`/dashboard/team/invitations/${id}/revoke`)).status).toBe(404);
+
+    const later = newEmail('later');
+    await invite(o.browser, later, 'viewer');
+    const link = linkIn(later);
+    t.clock.advance(7 * 24 * 3600 - 60);
+    expect((await merchantBrowser(t.app).get(link)).status).toBe(200);
+    t.clock.advance(61);
+    const expired = await merchantBrowser(t.app).get(link);
+    expect(expired.status).toBe(404);
+    expect(pageText(expired.body)).toContain('more than 7 days old');
+    // (The owner's session has ended meanwhile too: 12 hours.)
+    const ownerAgain = await loggedInAs(t.app, o.fields);
+    expect(pageText((await ownerAgain.get('/dashboard/team')).body)).toContain(`${later} viewer Expired`);
+  });
+
+  it('another merchant cannot resend, revoke or see an invitation, nor touch a user, by its id', async () => {
+    const a = await owner();
+    const b = await owner();
+    const email = newEmail('a-invited');
+    await invite(a.browser, email, 'viewer');
+    const [{ id }] = await t.db.query<{ id: number }>('SELECT id FROM merchant_invitations WHERE email = $1', [email]);
+    const aViewer = await teamMember(t.ctx, a.merchantId, 'viewer');
+    await b.browser.get('/dashboard/team');
+    for (const url of [`/dashboard/team/invitations/${id}/resend`, `/dashboard/team/invitations/${id}/revoke`, `/dashboard/team/users/${aViewer.id}/remove`]) {
+      expect((await b.browser.post(url)).status, url).toBe(404);
+    }
+    expect((await b.browser.post(`/dashboard/team/users/${aViewer.id}/role`, { role: 'admin' })).status).toBe(404);
+    expect((await b.browser.post('/dashboard/team/transfer', { user_id: String(aViewer.id) })).status).toBe(404);
+    const bTeam = pageText((await b.browser.get('/dashboard/team')).body);
+    expect(bTeam).not.toContain(email);
+    expect(bTeam).not.toContain(aViewer.email);
+    expect(inbox.to(email)).toHaveLength(1);
+    expect(await t.db.query('SELECT role, removed_at FROM merchant_users WHERE id = $1', [aViewer.id])).toEqual([{ role: 'viewer', removed_at: null }]);
+  });
+});
+
+describe('managing the team', () => {
+  it('a role change applies at once to the user’s open session, and the owner is told', async () => {
+    const o = await owner();
+    const dev = await teamMember(t.ctx, o.merchantId, 'developer');
+    const devBrowser = await loggedInAs(t.app, dev);
+    expect((await devBrowser.get('/dashboard/keys')).status).toBe(200);
+    await o.browser.get('/dashboard/team');
+    expect((await o.browser.post(`/dashboard/team/users/${dev.id}/role`, { role: 'finance' })).location).toBe('/dashboard/team?done=role');
+    expect((await devBrowser.get('/dashboard/keys')).status).toBe(403);
+    expect((await devBrowser.get('/dashboard/transactions.csv')).status).toBe(200);
+    await waitForMail(o.fields.email, 1);
+    const notice = inbox.to(o.fields.email).find((m) => m.subject.startsWith("A team member's role changed"))!;
+    expect(notice.text).toContain(`${dev.email}: developer → finance.`);
+    expect(notice.text).toContain(`by ${o.fields.email}`);
+    expect((await o.browser.post(`/dashboard/team/users/${dev.id}/role`, { role: 'owner' })).status).toBe(400);
+    expect(pageText((await o.browser.get('/dashboard/team')).body)).toContain(`${o.fields.email} changed the role of ${dev.email} (developer → finance)`);
+  });
+
+  it('removing a user ends their sessions at once; the owner can be neither removed nor demoted', async () => {
+    const o = await owner();
+    const admin = await teamMember(t.ctx, o.merchantId, 'admin');
+    const finance = await teamMember(t.ctx, o.merchantId, 'finance');
+    const adminBrowser = await loggedInAs(t.app, admin);
+    const financeBrowser = await loggedInAs(t.app, finance);
+    const [{ ownerId }] = await t.db.query<{ ownerId: number }>(`SELECT id AS "ownerId" FROM merchant_users WHERE merchant_id = $1 AND role = 'owner'`, [o.merchantId]);
+
+    await adminBrowser.get('/dashboard/team');
+    const removeOwner = await adminBrowser.post(`/dashboard/team/users/${ownerId}/remove`);
+    expect(removeOwner.status).toBe(409);
+    expect(pageText(removeOwner.body)).toContain('The owner cannot be removed.');
+    const demoteOwner = await adminBrowser.post(`/dashboard/team/users/${ownerId}/role`, { role: 'viewer' });
+    expect(demoteOwner.status).toBe(409);
+    expect((await adminBrowser.post('/dashboard/team/transfer', { user_id: String(admin.id) })).status).toBe(403);
+
+    expect((await adminBrowser.post(`/dashboard/team/users/${finance.id}/remove`)).location).toBe('/dashboard/team?done=removed');
+    expect(await t.db.query('SELECT 1 FROM merchant_sessions WHERE user_id = $1', [finance.id])).toEqual([]);
+    const after = await financeBrowser.get('/dashboard');
+    expect(after.status).toBe(303);
+    expect(after.location).toBe('/dashboard/login');
+    expect((await merchantBrowser(t.app).logIn(finance.email, finance.password)).status).toBe(401);
+    await waitForMail(o.fields.email, 1);
+    expect(inbox.to(o.fields.email).map((m) => m.subject)).toContain(`A user was removed from your team · ${o.fields.name}`);
+
+    // An admin who removes themselves is logged out too; the owner stays.
+    expect((await adminBrowser.post(`/dashboard/team/users/${admin.id}/remove`)).location).toBe('/dashboard/login');
+    expect(teamRows((await o.browser.get('/dashboard/team')).body).map((r) => r.role)).toEqual(['owner']);
+  });
+
+  it('the owner hands ownership over: one transaction, exactly one owner, both told', async () => {
+    const o = await owner();
+    const admin = await teamMember(t.ctx, o.merchantId, 'developer');
+    await o.browser.get('/dashboard/team');
+    expect((await o.browser.post('/dashboard/team/transfer', { user_id: 'x' })).status).toBe(404);
+    const done = await o.browser.post('/dashboard/team/transfer', { user_id: String(admin.id) });
+    expect(done.location).toBe('/dashboard/team?done=transferred');
+    const roles = await t.db.query<{ email: string; role: string }>('SELECT email, role FROM merchant_users WHERE merchant_id = $1 AND removed_at IS NULL ORDER BY id', [o.merchantId]);
+    expect(roles).toEqual([
+      { email: o.fields.email, role: 'admin' },
+      { email: admin.email, role: 'owner' },
+    ]);
+    // The old owner, an admin now, may not hand over again, nor demote the new owner.
+    const page = await o.browser.get('/dashboard/team');
+    expect(page.body).not.toContain('action="/dashboard/team/transfer"');
+    expect((await o.browser.post('/dashboard/team/transfer', { user_id: String(admin.id) })).status).toBe(403);
+    await waitForMail(admin.email, 1);
+    await waitForMail(o.fields.email, 1);
+    for (const to of [admin.email, o.fields.email]) expect(inbox.to(to).map((m) => m.subject)).toContain(`Ownership was handed over · ${o.fields.name}`);
+  });
+
+  it('a viewer sees the team but no forms, and every team form posted by hand is refused', async () => {
+    const o = await owner();
+    const viewer = await teamMember(t.ctx, o.merchantId, 'viewer');
+    const browser = await loggedInAs(t.app, viewer);
+    const page = await browser.get('/dashboard/team');
+    expect(page.status).toBe(200);
+    expect(page.body).not.toMatch(/action="\/dashboard\/team\//);
+    for (const url of ['/dashboard/team/invite', `/dashboard/team/users/${viewer.id}/role`, `/dashboard/team/users/${viewer.id}/remove`, '/dashboard/team/transfer']) {
+      const answer = await browser.post(url, { email: newEmail('by-viewer'), role: 'admin', user_id: String(viewer.id) });
+      expect(answer.status, url).toBe(403);
+    }
+    expect(await t.db.query('SELECT 1 FROM merchant_invitations WHERE merchant_id = $1', [o.merchantId])).toEqual([]);
+    expect(await t.db.query('SELECT role FROM merchant_users WHERE id = $1', [viewer.id])).toEqual([{ role: 'viewer' }]);
+  });
+});
+
+describe('e-mails to the owner', () => {
+  it('when the bank account is set and when a live key is rotated (not a test key)', async () => {
+    const o = await owner();
+    const admin = await teamMember(t.ctx, o.merchantId, 'admin');
+    const browser = await loggedInAs(t.app, admin);
+    await browser.get('/dashboard/business');
+    expect((await browser.post('/dashboard/business', validApplication({ account_number: '0012-3456-7890' }))).status).toBe(303);
+    await waitForMail(o.fields.email, 1);
+    const bank = inbox.to(o.fields.email).find((m) => m.subject.startsWith('The settlement bank account was set'))!;
+    expect(bank.text).toContain(`by ${admin.email}`);
+    expect(bank.text).toContain('account ••••7890');
+    expect(bank.text).not.toContain('001234567890');
+
+    const before = inbox.to(o.fields.email).length;
+    await browser.get('/dashboard/keys');
+    await browser.post('/dashboard/keys/rotate/confirm', { environment: 'test', grace: '0' });
+    await browser.post('/dashboard/keys/rotate/confirm', { environment: 'live', grace: '3600' });
+    await waitForMail(o.fields.email, before + 1);
+    const rotated = inbox.to(o.fields.email).slice(before);
+    expect(rotated.map((m) => m.subject)).toEqual([`A live secret key was rotated · ${o.fields.name}`]);
+    expect(rotated[0].text).toContain('The old live key works until');
+    expect(rotated[0].text).not.toMatch(/live_secret_key_[0-9a-f]{32}/);
+  });
+});

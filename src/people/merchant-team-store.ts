@@ -1,0 +1,78 @@
+// The SQL of a merchant's team: its users (by merchant, never another's), role changes, removal with
+// the end of the removed user's sessions, and the team's own log of changes (merchant_team_events).
+import type { Queryable } from '../db/db.js';
+import type { MerchantRole, MerchantUser } from '../merchants/merchant-user.js';
+import { USER_COLUMNS } from '../merchants/merchant-user-store.js';
+
+export interface TeamEvent {
+  id: number;
+  occurred_at: Date;
+  actor_email: string;
+  action: string;
+  subject_email: string;
+  detail: string;
+}
+
+const normal = (user: MerchantUser): MerchantUser => ({ ...user, id: Number(user.id), merchant_id: Number(user.merchant_id) });
+
+/** The present users of one merchant: the owner first, then by when they joined. */
+export async function listTeamUsers(db: Queryable, merchantId: number): Promise<MerchantUser[]> {
+  const rows = await db.query<MerchantUser>(
+    `SELECT ${USER_COLUMNS} FROM merchant_users u WHERE u.merchant_id = $1 AND u.removed_at IS NULL ORDER BY u.role = 'owner' DESC, u.id`,
+    [merchantId],
+  );
+  return rows.map(normal);
+}
+
+/** A present user of this merchant, or undefined (another merchant's, removed, unknown). */
+export async function findTeamUser(db: Queryable, merchantId: number, userId: number): Promise<MerchantUser | undefined> {
+  const [row] = await db.query<MerchantUser>(`SELECT ${USER_COLUMNS} FROM merchant_users u WHERE u.merchant_id = $1 AND u.id = $2 AND u.removed_at IS NULL`, [merchantId, userId]);
+  return row && normal(row);
+}
+
+export async function findOwner(db: Queryable, merchantId: number): Promise<MerchantUser | undefined> {
+  const [row] = await db.query<MerchantUser>(`SELECT ${USER_COLUMNS} FROM merchant_users u WHERE u.merchant_id = $1 AND u.role = 'owner' AND u.removed_at IS NULL`, [merchantId]);
+  return row && normal(row);
+}
+
+/** Whether any present user, of any merchant, has this e-mail (one e-mail, one user). */
+export async function emailIsAUser(db: Queryable, email: string): Promise<boolean> {
+  const rows = await db.query('SELECT 1 FROM merchant_users WHERE lower(email) = lower($1) AND removed_at IS NULL', [email]);
+  return rows.length > 0;
+}
+
+/** Sets the role of a present user whose role is `from` (so two admins at once cannot both win on a stale read). */
+export async function updateUserRole(db: Queryable, options: { merchantId: number; userId: number; from: MerchantRole; to: MerchantRole }): Promise<boolean> {
+  const rows = await db.query(
+    'UPDATE merchant_users SET role = $4 WHERE merchant_id = $1 AND id = $2 AND role = $3 AND removed_at IS NULL RETURNING id',
+    [options.merchantId, options.userId, options.from, options.to],
+  );
+  return rows.length > 0;
+}
+
+/** Removes a present user who is not the owner, and deletes their sessions: they are logged out at once. */
+export async function markUserRemoved(db: Queryable, options: { merchantId: number; userId: number; now: Date }): Promise<boolean> {
+  const rows = await db.query(
+    `UPDATE merchant_users SET removed_at = $3 WHERE merchant_id = $1 AND id = $2 AND role <> 'owner' AND removed_at IS NULL RETURNING id`,
+    [options.merchantId, options.userId, options.now],
+  );
+  if (rows.length === 0) return false;
+  await db.query('DELETE FROM merchant_sessions WHERE user_id = $1', [options.userId]);
+  return true;
+}
+
+export async function insertTeamEvent(db: Queryable, event: { merchantId: number; now: Date; actorUserId: number | null; actorEmail: string; action: string; subjectEmail: string; detail?: string }): Promise<void> {
+  await db.query(
+    'INSERT INTO merchant_team_events (merchant_id, occurred_at, actor_user_id, actor_email, action, subject_email, detail) VALUES ($1, $2, $3, $4, $5, $6, $7)',
+    [event.merchantId, event.now, event.actorUserId, event.actorEmail, event.action, event.subjectEmail, event.detail ?? ''],
+  );
+}
+
+/** The latest changes to one merchant's team, newest first. */
+export async function listTeamEvents(db: Queryable, merchantId: number, limit: number): Promise<TeamEvent[]> {
+  const rows = await db.query<TeamEvent>(
+    'SELECT id, occurred_at, actor_email, action, subject_email, detail FROM merchant_team_events WHERE merchant_id = $1 ORDER BY id DESC LIMIT $2',
+    [merchantId, limit],
+  );
+  return rows.map((row) => ({ ...row, id: Number(row.id) }));
+}

@@ -1,0 +1,221 @@
+// A merchant's team (issue 17): the owner and admins invite by e-mail (a single-use link valid 7
+// days, invitation-link.ts), resend, revoke, change a role, remove a user (their sessions end in the
+// same transaction); the owner hands ownership over (the old owner becomes admin). Each change is one
+// transaction with its line in the team's log; the owner hears of joins, role changes, removals and
+// hand-overs by e-mail once it has committed. Who may call which is the dashboard's permission table;
+// the rules here are those no role may break: nobody is invited or made owner but by a hand-over, and
+// the owner is never demoted or removed, so a team always has exactly one owner.
+import type { AppContext } from '../context.js';
+import { PgCode, pgCode } from '../db/db.js';
+import { AppError } from '../http/errors.js';
+import { type MerchantRole, type MerchantUser } from '../merchants/merchant-user.js';
+import { insertMerchantUser } from '../merchants/merchant-user-store.js';
+import { findMerchantById } from '../merchants/merchant-store.js';
+import { invitationMail } from './invitation-mail.js';
+import { invitationTokenHash, isInvitationToken, newInvitationLink } from './invitation-link.js';
+import {
+  findOpenInvitationFor,
+  findUsableInvitation,
+  insertInvitation,
+  type InvitationRow,
+  markAccepted,
+  markRevoked,
+  MERCHANT_INVITATION_LINKS,
+  merchantInvitations,
+  reissueInvitation,
+} from './invitation-store.js';
+import { emailIsAUser, findTeamUser, insertTeamEvent, markUserRemoved, updateUserRole } from './merchant-team-store.js';
+import { normalEmail } from './operator.js';
+import { notifyOwner, type OwnerNotice } from './owner-notice.js';
+import { hashPassword } from './password.js';
+
+/** The roles one can be invited as, or changed to: every role but owner. */
+export const INVITABLE_ROLES = ['admin', 'developer', 'finance', 'viewer'] as const;
+export type InvitableRole = (typeof INVITABLE_ROLES)[number];
+const isInvitable = (role: string): role is InvitableRole => (INVITABLE_ROLES as readonly string[]).includes(role);
+
+export const TEAM_PASSWORD_MIN_LENGTH = 8;
+
+/** The logged-in user acting on their own merchant's team. */
+export interface TeamActor {
+  userId: number;
+  email: string;
+  merchantId: number;
+  merchantName: string;
+}
+
+type Log = { error(object: object, message: string): void };
+
+const emailTaken = () =>
+  new AppError('conflict', { detail: 'This e-mail already belongs to a Bhuktani merchant user (here or at another business). One e-mail is one user: invite another address.' });
+const roleRefused = () => new AppError('validation_error', { fields: { role: ['Choose admin, developer, finance or viewer. Ownership is handed over, not given.'] } });
+const noSuchUser = () => new AppError('not_found', { detail: 'There is no such user in your team.' });
+const noSuchInvitation = () => new AppError('not_found', { detail: 'This invitation was accepted or revoked already.' });
+
+async function mailInvitation(ctx: AppContext, actor: TeamActor, invitation: InvitationRow, token: string) {
+  const link = `${ctx.config.publicUrl}/dashboard/invitation/${token}`;
+  await ctx.mailer.send(
+    invitationMail({
+      to: invitation.email,
+      role: invitation.role,
+      link,
+      invitedBy: actor.email,
+      expiresAt: invitation.expires_at,
+      timeZone: ctx.config.timeZone,
+      place: `${actor.merchantName}'s team on the Bhuktani merchant dashboard`,
+      then: `choose your password (at least ${TEAM_PASSWORD_MIN_LENGTH} characters) and log in`,
+    }),
+  );
+}
+
+const notice = (actor: TeamActor, what: string, lines: string[], alsoTo?: string): OwnerNotice => ({ merchantId: actor.merchantId, merchantName: actor.merchantName, what, by: actor.email, lines, alsoTo });
+
+export async function inviteTeamMember(ctx: AppContext, options: { actor: TeamActor; email: string; role: string }): Promise<InvitationRow<InvitableRole>> {
+  const email = normalEmail(options.email);
+  const fields: Record<string, string[]> = {};
+  if (!email) fields.email = ['Enter a valid e-mail address.'];
+  if (!isInvitable(options.role)) fields.role = roleRefused().fields!.role as string[];
+  if (Object.keys(fields).length > 0) throw new AppError('validation_error', { fields });
+  const role = options.role as InvitableRole;
+  const book = merchantInvitations(options.actor.merchantId);
+  if (await emailIsAUser(ctx.db, email!)) throw emailTaken();
+  if (await findOpenInvitationFor(ctx.db, book, email!)) throw new AppError('conflict', { detail: `${email} is invited already: resend or revoke that invitation.` });
+  const now = ctx.clock.now();
+  const { token, tokenHash, expiresAt } = newInvitationLink(now);
+  const invitation = await ctx.db.transaction(async (tx) => {
+    const row = await insertInvitation(tx, book, { email: email!, role, tokenHash, invitedBy: options.actor.userId, now, expiresAt });
+    await insertTeamEvent(tx, { merchantId: options.actor.merchantId, now, actorUserId: options.actor.userId, actorEmail: options.actor.email, action: 'invite', subjectEmail: row.email, detail: role });
+    return row;
+  });
+  await mailInvitation(ctx, options.actor, invitation, token);
+  return invitation;
+}
+
+/** A new link for an open invitation of this merchant, mailed again; the old link stops working. */
+export async function resendTeamInvitation(ctx: AppContext, options: { actor: TeamActor; invitationId: number }): Promise<InvitationRow> {
+  const now = ctx.clock.now();
+  const { token, tokenHash, expiresAt } = newInvitationLink(now);
+  const invitation = await ctx.db.transaction(async (tx) => {
+    const row = await reissueInvitation(tx, merchantInvitations(options.actor.merchantId), options.invitationId, tokenHash, now, expiresAt);
+    if (!row) throw noSuchInvitation();
+    await insertTeamEvent(tx, { merchantId: options.actor.merchantId, now, actorUserId: options.actor.userId, actorEmail: options.actor.email, action: 'invite_resend', subjectEmail: row.email, detail: row.role });
+    return row;
+  });
+  await mailInvitation(ctx, options.actor, invitation, token);
+  return invitation;
+}
+
+export async function revokeTeamInvitation(ctx: AppContext, options: { actor: TeamActor; invitationId: number }): Promise<void> {
+  const now = ctx.clock.now();
+  await ctx.db.transaction(async (tx) => {
+    const row = await markRevoked(tx, merchantInvitations(options.actor.merchantId), options.invitationId, now);
+    if (!row) throw noSuchInvitation();
+    await insertTeamEvent(tx, { merchantId: options.actor.merchantId, now, actorUserId: options.actor.userId, actorEmail: options.actor.email, action: 'invite_revoke', subjectEmail: row.email, detail: row.role });
+  });
+}
+
+/** The invitation a link names, with its merchant's name, if it can still be accepted. */
+export async function usableTeamInvitation(ctx: AppContext, token: string): Promise<{ invitation: InvitationRow; merchantName: string } | undefined> {
+  if (!isInvitationToken(token)) return undefined;
+  const invitation = await findUsableInvitation(ctx.db, MERCHANT_INVITATION_LINKS, invitationTokenHash(token), ctx.clock.now());
+  const merchant = invitation && (await findMerchantById(ctx.db, invitation.merchant_id!));
+  return merchant ? { invitation: invitation!, merchantName: merchant.name } : undefined;
+}
+
+export function teamPasswordProblem(password: string, email: string): string | undefined {
+  if (password.length < TEAM_PASSWORD_MIN_LENGTH) return `Use at least ${TEAM_PASSWORD_MIN_LENGTH} characters.`;
+  if (password.length > 256) return 'Use at most 256 characters.';
+  if (password.toLowerCase() === email.trim().toLowerCase()) return 'Do not use your e-mail as the password.';
+  return undefined;
+}
+
+/**
+ * Accepts an invitation with the invitee's password: the link is spent and the user exists (e-mail
+ * verified: they followed the link) in one transaction. Undefined when the link cannot be used (any
+ * more); the e-mail taken meanwhile (by another merchant's invitation or a sign-up) is a conflict.
+ */
+export async function acceptTeamInvitation(ctx: AppContext, options: { token: string; password: string }, log: Log): Promise<MerchantUser | undefined> {
+  const usable = await usableTeamInvitation(ctx, options.token);
+  if (!usable) return undefined;
+  const { invitation, merchantName } = usable;
+  const problem = teamPasswordProblem(options.password, invitation.email);
+  if (problem) throw new AppError('validation_error', { fields: { password: [problem] } });
+  const passwordHash = await hashPassword(options.password);
+  const now = ctx.clock.now();
+  let user: MerchantUser | undefined;
+  try {
+    user = await ctx.db.transaction(async (tx) => {
+      const accepted = await markAccepted<InvitableRole>(tx, MERCHANT_INVITATION_LINKS, invitationTokenHash(options.token), now);
+      if (!accepted) return undefined;
+      const merchantId = accepted.merchant_id!;
+      const joined = await insertMerchantUser(tx, { merchantId, email: accepted.email, role: accepted.role, passwordHash, emailVerifiedAt: now, now });
+      await insertTeamEvent(tx, { merchantId, now, actorUserId: Number(joined.id), actorEmail: joined.email, action: 'join', subjectEmail: joined.email, detail: joined.role });
+      return { ...joined, id: Number(joined.id), merchant_id: merchantId };
+    });
+  } catch (error) {
+    if (pgCode(error) === PgCode.uniqueViolation) throw emailTaken();
+    throw error;
+  }
+  if (user) {
+    const actor = { userId: user.id, email: user.email, merchantId: user.merchant_id, merchantName };
+    await notifyOwner(ctx, notice(actor, 'A new user joined your team', [`${user.email} accepted the invitation and joined as ${user.role}.`]), log);
+  }
+  return user;
+}
+
+/** The user, who must be of this merchant and not its owner (the owner's role changes only by a hand-over). */
+async function notOwner(ctx: AppContext, actor: TeamActor, userId: number, refusal: string): Promise<MerchantUser> {
+  const user = Number.isSafeInteger(userId) ? await findTeamUser(ctx.db, actor.merchantId, userId) : undefined;
+  if (!user) throw noSuchUser();
+  if (user.role === 'owner') throw new AppError('conflict', { detail: refusal });
+  return user;
+}
+
+export async function changeTeamRole(ctx: AppContext, options: { actor: TeamActor; userId: number; role: string }, log: Log): Promise<MerchantUser> {
+  if (!isInvitable(options.role)) throw roleRefused();
+  const to = options.role as MerchantRole;
+  const user = await notOwner(ctx, options.actor, options.userId, "The owner's role changes only by handing ownership over to someone else.");
+  if (user.role === to) return user;
+  const now = ctx.clock.now();
+  await ctx.db.transaction(async (tx) => {
+    if (!(await updateUserRole(tx, { merchantId: options.actor.merchantId, userId: user.id, from: user.role, to }))) {
+      throw new AppError('conflict', { detail: "This user's role changed meanwhile. Reload the page and try again." });
+    }
+    await insertTeamEvent(tx, { merchantId: options.actor.merchantId, now, actorUserId: options.actor.userId, actorEmail: options.actor.email, action: 'role_change', subjectEmail: user.email, detail: `${user.role} → ${to}` });
+  });
+  await notifyOwner(ctx, notice(options.actor, "A team member's role changed", [`${user.email}: ${user.role} → ${to}.`]), log);
+  return { ...user, role: to };
+}
+
+/** Removes a user of the team (never the owner); their sessions end in the same transaction. */
+export async function removeTeamMember(ctx: AppContext, options: { actor: TeamActor; userId: number }, log: Log): Promise<MerchantUser> {
+  const user = await notOwner(ctx, options.actor, options.userId, 'The owner cannot be removed. To leave, hand ownership over first.');
+  const now = ctx.clock.now();
+  await ctx.db.transaction(async (tx) => {
+    if (!(await markUserRemoved(tx, { merchantId: options.actor.merchantId, userId: user.id, now }))) throw noSuchUser();
+    await insertTeamEvent(tx, { merchantId: options.actor.merchantId, now, actorUserId: options.actor.userId, actorEmail: options.actor.email, action: 'remove', subjectEmail: user.email, detail: user.role });
+  });
+  await notifyOwner(ctx, notice(options.actor, 'A user was removed from your team', [`${user.email} (${user.role}) was removed and logged out.`]), log);
+  return user;
+}
+
+/**
+ * The owner (the actor) hands ownership over to another user of the team: in one transaction the old
+ * owner becomes admin, then the new one owner (the unique index allows one owner at a time).
+ */
+export async function handOverOwnership(ctx: AppContext, options: { actor: TeamActor; userId: number }, log: Log): Promise<MerchantUser> {
+  const target = Number.isSafeInteger(options.userId) ? await findTeamUser(ctx.db, options.actor.merchantId, options.userId) : undefined;
+  if (!target) throw noSuchUser();
+  if (target.id === options.actor.userId) throw new AppError('conflict', { detail: 'You are the owner already: choose another user of your team.' });
+  const now = ctx.clock.now();
+  await ctx.db.transaction(async (tx) => {
+    const demoted = await updateUserRole(tx, { merchantId: options.actor.merchantId, userId: options.actor.userId, from: 'owner', to: 'admin' });
+    if (!demoted) throw new AppError('conflict', { detail: 'Only the owner can hand ownership over, and you are not the owner any more.' });
+    if (!(await updateUserRole(tx, { merchantId: options.actor.merchantId, userId: target.id, from: target.role, to: 'owner' }))) {
+      throw new AppError('conflict', { detail: "This user's role changed meanwhile. Reload the page and try again." });
+    }
+    await insertTeamEvent(tx, { merchantId: options.actor.merchantId, now, actorUserId: options.actor.userId, actorEmail: options.actor.email, action: 'hand_over', subjectEmail: target.email, detail: `${target.role} → owner; ${options.actor.email} owner → admin` });
+  });
+  await notifyOwner(ctx, notice(options.actor, 'Ownership was handed over', [`${target.email} is the owner now.`, `${options.actor.email}, the owner before, is an admin now.`], options.actor.email), log);
+  return { ...target, role: 'owner' };
+}

@@ -1,0 +1,52 @@
+// A real SMTP server in the test process (smtp-server, parsed with mailparser): the app sends to it
+// through SMTP_URL as it would to any mail server, and tests read what arrived.
+import { simpleParser } from 'mailparser';
+import { SMTPServer } from 'smtp-server';
+import { freePort } from './processes.js';
+
+export interface ReceivedMail {
+  from: string;
+  to: string[];
+  subject: string;
+  text: string;
+  html: string;
+}
+
+export interface MailInbox {
+  /** The app's config for this server. */
+  config: { smtpUrl: string; mailFrom: string };
+  received: ReceivedMail[];
+  /** The mails to `to`, oldest first. */
+  to(address: string): ReceivedMail[];
+  close(): Promise<void>;
+}
+
+export async function startMailInbox(): Promise<MailInbox> {
+  const received: ReceivedMail[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    onData(stream, session, done) {
+      simpleParser(stream)
+        .then((mail) => {
+          received.push({
+            from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+            to: session.envelope.rcptTo.map((r) => r.address),
+            subject: mail.subject ?? '',
+            text: mail.text ?? '',
+            html: typeof mail.html === 'string' ? mail.html : '',
+          });
+          done();
+        })
+        .catch(done);
+    },
+  });
+  const port = await freePort();
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return {
+    config: { smtpUrl: `smtp://127.0.0.1:${port}`, mailFrom: 'Bhuktani <no-reply@bhuktani.test>' },
+    received,
+    to: (address) => received.filter((m) => m.to.includes(address.toLowerCase()) || m.to.includes(address)),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
