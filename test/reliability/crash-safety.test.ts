@@ -30,6 +30,8 @@ const serverEnv = (store: TestStore) => ({
   WEBHOOK_INTERVAL_MS: '200',
   PAYMENT_TTL_SECONDS: String(TTL_SECONDS),
   SANDBOX_BANK_INTERVAL_MS: '200',
+  // Payouts take what was just paid (contract section 10: 0 in tests).
+  SETTLEMENT_HOLD_HOURS: '0',
 });
 
 /** How often each event id reached the receiver. */
