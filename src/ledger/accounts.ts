@@ -30,5 +30,5 @@ export const merchantAccount = (environment: Environment, merchantId: number): A
 export const walletAccount = (environment: Environment, walletId: number): AccountRef => ({ environment, kind: 'wallet', ownerId: walletId });
 /** Money of requested payouts on its way to the merchants' banks. */
 export const clearingAccount = (environment: Environment): AccountRef => ({ environment, kind: 'clearing', ownerId: SERVICE_OWNER });
-/** Outside Bhuktani: what payouts paid to banks. Its balance is minus all money that has left. */
+/** Outside Bhuktani: the banks payouts are paid to. Its balance is all the money that has left. */
 export const bankAccount = (environment: Environment): AccountRef => ({ environment, kind: 'bank', ownerId: SERVICE_OWNER });

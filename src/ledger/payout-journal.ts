@@ -18,11 +18,8 @@ export async function postPayoutJournal(
   const env = payout.environment;
   const merchant = await ledgerAccount(ctx.db, tx, merchantAccount(env, payout.merchant_id));
   const clearing = await ledgerAccount(ctx.db, tx, clearingAccount(env));
-  const [from, to] = {
-    payout: [merchant, clearing],
-    payout_paid: [clearing, await ledgerAccount(ctx.db, tx, bankAccount(env))],
-    payout_failed: [clearing, merchant],
-  }[kind];
+  const [from, to] =
+    kind === 'payout' ? [merchant, clearing] : kind === 'payout_paid' ? [clearing, await ledgerAccount(ctx.db, tx, bankAccount(env))] : [clearing, merchant];
   await postJournal(tx, {
     environment: env,
     kind,

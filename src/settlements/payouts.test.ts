@@ -134,4 +134,17 @@ describe('payouts', () => {
     expect(await state()).toEqual({ state: 'Paid', bank_reference: `SANDBOX-${payout.idx}` });
     await expectLedgerHolds();
   });
+
+  it('several instances running the sandbox bank at once pay each payout once', async () => {
+    const { owner } = await shopWithPayments([10_000]);
+    const ids: number[] = [];
+    for (let i = 0; i < 6; i++) ids.push((await requestPayout(t.ctx, { ...owner, amount: 1_000 + i, requestedBy: 'api' })).id);
+    for (let round = 0; round < 2; round++) await Promise.all([0, 1, 2, 3].map(() => runSandboxBank(t.ctx)));
+    const rows = await t.db.query<{ state: string; journals: number }>(
+      `SELECT po.state, (SELECT count(*)::int FROM journals j WHERE j.payout_id = po.id AND j.kind = 'payout_paid') AS journals FROM payouts po WHERE po.id = ANY($1)`,
+      [ids],
+    );
+    expect(rows).toEqual(ids.map(() => ({ state: 'Paid', journals: 1 })));
+    await expectLedgerHolds();
+  });
 });
