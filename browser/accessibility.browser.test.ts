@@ -25,9 +25,12 @@ import { ensureDemoMerchant } from '../src/demo/ensure-demo-merchant.js';
 import { rejectMerchant, suspendMerchant } from '../src/merchants/decide-merchant.js';
 import { inviteTeamMember } from '../src/people/merchant-team.js';
 import { totpCode } from '../src/people/totp.js';
+import { markPayout } from '../src/settlements/move-payout.js';
+import { requestPayout } from '../src/settlements/request-payout.js';
 import { invitationLinkFor, newOperator, type TestOperator } from '../test/console-client.js';
 import { mailedLink } from '../test/dashboard-client.js';
 import { merchantIn } from '../test/merchant-approval.js';
+import { operatorWallet, payerBrowser, payWithLiveWallet } from '../test/portal-client.js';
 import { openOutageDatabase, outageDatabaseKind, type OutageDatabase } from '../test/reliability/private-postgres.js';
 import { startTestApp, type TestApp } from '../test/test-app.js';
 import {
@@ -190,6 +193,18 @@ const insecurelyConfigured = (path: string) => async (page: Page) => {
   }
   await page.getByTestId('server-warning').waitFor();
 };
+
+/** A live payout of a new approved merchant's live payment, sent to the bank (Processing): its idx. */
+async function processingLivePayout() {
+  const { ctx, app, sentOtps } = service.t;
+  const approved = await merchantIn(ctx, 'approved');
+  const payer = await operatorWallet(ctx, { balance: 200_000 });
+  const { pidx } = await service.initiate(order(), approved.live_secret_key);
+  await payWithLiveWallet(payerBrowser(app), sentOtps, pidx, payer);
+  const payout = await requestPayout(ctx, { merchantId: approved.merchant.id, environment: 'live', requestedBy: 'api' });
+  await markPayout(ctx, { actor: CLI_ACTOR, idx: payout.idx, move: { name: 'process' } });
+  return payout.idx;
+}
 
 /** A payment of a merchant approved for live payments and then suspended: its live payment_url. */
 async function suspendedMerchantsLivePayment() {
@@ -448,6 +463,31 @@ const PAGES: PageKind[] = [
       await page.getByText('Enter a valid http(s) URL.').waitFor();
     },
   },
+  { name: 'dashboard: settlements', as: 'merchant', open: visit('/dashboard/settlements') },
+  {
+    name: 'dashboard: settlements, payout amount refused',
+    as: 'merchant',
+    open: async (page) => {
+      await page.goto(`${service.origin}/dashboard/settlements`);
+      await page.getByLabel('An amount').check();
+      await page.getByLabel('Amount in rupees').fill('99999999');
+      await page.getByRole('button', { name: 'Request payout' }).click();
+      await page.getByText('That is more than is available').waitFor();
+    },
+  },
+  {
+    name: 'dashboard: a payout statement',
+    as: 'merchant',
+    open: async (page) => {
+      await page.goto(`${service.origin}/dashboard/settlements`);
+      await page.getByLabel('An amount').check();
+      await page.getByLabel('Amount in rupees').fill('1');
+      await page.getByRole('button', { name: 'Request payout' }).click();
+      await page.getByText('Payout requested.').waitFor();
+      await page.getByRole('link', { name: 'Statement' }).first().click();
+      await page.getByText('Payout statement').waitFor();
+    },
+  },
   { name: 'dashboard: team', as: 'merchant', open: visit('/dashboard/team') },
   {
     name: 'dashboard: joining a team from an invitation',
@@ -503,6 +543,15 @@ const PAGES: PageKind[] = [
     open: async (page) => {
       await page.goto(`${service.origin}/console/payments/${operator.pendingPidx}`);
       await page.getByRole('button', { name: 'Resolve' }).waitFor();
+    },
+  },
+  { name: 'console: payouts', as: 'operator', open: visit('/console/payouts') },
+  {
+    name: 'console: one payout, the forms marking it Paid or Failed',
+    as: 'operator',
+    open: async (page) => {
+      await page.goto(`${service.origin}/console/payouts/${await processingLivePayout()}`);
+      await page.getByRole('button', { name: 'Mark Paid' }).waitFor();
     },
   },
   { name: 'console: wallets', as: 'operator', open: visit('/console/wallets') },

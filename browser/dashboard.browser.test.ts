@@ -189,6 +189,11 @@ describe('the merchant dashboard', () => {
     expect(await statusOf(page).textContent()).toBe('Partially refunded');
     expect(await lookupWith(testKey, initiated.pidx)).toMatchObject({ status: 'Partially refunded', refunded_amount: 50000 });
 
+    // Another payment: the whole refund gives back the fee too, which the merchant's balance must
+    // hold (contract section 10: refunds draw on the balance, never below zero).
+    const float = order();
+    await payOnPortal((await initiateWith(testKey, float)).payment_url);
+
     // The rest: an empty amount refunds what is left.
     await refund(page, '');
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Refund Rs. 734.56 to 98XXXXXXX1?');
@@ -209,11 +214,12 @@ describe('the merchant dashboard', () => {
     const records = lines.slice(1).map((line) => line.split(','));
     expect(records.map((r) => [r[2], r[4], r[5], r[6], r[12]])).toEqual([
       ['Refund', initiated.pidx, body.purchase_order_id, '73456', '98XXXXXXX1'],
+      ['Wallet payment', expect.any(String), float.purchase_order_id, String(float.amount), '98XXXXXXX1'],
       ['Refund', initiated.pidx, body.purchase_order_id, '50000', '98XXXXXXX1'],
       ['Wallet payment', initiated.pidx, body.purchase_order_id, '123456', '98XXXXXXX1'],
     ]);
-    expect(records[2][8]).toBe('1234.56');
-    expect(records[2][10]).toBe('true');
+    expect(records[3][8]).toBe('1234.56');
+    expect(records[3][10]).toBe('true');
 
     // The switch is always visible, and live data is separate.
     await envBar(page).getByRole('button', { name: 'Switch to live data' }).click();

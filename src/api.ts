@@ -7,6 +7,7 @@ import { secretKeyResolver } from './merchants/secret-key-resolver.js';
 import { registerInitiate } from './payments/initiate.route.js';
 import { registerLookup } from './payments/lookup.route.js';
 import { registerRefund } from './payments/refund.route.js';
+import { registerSettlements } from './settlements/settlements.route.js';
 import { registerTransactionList } from './transactions/list.route.js';
 
 /** The merchant API under /api: every route here requires a secret key. */
@@ -22,4 +23,5 @@ export async function apiPlugin(app: FastifyInstance, { ctx, routes }: { ctx: Ap
   registerLookup(app, ctx);
   registerTransactionList(app, ctx);
   registerRefund(app, ctx);
+  registerSettlements(app, ctx);
 }

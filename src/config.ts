@@ -47,6 +47,12 @@ export interface Config {
   smtpUrl: string | undefined;
   /** The sender of every e-mail (required with SMTP_URL). */
   mailFrom: string;
+  /** How long a payment's net amount stays pending before a payout may take it (contract section 10). */
+  settlementHoldHours: number;
+  /** How often the sandbox bank moves test payouts on (Requested → Processing → Paid). */
+  sandboxBankIntervalMs: number;
+  /** How often the automatic payout schedules are checked for a payout that is due. */
+  payoutScheduleIntervalSeconds: number;
 }
 
 export const OTP_SENDERS = ['log', 'log-insecure', 'sms'] as const;
@@ -220,5 +226,8 @@ export function loadConfig(env: Env = process.env, stdoutIsTty = process.stdout.
     metricsToken: metricsToken(env.METRICS_TOKEN),
     smtpUrl: smtpUrl(env.SMTP_URL),
     mailFrom: mailFrom(env.MAIL_FROM, env.SMTP_URL),
+    settlementHoldHours: integer(env, 'SETTLEMENT_HOLD_HOURS', 24, 0, 24 * 90),
+    sandboxBankIntervalMs: integer(env, 'SANDBOX_BANK_INTERVAL_MS', 2000, 10),
+    payoutScheduleIntervalSeconds: integer(env, 'PAYOUT_SCHEDULE_INTERVAL_SECONDS', 300, 1),
   };
 }

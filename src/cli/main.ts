@@ -16,6 +16,7 @@ import { migrateCommand } from './migrate.command.js';
 import { operatorCreate } from './operator-create.command.js';
 import { ledgerVerify } from './ledger-verify.command.js';
 import { paymentResolve } from './payment-resolve.command.js';
+import { payoutExport, payoutMark } from './payout.commands.js';
 import { walletCreate, walletTopup } from './wallet.commands.js';
 
 export const commands: Record<string, Command> = {
@@ -30,6 +31,8 @@ export const commands: Record<string, Command> = {
   'wallet topup': walletTopup,
   'ledger verify': ledgerVerify,
   'payment resolve': paymentResolve,
+  'payout export': payoutExport,
+  'payout mark': payoutMark,
   'operator create': operatorCreate,
 };
 

@@ -18,6 +18,7 @@ import { registerConsoleInvitation } from './invitation.routes.js';
 import { registerConsoleOperators } from './operators.routes.js';
 import { registerConsoleOverview } from './overview.routes.js';
 import { registerConsolePayments } from './payments.routes.js';
+import { registerConsolePayouts } from './payouts.routes.js';
 import { registerConsoleSignIn } from './sign-in.routes.js';
 import { registerConsoleWallets } from './wallets.routes.js';
 
@@ -68,6 +69,7 @@ async function consoleRoutes(app: FastifyInstance, deps: ConsoleDeps) {
   registerConsoleInvitation(app, deps);
   registerConsoleOverview(app, deps);
   registerConsolePayments(app, deps);
+  registerConsolePayouts(app, deps);
   registerConsoleWallets(app, deps);
   registerConsoleMerchants(app, deps);
   registerConsoleAccount(app, deps);

@@ -27,8 +27,9 @@ ${figures.volumes.map(
     <dt><a href="/console/merchants?status=applied">Merchants waiting for approval</a></dt><dd data-figure="merchants-waiting">${figures.merchantsWaiting}</dd>
     <dt>Webhook deliveries failed</dt><dd data-figure="webhooks-failing">${failing}</dd>
     ${figures.webhooksFailing.map((f) => html`<dt class="muted">… ${envTag(f.environment)}</dt><dd>${f.count}</dd>`)}
+    <dt><a href="/console/payouts?state=Requested">Live payouts to export</a></dt><dd data-figure="payouts-requested">${figures.payoutsWaiting.requested.count} · ${formatRupees(figures.payoutsWaiting.requested.amount)}</dd>
+    <dt><a href="/console/payouts?state=Processing">Live payouts sent, to mark</a></dt><dd data-figure="payouts-processing">${figures.payoutsWaiting.processing.count} · ${formatRupees(figures.payoutsWaiting.processing.amount)}</dd>
   </dl>
-  <p class="muted">Payouts waiting appear here once settlements exist.</p>
 </section>
 <section class="panel" data-ledger="${last ? (last.passed ? 'passed' : 'failed') : 'never'}">
   <h2>Ledger check</h2>

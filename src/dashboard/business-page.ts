@@ -1,8 +1,7 @@
 // The "Go live" page: where the merchant stands with the operators, and the form of its business
 // details and settlement bank account, to apply (or, once rejected, correct and apply again).
 import { html, type Html } from '../http/html.js';
-import type { BankAccount } from '../merchants/bank-account.js';
-import { maskedAccountNumber } from '../merchants/bank-account.js';
+import { bankAccountLine, type BankAccount } from '../merchants/bank-account.js';
 import { businessTypes, type BusinessDetails } from '../merchants/business-details.js';
 import type { ApprovalStatus } from '../merchants/merchant.js';
 import { alertBox, csrfField, selectInput, textInput } from './form-controls.js';
@@ -53,7 +52,7 @@ function detailsSummary(details: BusinessDetails, bank: BankAccount | undefined)
     ['Contact person', details.contactPerson],
     ['Phone', details.phone],
     ['Website', details.website || '—'],
-    ['Settlement account', bank ? `${bank.bankName}, ${bank.branch} · ${bank.accountName} · ${maskedAccountNumber(bank.accountNumber)}` : '—'],
+    ['Settlement account', bank ? bankAccountLine(bank) : '—'],
   ];
   return html`<section class="panel" aria-labelledby="details-heading">
   <h2 id="details-heading">Your business details</h2>

@@ -18,6 +18,7 @@ import { registerKeys } from './keys.routes.js';
 import { registerPayment } from './payment.routes.js';
 import { registerPasswordReset } from './password-reset.routes.js';
 import { registerSecurity } from './security.routes.js';
+import { registerSettlements } from './settlements.routes.js';
 import { registerTeam } from './team.routes.js';
 import { registerTransactions } from './transactions.routes.js';
 import { registerWebhooks } from './webhooks.routes.js';
@@ -73,6 +74,7 @@ async function dashboardRoutes(app: FastifyInstance, deps: DashboardDeps) {
   registerKeys(app, deps);
   registerWebhooks(app, deps);
   registerBusiness(app, deps);
+  registerSettlements(app, deps);
   registerTeam(app, deps);
   registerSecurity(app, deps);
   registerPasswordReset(app, deps);

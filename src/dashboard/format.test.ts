@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatDateTime, formatDay, formatMonth, parseRupees, rupeesDecimal } from './format.js';
-import { addDays, daysFrom, localDay, monthStart } from './local-days.js';
+import { addDays, daysFrom, localDay, monthStart } from '../local-days.js';
 
 describe('parseRupees', () => {
   it.each([

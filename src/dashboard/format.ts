@@ -38,9 +38,5 @@ export function parseRupees(input: string): number | undefined {
   return Number(rupees) * 100 + Number(paisa);
 }
 
-/** `1234.56` for 123456 paisa: rupees as a plain number, for the CSV. */
-export function rupeesDecimal(paisa: number): string {
-  const sign = paisa < 0 ? '-' : '';
-  const abs = Math.abs(paisa);
-  return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
-}
+// Rupees as a plain number lives with the other money formats (the CLI's bank file needs it too).
+export { rupeesDecimal } from '../http/money.js';

@@ -4,7 +4,7 @@ import type { AppContext } from '../context.js';
 import { merchantBalance } from '../ledger/merchant-balance.js';
 import type { Environment } from '../environment.js';
 import { dailyPaymentVolume, type DailyVolume } from '../transactions/payment-volume.js';
-import { addDays, daysFrom, localDay, monthStart } from './local-days.js';
+import { addDays, daysFrom, localDay, monthStart } from '../local-days.js';
 
 export const CHART_DAYS = 30;
 

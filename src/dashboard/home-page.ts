@@ -11,7 +11,8 @@ import { NARROW, volumeChart, WIDE } from './volume-chart.js';
 
 const payments = (n: number) => `${n} ${n === 1 ? 'payment' : 'payments'}`;
 
-function figure(label: string, amount: number, note: string, testId: string): Html {
+/** One of the figures at the top of a page (home, settlements): a label, an amount, a note. */
+export function figure(label: string, amount: number, note: string, testId: string): Html {
   return html`<div class="figure" data-testid="${testId}"><p class="figure-label">${label}</p><p class="figure-value">${formatRupees(amount)}</p><p class="figure-note">${note}</p></div>`;
 }
 

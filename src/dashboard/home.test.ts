@@ -6,7 +6,7 @@ import { merchantBrowser, pageText, paidPayment } from '../../test/dashboard-cli
 import { operatorWallet, payerBrowser, payWithLiveWallet } from '../../test/portal-client.js';
 import { approveSignedUp } from '../../test/merchant-approval.js';
 import { startTestApp, type TestApp } from '../../test/test-app.js';
-import { addDays, localDay } from './local-days.js';
+import { addDays, localDay } from '../local-days.js';
 
 let t: TestApp;
 

@@ -126,6 +126,8 @@ describe('the payment page', () => {
 describe('refunds from the payment page', () => {
   it('refunds part, with a confirmation step, then the rest; lookup agrees at each step', async () => {
     const { browser, keys, api } = await signedUp();
+    // Another payment's money: the whole refund gives back the fee too, which the balance must hold.
+    await paidPayment(t.app, keys.test, { amount: 10_000 });
     const paid = await paidPayment(t.app, keys.test, { amount: 123456 });
 
     const partial = await refundThroughForms(browser, paid.pidx, '1,000.50');

@@ -10,7 +10,7 @@ import { transactionPages } from '../transactions/transaction-pages.js';
 import { CSV_HEADER, transactionCsvPages } from './transactions-csv.js';
 import { frameOf, notFound } from './dashboard-pages.js';
 import { doing, queryText, sendPage, sessionOf, type DashboardDeps } from './dashboard-request.js';
-import { localDay } from './local-days.js';
+import { localDay } from '../local-days.js';
 import { transactionsPage, type ListForm } from './transactions-page.js';
 
 const FIELD_NAMES: Record<string, string> = { status: 'Status', from: 'From', to: 'To', search: 'Search' };

@@ -5,7 +5,7 @@ import { merchantApi, refund } from '../../test/api-client.js';
 import { merchantBrowser, pageText, paidPayment, type MerchantBrowser } from '../../test/dashboard-client.js';
 import { startTestApp, type TestApp } from '../../test/test-app.js';
 import { CSV_HEADER } from './transactions-csv.js';
-import { addDays, localDay } from './local-days.js';
+import { addDays, localDay } from '../local-days.js';
 
 let t: TestApp;
 

@@ -28,3 +28,7 @@ export const feeAccount = (environment: Environment): AccountRef => ({ environme
 export const fundingAccount = (environment: Environment): AccountRef => ({ environment, kind: 'funding', ownerId: SERVICE_OWNER });
 export const merchantAccount = (environment: Environment, merchantId: number): AccountRef => ({ environment, kind: 'merchant', ownerId: merchantId });
 export const walletAccount = (environment: Environment, walletId: number): AccountRef => ({ environment, kind: 'wallet', ownerId: walletId });
+/** Money of requested payouts on its way to the merchants' banks. */
+export const clearingAccount = (environment: Environment): AccountRef => ({ environment, kind: 'clearing', ownerId: SERVICE_OWNER });
+/** Outside Bhuktani: the banks payouts are paid to. Its balance is all the money that has left. */
+export const bankAccount = (environment: Environment): AccountRef => ({ environment, kind: 'bank', ownerId: SERVICE_OWNER });

@@ -3,8 +3,9 @@ import { pgCode, PgCode, type Queryable } from '../db/db.js';
 import type { Statement } from '../db/statement.js';
 import type { Environment } from '../environment.js';
 
-export type AccountKind = 'wallet' | 'merchant' | 'fee' | 'funding';
-export type JournalKind = 'payment' | 'refund' | 'topup';
+export type AccountKind = 'wallet' | 'merchant' | 'fee' | 'funding' | 'clearing' | 'bank';
+/** A payout has up to two journals: `payout` when requested, then `payout_paid` or `payout_failed`. */
+export type JournalKind = 'payment' | 'refund' | 'topup' | 'payout' | 'payout_paid' | 'payout_failed';
 
 export interface Posting {
   accountId: number;
@@ -43,7 +44,7 @@ export async function findOrCreateAccount(
  * payments from one wallet, and the CHECK on the balance refuses a debit the wallet cannot pay,
  * failing the whole statement (see `isShortWallet`).
  */
-export function journalPart(journal: { environment: Environment; kind: JournalKind; pidx: string | null; at: Date; postings: Posting[] }): (s: Statement) => void {
+export function journalPart(journal: { environment: Environment; kind: JournalKind; pidx: string | null; payoutId?: number; at: Date; postings: Posting[] }): (s: Statement) => void {
   return (s) => {
     // In account order, so two journals never wait on each other in a cycle.
     const wallets = journal.postings.filter((p) => p.wallet).sort((a, b) => a.accountId - b.accountId);
@@ -57,8 +58,12 @@ export function journalPart(journal: { environment: Environment; kind: JournalKi
     }
     s.with(
       'journal',
-      `INSERT INTO journals (environment, kind, pidx, created_at)
-       VALUES (${s.param(journal.environment)}, ${s.param(journal.kind)}, ${s.param(journal.pidx)}, ${s.param(journal.at)}) RETURNING id`,
+      // payout_id only when there is one: migration 003's top-ups run before the column exists.
+      journal.payoutId === undefined
+        ? `INSERT INTO journals (environment, kind, pidx, created_at)
+           VALUES (${s.param(journal.environment)}, ${s.param(journal.kind)}, ${s.param(journal.pidx)}, ${s.param(journal.at)}) RETURNING id`
+        : `INSERT INTO journals (environment, kind, pidx, payout_id, created_at)
+           VALUES (${s.param(journal.environment)}, ${s.param(journal.kind)}, ${s.param(journal.pidx)}, ${s.param(journal.payoutId)}, ${s.param(journal.at)}) RETURNING id`,
     );
     s.with(
       'posted',

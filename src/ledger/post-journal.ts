@@ -16,6 +16,8 @@ export interface JournalInput {
   environment: Environment;
   kind: JournalKind;
   pidx: string | null;
+  /** The payout a payout journal moves. */
+  payoutId?: number;
   at: Date;
   postings: Posting[];
 }

@@ -6,6 +6,9 @@ import { merchantApi, validInitiate } from '../../test/api-client.js';
 import { operatorWallet, payerBrowser, payWithLiveWallet, type TestWallet } from '../../test/portal-client.js';
 import { newMerchant, startTestApp, type TestApp } from '../../test/test-app.js';
 import type { Queryable } from '../db/db.js';
+import { CLI_ACTOR } from '../audit/audit-entry.js';
+import { markPayout } from '../settlements/move-payout.js';
+import { requestPayout } from '../settlements/request-payout.js';
 import { verifyLedger, type InvariantResult } from './verify-ledger.js';
 
 const INVARIANTS = {
@@ -17,6 +20,10 @@ const INVARIANTS = {
   journalAmounts: 'each payment journal moves the payment amount: payer pays it, merchant and fee account share it',
   refunds: 'refunds never exceed the amount paid, and match the refunded amount',
   records: 'each transaction record matches its payment',
+  payouts: 'payouts balance with their journals: requested, merchant to clearing; paid, clearing to bank; failed, clearing back',
+  merchantNotNegative: 'no merchant balance goes negative',
+  conservation:
+    'money is conserved across payments, refunds and payouts: each merchant holds what it was paid less refunds and payouts, clearing what is on its way, the bank what was paid out',
 };
 
 let t: TestApp;
@@ -25,6 +32,10 @@ let paid: string;
 let livePaid: string;
 let unpaid: string;
 let payer: TestWallet;
+let paidPayout: string;
+let merchantId: number;
+let failedPayout: string;
+let requestedPayout: string;
 
 beforeAll(async () => {
   t = await startTestApp();
@@ -36,6 +47,15 @@ beforeAll(async () => {
   payer = await operatorWallet(t.ctx, { balance: 20_000 });
   livePaid = (await merchantApi(t.app, merchant.live_secret_key).initiate(validInitiate({ amount: 5000 }))).body.pidx;
   await payWithLiveWallet(payerBrowser(t.app), t.sentOtps, livePaid, payer);
+  // Payouts: one paid, one failed, one still requested.
+  const owner = { merchantId: merchant.merchant.id, environment: 'test' as const };
+  paidPayout = (await requestPayout(t.ctx, { ...owner, amount: 3_000, requestedBy: 'api' })).idx;
+  await markPayout(t.ctx, { actor: CLI_ACTOR, idx: paidPayout, move: { name: 'process' } });
+  await markPayout(t.ctx, { actor: CLI_ACTOR, idx: paidPayout, move: { name: 'pay', reference: 'BANK-1' } });
+  failedPayout = (await requestPayout(t.ctx, { ...owner, amount: 2_000, requestedBy: 'api' })).idx;
+  await markPayout(t.ctx, { actor: CLI_ACTOR, idx: failedPayout, move: { name: 'fail', reason: 'Closed' } });
+  requestedPayout = (await requestPayout(t.ctx, { ...owner, amount: 1_000, requestedBy: 'api' })).idx;
+  merchantId = merchant.merchant.id;
 });
 afterAll(() => t.close());
 afterEach(async () => {
@@ -127,24 +147,24 @@ describe('verifyLedger', () => {
 
   it('detects a Completed payment without its journal', async () => {
     const broken = await brokenBy((tx) => tx.query(`UPDATE payments SET status = 'Completed', transaction_id = 'forged-transaction' WHERE pidx = $1`, [unpaid]));
-    expect(broken.map((r) => r.invariant)).toEqual([INVARIANTS.oneJournalPerPayment]);
+    expect(broken.map((r) => r.invariant)).toEqual([INVARIANTS.oneJournalPerPayment, INVARIANTS.conservation]);
     expect(broken[0].violations).toEqual([{ pidx: unpaid, status: 'Completed', payment_journals: 0 }]);
   });
 
   it('detects a payment journal on a payment that is not paid', async () => {
     const broken = await brokenBy((tx) => tx.query(`UPDATE payments SET status = 'User canceled' WHERE pidx = $1`, [paid]));
-    expect(broken.map((r) => r.invariant)).toEqual([INVARIANTS.oneJournalPerPayment]);
+    expect(broken.map((r) => r.invariant)).toEqual([INVARIANTS.oneJournalPerPayment, INVARIANTS.conservation]);
   });
 
   it('detects a payment journal that does not move the payment amount and fee', async () => {
     const broken = await brokenBy((tx) => tx.query('UPDATE payments SET fee = fee + 1 WHERE pidx = $1', [livePaid]));
-    expect(broken.map((r) => r.invariant)).toEqual([INVARIANTS.journalAmounts]);
+    expect(broken.map((r) => r.invariant)).toEqual([INVARIANTS.journalAmounts, INVARIANTS.conservation]);
     expect(broken[0].violations).toEqual([{ pidx: livePaid, amount: 5000, fee: 151, paid: 5000, to_merchant: 4850, to_fee: 150 }]);
   });
 
   it('detects a refunded amount without its refund journal', async () => {
     const broken = await brokenBy((tx) => tx.query(`UPDATE payments SET refunded_amount = 10 WHERE pidx = $1`, [paid]));
-    expect(broken.map((r) => r.invariant)).toEqual([INVARIANTS.refunds]);
+    expect(broken.map((r) => r.invariant)).toEqual([INVARIANTS.refunds, INVARIANTS.conservation]);
   });
 
   // The store has no foreign keys from the ledger's rows to their journal or payment (migration
@@ -187,5 +207,67 @@ describe('verifyLedger', () => {
   it('detects a transaction record that does not match its payment', async () => {
     const broken = await brokenBy((tx) => tx.query(`UPDATE transactions SET amount = amount + 1 WHERE pidx = $1`, [paid]));
     expect(broken.map((r) => r.invariant)).toEqual([INVARIANTS.records]);
+  });
+
+  // Contract section 10. Each damage below passes every check of section 6: only the new one sees it.
+  it('detects a payout whose journals do not match its state (a paid journal relabelled failed)', async () => {
+    const broken = await brokenBy((tx) =>
+      tx.query(`UPDATE journals SET kind = 'payout_failed' WHERE kind = 'payout_paid' AND payout_id = (SELECT id FROM payouts WHERE idx = $1)`, [paidPayout]),
+    );
+    expect(broken.map((r) => r.invariant)).toEqual([INVARIANTS.payouts]);
+    expect(broken[0].violations).toEqual([
+      expect.objectContaining({ payout: paidPayout, state: 'Paid', journal: 'payout_paid', journals: null }),
+      expect.objectContaining({ payout: paidPayout, state: 'Paid', journal: 'payout_failed', journals: 1 }),
+    ]);
+  });
+
+  it('detects a payout journal without its payout, and a failed payout whose money did not come back', async () => {
+    const broken = await brokenBy(async (tx) => {
+      const [journal] = await tx.query<{ id: number }>(`SELECT id FROM journals WHERE kind = 'payout_failed' AND payout_id = (SELECT id FROM payouts WHERE idx = $1)`, [failedPayout]);
+      await tx.query('UPDATE journals SET payout_id = NULL WHERE id = $1', [journal.id]);
+    });
+    expect(broken.map((r) => r.invariant)).toEqual([INVARIANTS.payouts]);
+    expect(broken[0].violations).toEqual([
+      expect.objectContaining({ payout: failedPayout, state: 'Failed', journal: 'payout_failed', journals: null }),
+      expect.objectContaining({ payout: null, journal: 'payout_failed' }),
+    ]);
+  });
+
+  it('detects a merchant balance below zero (a payout of more than it held, its journal consistent)', async () => {
+    const other = await newMerchant(t.ctx);
+    const clearing = await accountId('test', 'clearing');
+    const broken = await brokenBy(async (tx) => {
+      const [payout] = await tx.query<{ id: number }>(
+        `INSERT INTO payouts (idx, merchant_id, environment, amount, state, available_before, requested_by, requested_at, updated_at)
+         VALUES ('forged-payout', $1, 'test', 500, 'Requested', 0, 'api', now(), now()) RETURNING id`,
+        [other.merchant.id],
+      );
+      const [account] = await tx.query<{ id: number }>(`INSERT INTO ledger_accounts (environment, kind, owner_id) VALUES ('test', 'merchant', $1) RETURNING id`, [other.merchant.id]);
+      const [journal] = await tx.query<{ id: number }>(`INSERT INTO journals (environment, kind, pidx, payout_id, created_at) VALUES ('test', 'payout', NULL, $1, now()) RETURNING id`, [payout.id]);
+      await tx.query('INSERT INTO postings (journal_id, account_id, amount) VALUES ($1, $2, -500), ($1, $3, 500)', [journal.id, account.id, clearing]);
+    });
+    expect(broken.map((r) => r.invariant)).toEqual([INVARIANTS.merchantNotNegative]);
+    expect(broken[0].violations).toEqual([{ environment: 'test', merchant_id: other.merchant.id, balance: -500 }]);
+  });
+
+  it('detects money that appeared in a merchant account from nowhere it was earned', async () => {
+    const [fee, merchant] = [await accountId('test', 'fee'), await accountId('test', 'merchant', merchantId)];
+    const broken = await brokenBy((tx) =>
+      insertJournal(tx, 'test', [
+        [fee, -100],
+        [merchant, 100],
+      ]),
+    );
+    expect(broken.map((r) => r.invariant)).toEqual([INVARIANTS.conservation]);
+    expect(broken[0].violations).toEqual([{ account: 'merchant', environment: 'test', merchant_id: merchantId, expected: 9_700 - 3_000 - 1_000, held: 5_800 }]);
+  });
+
+  it('detects a clearing account out of step with the payouts on their way', async () => {
+    const broken = await brokenBy((tx) => tx.query(`UPDATE payouts SET amount = amount + 1 WHERE idx = $1`, [requestedPayout]));
+    expect(broken.map((r) => r.invariant)).toEqual([INVARIANTS.payouts, INVARIANTS.conservation]);
+    expect(broken[1].violations).toEqual([
+      { account: 'merchant', environment: 'test', merchant_id: merchantId, expected: 9_700 - 3_000 - 1_001, held: 5_700 },
+      expect.objectContaining({ account: 'clearing', environment: 'test' }),
+    ]);
   });
 });

@@ -1,4 +1,4 @@
-// Checks every ledger invariant of contract section 6 against the whole store. Each check is one
+// Checks every ledger invariant of the contract's sections 6 and 10 against the whole store. Each check is one
 // query returning the offending rows; an empty result means the invariant holds.
 import type { Queryable } from '../db/db.js';
 
@@ -79,6 +79,70 @@ const checks: { invariant: string; sql: string }[] = [
     sql: `SELECT t.idx, t.state, pay.status FROM transactions t LEFT JOIN payments pay ON pay.pidx = t.pidx
            WHERE pay.pidx IS NULL OR (t.type = 'Wallet payment' AND (t.idx IS DISTINCT FROM pay.transaction_id OR t.amount <> pay.amount
               OR t.merchant_id <> pay.merchant_id OR t.environment <> pay.environment))`,
+  },
+  {
+    invariant: 'payouts balance with their journals: requested, merchant to clearing; paid, clearing to bank; failed, clearing back',
+    // One row per payout whose journals are not exactly those of its state, then payout journals without a payout.
+    sql: `WITH moves AS (
+            SELECT j.payout_id, j.kind, count(DISTINCT j.id) AS journals,
+                   sum(CASE WHEN a.kind = 'merchant' AND a.owner_id = po.merchant_id THEN p.amount ELSE 0 END) AS to_merchant,
+                   sum(CASE WHEN a.kind = 'clearing' THEN p.amount ELSE 0 END) AS to_clearing,
+                   sum(CASE WHEN a.kind = 'bank' THEN p.amount ELSE 0 END) AS to_bank,
+                   sum(CASE WHEN a.kind NOT IN ('merchant', 'clearing', 'bank') OR (a.kind = 'merchant' AND a.owner_id <> po.merchant_id) THEN abs(p.amount) ELSE 0 END) AS elsewhere
+              FROM journals j JOIN payouts po ON po.id = j.payout_id
+              JOIN postings p ON p.journal_id = j.id JOIN ledger_accounts a ON a.id = p.account_id
+             GROUP BY j.payout_id, j.kind
+          ), expected AS (
+            SELECT po.id, po.idx, po.state, po.amount, k.kind, k.to_merchant, k.to_clearing, k.to_bank
+              FROM payouts po CROSS JOIN LATERAL (VALUES
+                ('payout', -po.amount, po.amount, 0::bigint),
+                ('payout_paid', CASE WHEN po.state = 'Paid' THEN 0 END, CASE WHEN po.state = 'Paid' THEN -po.amount END, CASE WHEN po.state = 'Paid' THEN po.amount END),
+                ('payout_failed', CASE WHEN po.state = 'Failed' THEN po.amount END, CASE WHEN po.state = 'Failed' THEN -po.amount END, CASE WHEN po.state = 'Failed' THEN 0 END)
+              ) AS k (kind, to_merchant, to_clearing, to_bank)
+          )
+          SELECT e.idx AS payout, e.state, e.kind AS journal, e.amount, m.journals, m.to_merchant, m.to_clearing, m.to_bank
+            FROM expected e LEFT JOIN moves m ON m.payout_id = e.id AND m.kind = e.kind
+           WHERE CASE WHEN e.to_merchant IS NULL THEN m.payout_id IS NOT NULL
+                      ELSE m.payout_id IS NULL OR m.journals <> 1 OR m.elsewhere <> 0 OR m.to_merchant <> e.to_merchant
+                           OR m.to_clearing <> e.to_clearing OR m.to_bank <> e.to_bank END
+          UNION ALL
+          SELECT NULL, NULL, j.kind, NULL, 1, NULL, NULL, NULL FROM journals j
+           WHERE (j.kind IN ('payout', 'payout_paid', 'payout_failed')) <> (j.payout_id IS NOT NULL)`,
+  },
+  {
+    invariant: 'no merchant balance goes negative',
+    sql: `SELECT a.environment, a.owner_id AS merchant_id, sum(p.amount) AS balance
+            FROM ledger_accounts a JOIN postings p ON p.account_id = a.id
+           WHERE a.kind = 'merchant' GROUP BY a.id, a.environment, a.owner_id HAVING sum(p.amount) < 0`,
+  },
+  {
+    invariant: 'money is conserved across payments, refunds and payouts: each merchant holds what it was paid less refunds and payouts, clearing what is on its way, the bank what was paid out',
+    sql: `WITH expected AS (
+            SELECT environment, merchant_id, sum(net) AS amount FROM (
+              SELECT environment, merchant_id, amount - fee - refunded_amount AS net FROM payments
+               WHERE status IN ('Completed', 'Partially refunded', 'Refunded')
+              UNION ALL
+              SELECT environment, merchant_id, -amount FROM payouts WHERE state <> 'Failed'
+            ) moves GROUP BY environment, merchant_id
+          ), held AS (
+            SELECT a.environment, a.owner_id AS merchant_id, sum(p.amount) AS amount
+              FROM ledger_accounts a JOIN postings p ON p.account_id = a.id
+             WHERE a.kind = 'merchant' GROUP BY a.environment, a.owner_id
+          ), service AS (
+            SELECT a.environment, a.kind, coalesce(sum(p.amount), 0) AS amount
+              FROM ledger_accounts a LEFT JOIN postings p ON p.account_id = a.id
+             WHERE a.kind IN ('clearing', 'bank') GROUP BY a.environment, a.kind
+          )
+          SELECT 'merchant' AS account, coalesce(e.environment, h.environment) AS environment, coalesce(e.merchant_id, h.merchant_id) AS merchant_id,
+                 coalesce(e.amount, 0) AS expected, coalesce(h.amount, 0) AS held
+            FROM expected e FULL JOIN held h ON h.environment = e.environment AND h.merchant_id = e.merchant_id
+           WHERE coalesce(e.amount, 0) <> coalesce(h.amount, 0)
+          UNION ALL
+          SELECT s.kind, s.environment, NULL, x.expected, s.amount FROM service s
+            CROSS JOIN LATERAL (SELECT coalesce(sum(CASE WHEN s.kind = 'clearing' AND po.state IN ('Requested', 'Processing') THEN po.amount
+                                                         WHEN s.kind = 'bank' AND po.state = 'Paid' THEN po.amount ELSE 0 END), 0) AS expected
+                                  FROM payouts po WHERE po.environment = s.environment) x
+           WHERE x.expected <> s.amount`,
   },
 ];
 

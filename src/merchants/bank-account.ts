@@ -33,3 +33,8 @@ export function normalAccountNumber(raw: string): string {
 export function maskedAccountNumber(accountNumber: string): string {
   return `••••${accountNumber.slice(-4)}`;
 }
+
+/** For pages: `Nepal Bank Ltd., New Road · Himalayan Tea House Pvt. Ltd. · ••••7890`. */
+export function bankAccountLine(a: Pick<BankAccount, 'bankName' | 'branch' | 'accountName' | 'accountNumber'>): string {
+  return `${a.bankName}, ${a.branch} · ${a.accountName} · ${maskedAccountNumber(a.accountNumber)}`;
+}

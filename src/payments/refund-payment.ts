@@ -1,7 +1,10 @@
 // Refunds of a completed payment, whole or in parts (contract section 3). The conditional update of
-// the state machine is the guard: racing refunds can never return more than was paid.
+// the state machine is the guard: racing refunds can never return more than was paid. A refund draws
+// on the merchant's balance (contract section 10), under the lock every debit of it takes, so refunds
+// and payouts racing for the last rupees never take the balance below zero.
 import type { AppContext } from '../context.js';
 import { AppError } from '../http/errors.js';
+import { balanceFigures, lockSettlementAccount } from '../settlements/payout-store.js';
 import { postRefundJournal } from '../ledger/refund-journal.js';
 import { insertRefundRecord } from '../transactions/transaction-store.js';
 import { findWallet } from '../wallets/wallet-store.js';
@@ -34,6 +37,12 @@ function refusal(payment: Payment, requested: number | undefined): AppError | un
   return undefined;
 }
 
+function insufficientBalance(balance: number): AppError {
+  return new AppError('bad_request', {
+    detail: `Insufficient balance: the refund is more than the merchant's balance of ${Math.max(balance, 0)} paisa (money already paid out cannot be refunded).`,
+  });
+}
+
 export async function refundPayment(
   ctx: AppContext,
   owner: { merchantId: number; environment: Environment },
@@ -48,6 +57,9 @@ export async function refundPayment(
   const now = ctx.clock.now();
   const refundIdx = ctx.ids.random(16);
   const refunded = await ctx.db.transaction(async (tx) => {
+    await lockSettlementAccount(tx, owner, now);
+    const { total } = await balanceFigures(tx, owner, now);
+    if (amount > total) throw insufficientBalance(total);
     const moved = await transition(tx, payment.pidx, { name: 'refund', amount }, now);
     if (!moved) return null;
     const wallet = (await findWallet(tx, moved.environment, moved.payer_mobile!))!;

@@ -3,6 +3,7 @@ import { merchantApi, refund, validInitiate } from '../../test/api-client.js';
 import { callbackParams, payerBrowser } from '../../test/portal-client.js';
 import { newMerchant, startTestApp, type TestApp } from '../../test/test-app.js';
 import { verifyLedger } from '../ledger/verify-ledger.js';
+import { requestPayout } from '../settlements/request-payout.js';
 
 let t: TestApp;
 let key: string;
@@ -12,6 +13,8 @@ beforeAll(async () => {
   t = await startTestApp();
   key = (await newMerchant(t.ctx)).test_secret_key;
   api = merchantApi(t.app, key);
+  // Money for the fees: a whole refund gives back the fee too, which the merchant's balance must hold.
+  await paid(100_000);
 });
 afterAll(() => t.close());
 
@@ -91,6 +94,21 @@ describe('POST /api/merchant-transaction/{transaction_id}/refund/', () => {
       body: { amount: ['Ensure this value is greater than or equal to 1.'], error_key: 'validation_error' },
     });
     expect((await refund(t.app, key, completed.transactionId, { amount: 'ten' })).body).toEqual({ amount: ['A valid integer is required.'], error_key: 'validation_error' });
+  });
+
+  it('refuses a refund larger than the merchant balance, never an overdraft (contract section 10)', async () => {
+    const shop = await newMerchant(t.ctx);
+    const done = await payerBrowser(t.app).pay((await merchantApi(t.app, shop.test_secret_key).initiate(validInitiate({ amount: 10_000 }))).body.pidx);
+    const transactionId = callbackParams(done.location!).transaction_id;
+    // The fee stays with the service: the merchant holds 9,700 of the 10,000.
+    expect(await refund(t.app, shop.test_secret_key, transactionId)).toEqual({
+      status: 400,
+      body: { detail: "Insufficient balance: the refund is more than the merchant's balance of 9700 paisa (money already paid out cannot be refunded).", error_key: 'validation_error' },
+    });
+    await requestPayout(t.ctx, { merchantId: shop.merchant.id, environment: 'test', amount: 9_000, requestedBy: 'api' });
+    expect((await refund(t.app, shop.test_secret_key, transactionId, { amount: 701 })).body.detail).toContain('balance of 700 paisa');
+    expect((await refund(t.app, shop.test_secret_key, transactionId, { amount: 700 })).status).toBe(200);
+    await expectLedgerConsistent();
   });
 
   it('20 racing refunds asking for more than was paid return at most the amount', async () => {

@@ -1,6 +1,6 @@
 // Webhook events are written by the statement that moves the payment (a CTE over its RETURNING
 // rows), so an event exists exactly when the move committed: never lost, never invented.
-export const webhookEventTypes = ['payment.completed', 'payment.pending', 'payment.canceled', 'payment.expired', 'refund.completed'] as const;
+export const webhookEventTypes = ['payment.completed', 'payment.pending', 'payment.canceled', 'payment.expired', 'refund.completed', 'payout.paid', 'payout.failed'] as const;
 export type WebhookEventType = (typeof webhookEventTypes)[number];
 
 /**

@@ -4,7 +4,11 @@ import { callbackParams, payerBrowser } from '../../test/portal-client.js';
 import { newMerchant, startTestApp, type TestApp } from '../../test/test-app.js';
 import { webhookReceiver } from '../../test/webhook-receiver.js';
 import { verifyCallback, verifyWebhook } from '../client/signatures.js';
+import { CLI_ACTOR } from '../audit/audit-entry.js';
 import { expirySweep } from '../jobs/expiry-sweep.js';
+import { runSandboxBank } from '../jobs/sandbox-bank.js';
+import { markPayout } from '../settlements/move-payout.js';
+import { requestPayout } from '../settlements/request-payout.js';
 import { signingSecret } from '../merchants/signing-secret.js';
 import { webhookSender } from './webhook-sender.js';
 import { setWebhookEndpoint } from './webhook-store.js';
@@ -127,5 +131,31 @@ describe('webhooks', () => {
     } finally {
       await live.close();
     }
+  });
+});
+
+describe('payout webhooks (contract section 10)', () => {
+  it('payout.paid from the sandbox bank and payout.failed from the operator, signed, each once', async () => {
+    const m = await merchantWithEndpoint();
+    const { body } = await m.api.initiate(validInitiate({ amount: 10_000 }));
+    await payerBrowser(t.app).pay(body.pidx);
+    const owner = { merchantId: m.merchant.id, environment: 'test' as const };
+    const paid = await requestPayout(t.ctx, { ...owner, amount: 6_000, requestedBy: 'api' });
+    const failed = await requestPayout(t.ctx, { ...owner, amount: 1_000, requestedBy: 'api' });
+    await markPayout(t.ctx, { actor: CLI_ACTOR, idx: failed.idx, move: { name: 'fail', reason: 'Account closed' } });
+    await runSandboxBank(t.ctx); // Processing: no event
+    await runSandboxBank(t.ctx); // Paid
+    await sender().runOnce();
+    const events = receiver.received.map((r) => ({ raw: r, event: JSON.parse(r.body) })).filter(({ event }) => [paid.idx, failed.idx].includes(event.data.idx));
+    expect(events.map(({ event }) => [event.type, event.data.idx])).toEqual([
+      ['payout.failed', failed.idx],
+      ['payout.paid', paid.idx],
+    ]);
+    expect(events[0].event.data).toMatchObject({ state: 'Failed', amount: 1_000, failure_reason: 'Account closed', bank_reference: null });
+    expect(events[1].event.data).toMatchObject({ state: 'Paid', amount: 6_000, bank_reference: `SANDBOX-${paid.idx}`, failure_reason: null });
+    for (const { raw } of events) expect(verifyWebhook(raw.body, raw.headers['bhuktani-signature'] as string, m.secret, { now: t.clock.now() })).toBe(true);
+    await runSandboxBank(t.ctx);
+    await sender().runOnce();
+    expect(receiver.received.filter((r) => [paid.idx, failed.idx].includes(JSON.parse(r.body).data.idx))).toHaveLength(2);
   });
 });

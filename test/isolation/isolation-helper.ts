@@ -73,6 +73,9 @@ export interface World {
     deliveryId: Record<Environment, number>;
     /** A's own PAN, shown only on A's business page. */
     panNumber: string;
+    /** A payout of A's in each environment (the test one requested with an Idempotency-Key). */
+    payouts: Record<Environment, string>;
+    idempotentPayout: { key: string; body: { amount: number } };
     /** A viewer of A's team, and an open invitation of A's. */
     viewer: { id: number; email: string };
     invitationId: number;
@@ -168,6 +171,17 @@ export async function buildWorld(t: TestApp): Promise<World> {
   const liveCompleted = { ...liveRef, transactionId: callbackParams(liveDone.location!).transaction_id };
   const liveInitiated = await initiate(liveApi, 'live-initiated');
 
+  // Payouts: a test one (with an Idempotency-Key) and a live one to A's bank account.
+  const idempotentPayout = { key: `iso-payout-${tag}`, body: { amount: 1000 } };
+  const payout = async (key: string, headers: Record<string, string>, payload: object) => {
+    const answer = await t.app.inject({ method: 'POST', url: '/api/v2/settlements/', headers: { authorization: `Key ${key}`, ...headers }, payload });
+    expect(answer.statusCode, answer.body).toBe(201);
+    return JSON.parse(answer.body).idx as string;
+  };
+  const payouts = {
+    test: await payout(a.keys.test, { 'idempotency-key': idempotentPayout.key }, idempotentPayout.body),
+    live: await payout(a.keys.live, {}, { amount: 1000 }),
+  };
   // A's team: a viewer, and an invitation still open.
   const viewer = await teamMember(t.ctx, aId, 'viewer');
   const invitedEmail = `iso-invited-${tag}@example.com`;
@@ -211,6 +225,8 @@ export async function buildWorld(t: TestApp): Promise<World> {
       webhookUrl,
       deliveryId,
       panNumber: a.business.pan_number,
+      payouts,
+      idempotentPayout,
       viewer: { id: viewer.id, email: viewer.email },
       invitationId: Number(invitationId),
     },
@@ -223,8 +239,8 @@ export async function buildWorld(t: TestApp): Promise<World> {
     },
     secrets: {
       merchant: [a.fields.name, a.fields.email, a.keys.test.slice(0, 22), a.keys.live.slice(0, 22), a.business.pan_number, maskedAccountNumber(a.business.account_number), viewer.email, invitedEmail],
-      test: [...envSecrets([...Object.values(test), { pidx: JSON.parse(first.body).pidx, orderId: order('idempotent') }], 'test'), await signingSecret(t.db, aId, 'test')],
-      live: [...envSecrets([liveCompleted, liveInitiated], 'live'), await signingSecret(t.db, aId, 'live')],
+      test: [...envSecrets([...Object.values(test), { pidx: JSON.parse(first.body).pidx, orderId: order('idempotent') }], 'test'), await signingSecret(t.db, aId, 'test'), payouts.test],
+      live: [...envSecrets([liveCompleted, liveInitiated], 'live'), await signingSecret(t.db, aId, 'live'), payouts.live],
     },
     payer: { nonce, tokenFor },
     ownNew: new Set(),
@@ -252,6 +268,7 @@ export async function snapshotOfMerchant(db: TestApp['db'], id: number, ownNew: 
     merchant: await db.query('SELECT status, status_reason, applied_at, fee_bps FROM merchants WHERE id = $1', [id]),
     business: await db.query('SELECT * FROM merchant_business_details WHERE merchant_id = $1', [id]),
     bankAccount: await db.query('SELECT * FROM merchant_bank_accounts WHERE merchant_id = $1', [id]),
+    payouts: await db.query('SELECT idx, environment, amount, state FROM payouts WHERE merchant_id = $1 ORDER BY idx', [id]),
     users: await db.query('SELECT id, email, role, password_hash, removed_at FROM merchant_users WHERE merchant_id = $1 ORDER BY id', [id]),
     invitations: await db.query('SELECT id, email, role, token_hash, expires_at, accepted_at, revoked_at FROM merchant_invitations WHERE merchant_id = $1 ORDER BY id', [id]),
     teamEvents: await db.query('SELECT count(*)::int AS n FROM merchant_team_events WHERE merchant_id = $1', [id]),

@@ -178,6 +178,46 @@ const table: Record<string, Classification> = {
       ];
     },
   },
+  'POST /api/v2/settlements/': {
+    scope: 'api',
+    reason: "takes no id: a payout comes out of the key's merchant and environment only, and an Idempotency-Key is per merchant and environment",
+    attempts: (w) => {
+      const nothingAvailable = (answer: Answered) => expect([answer.status, json(answer).detail]).toEqual([400, 'No balance is available for a payout yet.']);
+      return [
+        { what: "B's test key asks for a payout", by: { key: w.b.keys.test }, method: 'POST', url: '/api/v2/settlements/', body: { amount: 1000 }, expect: nothingAvailable, hidden: ALL },
+        { what: "B's live key asks for all", by: { key: w.b.keys.live }, method: 'POST', url: '/api/v2/settlements/', body: {}, expect: nothingAvailable, hidden: ALL },
+        {
+          what: "B replays A's payout Idempotency-Key with A's body",
+          by: { key: w.b.keys.test },
+          method: 'POST',
+          url: '/api/v2/settlements/',
+          body: w.a.idempotentPayout.body,
+          headers: { 'idempotency-key': w.a.idempotentPayout.key },
+          expect: nothingAvailable,
+          hidden: ALL,
+        },
+      ];
+    },
+  },
+  'GET /api/v2/settlements/': {
+    scope: 'api',
+    reason: "lists only the key's merchant and environment",
+    attempts: (w) => [
+      { what: "B's test key lists", by: { key: w.b.keys.test }, method: 'GET', url: '/api/v2/settlements/?page_size=100', expect: (a) => expect(json(a)).toMatchObject({ total_records: 0, records: [] }), hidden: ALL },
+      { what: "B's live key lists", by: { key: w.b.keys.live }, method: 'GET', url: '/api/v2/settlements/?page_size=100', expect: (a) => expect(json(a)).toMatchObject({ total_records: 0, records: [] }), hidden: ALL },
+      { what: "A's live key lists", by: { key: w.a.keys.live }, method: 'GET', url: '/api/v2/settlements/?page_size=100', expect: 'shown', hidden: ['test'] },
+      { what: "A's test key lists", by: { key: w.a.keys.test }, method: 'GET', url: '/api/v2/settlements/?page_size=100', expect: 'shown', hidden: ['live'] },
+    ],
+  },
+  'GET /api/v2/settlements/:idx/': {
+    scope: 'api',
+    reason: "a payout of another merchant or environment is 'Not found.'",
+    attempts: (w) => [
+      ...apiNotFound(w, "A's test payout", 'GET', () => `/api/v2/settlements/${w.a.payouts.test}/`, undefined, 'test'),
+      ...apiNotFound(w, "A's live payout", 'GET', () => `/api/v2/settlements/${w.a.payouts.live}/`, undefined, 'live'),
+      { what: 'A itself (the attempt is aimed right)', by: { key: w.a.keys.live }, method: 'GET', url: `/api/v2/settlements/${w.a.payouts.live}/`, expect: (a) => expect(a.status).toBe(200), hidden: [] },
+    ],
+  },
   'GET /api/v2/openapi.json': publicRoute('the API description: the same document for everyone, no merchant data', '/api/v2/openapi.json'),
 
   // ---- the hosted page: the pidx is the capability -------------------------------------------
@@ -542,6 +582,58 @@ const table: Record<string, Classification> = {
   },
   'GET /dashboard/reset-password/:token': publicRoute('the token is the capability (256 random bits, hashed, single-use, 1 hour); a wrong one shows nothing', `/dashboard/reset-password/${'A'.repeat(43)}`),
   'POST /dashboard/reset-password/:token': publicRoute('sets a password only with a live token; a wrong one changes nothing', `/dashboard/reset-password/${'A'.repeat(43)}`, 'POST', { password: 'hijacked password' }),
+  'GET /dashboard/settlements': {
+    scope: 'dashboard',
+    reason: "balance, bank account, schedule and payouts of the session's merchant and environment",
+    attempts: (w) => [
+      ...intruders.dashboard.map((i) => ({ what: `${JSON.stringify(i.by)} settlements page`, ...i, method: 'GET' as const, url: '/dashboard/settlements', expect: 'shown' as const })),
+      { what: 'A on test: settlements page', by: { browser: 'aTest' }, method: 'GET', url: '/dashboard/settlements', expect: (a) => expect(a.body).toContain(w.a.payouts.test), hidden: ['live'] },
+    ],
+  },
+  'POST /dashboard/settlements/payouts': {
+    scope: 'dashboard',
+    reason: "pays out the session's own merchant's balance in its environment; an id in the form names nothing",
+    attempts: (w) => {
+      // B has no money to pay out: refused for B's own balance (A's payouts are in the snapshot, unchanged).
+      const refused = (a: Answered) => expect(a.status).toBe(400);
+      return [
+        { what: 'B requests a payout, naming A', by: { browser: 'bTest' }, method: 'POST', url: '/dashboard/settlements/payouts', body: { payout: 'all', merchant_id: w.a.id, merchant: w.a.id, environment: 'live' }, expect: refused, hidden: ALL, refresh: '/dashboard/settlements' },
+        { what: 'B on live requests a payout, naming A', by: { browser: 'bLive' }, method: 'POST', url: '/dashboard/settlements/payouts', body: { payout: 'amount', amount: '1', merchant_id: w.a.id }, expect: refused, hidden: ALL, refresh: '/dashboard/settlements' },
+      ];
+    },
+  },
+  'POST /dashboard/settlements/schedule': {
+    scope: 'dashboard',
+    reason: "sets the schedule of the session's own merchant and environment; an id in the form names nothing",
+    attempts: (w) => {
+      const noScheduleOfA = async (a: Answered) => {
+        expect(a.status).toBe(303);
+        expect(await w.t.db.query('SELECT 1 FROM payout_schedules WHERE merchant_id = $1', [w.a.id])).toEqual([]);
+      };
+      return [
+        { what: 'B sets its schedule, naming A', by: { browser: 'bTest' }, method: 'POST', url: '/dashboard/settlements/schedule', body: { frequency: 'daily', minimum_amount: '999999', merchant_id: w.a.id }, expect: noScheduleOfA, hidden: ALL, refresh: '/dashboard/settlements' },
+        { what: 'B on live turns its schedule off, naming A', by: { browser: 'bLive' }, method: 'POST', url: '/dashboard/settlements/schedule', body: { frequency: 'none', merchant_id: w.a.id }, expect: noScheduleOfA, hidden: ALL, refresh: '/dashboard/settlements' },
+      ];
+    },
+  },
+  ...Object.fromEntries(
+    ['', '/statement.csv'].map((suffix) => [
+      `GET /dashboard/settlements/:idx${suffix}`,
+      {
+        scope: 'dashboard' as const,
+        reason: "a payout (statement) of another merchant or of the other environment is 'not found'",
+        attempts: (w: World): Attempt[] => {
+          const mine = w.a.payouts;
+          return [
+            ...intruders.dashboard.map((i) => ({ what: `${JSON.stringify(i.by)} opens A's test payout`, ...i, method: 'GET' as const, url: `/dashboard/settlements/${mine.test}${suffix}`, expect: 'page not found' as const })),
+            { what: "B opens A's live payout", by: { browser: 'bLive' }, method: 'GET', url: `/dashboard/settlements/${mine.live}${suffix}`, expect: 'page not found', hidden: ALL },
+            { what: "A on test opens A's live payout", by: { browser: 'aTest' }, method: 'GET', url: `/dashboard/settlements/${mine.live}${suffix}`, expect: 'page not found', hidden: ['live'] },
+            { what: 'A itself (the attempt is aimed right)', by: { browser: 'aTest' }, method: 'GET', url: `/dashboard/settlements/${mine.test}${suffix}`, expect: (a) => expect(a.status).toBe(200), hidden: [] },
+          ];
+        },
+      },
+    ]),
+  ),
   'GET /dashboard/signup': publicRoute('the sign-up form: no merchant yet', '/dashboard/signup'),
   'POST /dashboard/signup': {
     scope: 'public',
@@ -591,6 +683,12 @@ const table: Record<string, Classification> = {
   'POST /console/wallets/:idx/topup': consoleRoute('wallets.manage', 'POST', '/console/wallets/any/topup', { amount: '100', reason: 'crafted' }),
   'POST /console/wallets/:idx/freeze': consoleRoute('wallets.freeze', 'POST', '/console/wallets/any/freeze', { reason: 'crafted' }),
   'POST /console/wallets/:idx/unfreeze': consoleRoute('wallets.freeze', 'POST', '/console/wallets/any/unfreeze', { reason: 'crafted' }),
+  'GET /console/payouts': consoleRoute('read', 'GET', '/console/payouts?state=Processing'),
+  'POST /console/payouts/export': consoleRoute('payouts.process', 'POST', '/console/payouts/export'),
+  'GET /console/payouts/processing.csv': consoleRoute('payouts.process', 'GET', '/console/payouts/processing.csv'),
+  'GET /console/payouts/:idx': consoleRouteOf('read', async (w) => `/console/payouts/${w.a.payouts.live}`),
+  'POST /console/payouts/:idx/paid': consoleRoute('payouts.process', 'POST', '/console/payouts/any/paid', { reference: 'crafted' }),
+  'POST /console/payouts/:idx/failed': consoleRoute('payouts.process', 'POST', '/console/payouts/any/failed', { reason: 'crafted' }),
   'GET /console/merchants': consoleRoute('read', 'GET', '/console/merchants?status=applied'),
   'GET /console/merchants/:idx': consoleRouteOf('read', async (w) => `/console/merchants/${(await findMerchantById(w.t.db, w.a.id))!.idx}`),
   ...Object.fromEntries(

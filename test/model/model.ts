@@ -77,9 +77,23 @@ interface MpinState {
   lockedUntil: number | null;
 }
 
+export type PayoutState = 'Requested' | 'Processing' | 'Paid' | 'Failed';
+
+/** Contract section 10. */
+export interface ModelPayout {
+  idx: string;
+  merchant: number;
+  environment: Environment;
+  amount: number;
+  state: PayoutState;
+}
+
 export interface Model {
   now: number;
   ttlMs: number;
+  /** SETTLEMENT_HOLD_HOURS, in ms: a payment's net is pending this long after its record. */
+  holdMs: number;
+  payouts: ModelPayout[];
   merchants: { feeBps: number }[];
   payments: ModelPayment[];
   records: ModelRecord[];
@@ -89,10 +103,12 @@ export interface Model {
   nextSeq: number;
 }
 
-export function newModel(options: { now: number; ttlSeconds: number; feeBps: number[] }): Model {
+export function newModel(options: { now: number; ttlSeconds: number; feeBps: number[]; holdHours: number }): Model {
   const model: Model = {
     now: options.now,
     ttlMs: options.ttlSeconds * 1000,
+    holdMs: options.holdHours * 3_600_000,
+    payouts: [],
     merchants: options.feeBps.map((feeBps) => ({ feeBps })),
     payments: [],
     records: [],
@@ -324,6 +340,8 @@ export function refund(model: Model, caller: { merchant: number; environment: En
   const remaining = p.amount - p.refunded;
   const amount = requested ?? remaining;
   if (amount > remaining) return { kind: 'refused' };
+  // Contract section 10: a refund draws on the merchant's balance, never below zero.
+  if (amount > merchantBalance(model, p.merchant, p.environment)) return { kind: 'refused' };
   p.refunded += amount;
   p.status = p.refunded === p.amount ? 'Refunded' : 'Partially refunded';
   const wallet = findWallet(model, p.environment, p.payer!)!;
@@ -375,14 +393,67 @@ export function expectedRecords(model: Model, merchant: number, environment: Env
     .sort((a, b) => b.at - a.at || b.seq - a.seq);
 }
 
-/** What the merchant's ledger account holds: completed payments less fees, less refunds. */
+/** What the merchant's ledger account holds: completed payments less fees, less refunds, less payouts not failed. */
 export function merchantBalance(model: Model, merchant: number, environment: Environment): number {
   let balance = 0;
   for (const p of model.payments) {
     if (p.merchant !== merchant || p.environment !== environment) continue;
     if (p.status === 'Completed' || p.status === 'Partially refunded' || p.status === 'Refunded') balance += p.amount - p.fee - p.refunded;
   }
+  for (const payout of model.payouts) {
+    if (payout.merchant === merchant && payout.environment === environment && payout.state !== 'Failed') balance -= payout.amount;
+  }
   return balance;
+}
+
+/**
+ * Contract section 10: the net of payments recorded inside the hold is pending (never more than the
+ * balance: refunds draw on the whole of it), the rest available; clearing is in payouts not yet paid.
+ */
+export function balances(model: Model, merchant: number, environment: Environment): { pending: number; available: number; clearing: number } {
+  const total = merchantBalance(model, merchant, environment);
+  const recent = model.records
+    .filter((r) => r.merchant === merchant && r.environment === environment && r.type === 'Wallet payment' && r.state === 'Completed' && r.at > model.now - model.holdMs)
+    .reduce((sum, r) => sum + r.amount - r.feeAmount, 0);
+  const pending = Math.max(0, Math.min(recent, total));
+  const clearing = model.payouts
+    .filter((p) => p.merchant === merchant && p.environment === environment && (p.state === 'Requested' || p.state === 'Processing'))
+    .reduce((sum, p) => sum + p.amount, 0);
+  return { pending, available: total - pending, clearing };
+}
+
+export type PayoutOutcome = { kind: 'requested'; amount: number } | { kind: 'nothing_available' } | { kind: 'too_much'; available: number };
+
+/** A payout request for `amount` (undefined: all that is available). The caller adds the payout with the idx the service gave. */
+export function requestPayout(model: Model, merchant: number, environment: Environment, amount: number | undefined): PayoutOutcome {
+  const { available } = balances(model, merchant, environment);
+  if (available <= 0) return { kind: 'nothing_available' };
+  const asked = amount ?? available;
+  if (asked > available) return { kind: 'too_much', available };
+  return { kind: 'requested', amount: asked };
+}
+
+const payoutMoves = {
+  process: { from: ['Requested'], to: 'Processing' },
+  pay: { from: ['Processing'], to: 'Paid' },
+  fail: { from: ['Requested', 'Processing'], to: 'Failed' },
+} as const satisfies Record<string, { from: readonly PayoutState[]; to: PayoutState }>;
+export type PayoutMoveName = keyof typeof payoutMoves;
+
+/** An operator's move: made when the payout's state allows it, refused otherwise. */
+export function movePayout(payout: ModelPayout, move: PayoutMoveName): 'moved' | 'refused' {
+  if (!(payoutMoves[move].from as readonly PayoutState[]).includes(payout.state)) return 'refused';
+  payout.state = payoutMoves[move].to;
+  return 'moved';
+}
+
+/** The sandbox bank's run: test payouts already Processing are paid, then the Requested ones go to Processing. */
+export function sandboxBankRun(model: Model): void {
+  const test = model.payouts.filter((p) => p.environment === 'test');
+  const processing = test.filter((p) => p.state === 'Processing');
+  const requested = test.filter((p) => p.state === 'Requested');
+  for (const p of processing) p.state = 'Paid';
+  for (const p of requested) p.state = 'Processing';
 }
 
 /** Payments of one order that hold or took its money: never more than one (contract section 3). */

@@ -23,6 +23,10 @@ import { merchantBalance } from '../../src/ledger/merchant-balance.js';
 import { verifyLedger } from '../../src/ledger/verify-ledger.js';
 import type { CreatedMerchant } from '../../src/merchants/create-merchant.js';
 import { resolvePayment } from '../../src/payments/resolve-payment.js';
+import { runSandboxBank } from '../../src/jobs/sandbox-bank.js';
+import { saveBankAccount } from '../../src/merchants/bank-account-store.js';
+import { markPayout } from '../../src/settlements/move-payout.js';
+import { settlementBalance } from '../../src/settlements/settlement-balance.js';
 import { topupWallet } from '../../src/wallets/topup-wallet.js';
 import { operatorWallet, otpSentFor, walletBalanceOf, type TestWallet } from '../portal-client.js';
 import { newMerchant, startTestApp } from '../test-app.js';
@@ -44,7 +48,10 @@ const RETURN_URL = 'https://shop.example.com/return?cart=7';
 
 // On PostgreSQL the test files share one database, and this file moves its clock hours ahead and
 // runs the expiry sweep, which would expire every other file's payments: it gets its own schema.
-const t = await startTestApp({ ownDb: true });
+// A hold of six minutes (contract section 10; whole hours in SETTLEMENT_HOLD_HOURS, any time here), so
+// that the clock's steps move money from pending to available.
+const HOLD_HOURS = 0.1;
+const t = await startTestApp({ ownDb: true, config: { settlementHoldHours: HOLD_HOURS } });
 afterAll(async () => {
   await t.close();
 });
@@ -229,8 +236,7 @@ async function checkMoney(m: Model, r: Real, touched?: ModelPayment[]) {
   // The merchants' balances as the ledger derives them (what the dashboard shows): those touched, or all.
   const owners = touched ? touched.map((p) => [p.merchant, p.environment] as const) : r.merchants.flatMap((_, i) => [[i, 'test'] as const, [i, 'live'] as const]);
   for (const [i, environment] of new Map(owners.map((o) => [o.join(':'), o])).values()) {
-    const balance = await merchantBalance(t.db, { merchantId: r.merchants[i].merchant.id, environment });
-    expect({ merchant: i, environment, balance }).toEqual({ merchant: i, environment, balance: M.merchantBalance(m, i, environment) });
+    await checkBalances(m, r, i, environment);
   }
   expect(await walletBalanceOf(t.ctx, r.live.wallet)).toBe(M.findWallet(m, 'live', r.live.mobile)!.balance);
   const ids = r.merchants.map((x) => x.merchant.id);
@@ -246,6 +252,14 @@ async function checkMoney(m: Model, r: Real, touched?: ModelPayment[]) {
   expect(actual).toEqual(modelled);
   const [{ payments }] = await t.db.query<{ payments: number }>('SELECT count(*)::int AS payments FROM payments WHERE merchant_id = ANY($1)', [ids]);
   expect(payments).toBe(m.payments.length);
+}
+
+/** The merchant account's balance, and its split into pending, available and clearing (contract section 10). */
+async function checkBalances(m: Model, r: Real, i: number, environment: Environment) {
+  const owner = { merchantId: r.merchants[i].merchant.id, environment };
+  const balance = await merchantBalance(t.db, owner);
+  const split = await settlementBalance(t.ctx, owner);
+  expect({ merchant: i, environment, balance, ...split }).toEqual({ merchant: i, environment, balance: M.merchantBalance(m, i, environment), ...M.balances(m, i, environment) });
 }
 
 async function checkLedger() {
@@ -709,6 +723,92 @@ class Topup extends Step {
   }
 }
 
+type PayoutAsk = 'all' | 'part' | 'over';
+
+/** A payout through the API with the merchant's key: all that is available, part of it, or more. */
+class RequestPayout extends Step {
+  name = 'request payout';
+  protected needs = 'nothing' as const;
+  constructor(
+    readonly merchant: number,
+    readonly environment: Environment,
+    readonly ask: PayoutAsk,
+    readonly fraction: number,
+  ) {
+    super();
+  }
+  params() {
+    return `${this.merchant}, ${this.environment}, ${this.ask}${this.ask === 'part' ? ` ${this.fraction.toFixed(2)}` : ''}`;
+  }
+  async act(m: Model, r: Real) {
+    const { available } = M.balances(m, this.merchant, this.environment);
+    const amount = { all: undefined, part: Math.max(1, Math.floor(available * this.fraction)), over: Math.max(1, available + 1) }[this.ask];
+    const answer = await api(keyOf(r, this.merchant, this.environment), 'POST', '/api/v2/settlements/', amount === undefined ? {} : { amount });
+    const outcome = M.requestPayout(m, this.merchant, this.environment, amount);
+    this.detail = `${amount ?? 'all'} of ${available} → ${outcome.kind}`;
+    count(`request payout → ${outcome.kind}`);
+    if (outcome.kind === 'requested') {
+      expect(answer).toMatchObject({ status: 201, body: { amount: outcome.amount, state: 'Requested' } });
+      m.payouts.push({ idx: answer.body.idx, merchant: this.merchant, environment: this.environment, amount: outcome.amount, state: 'Requested' });
+    } else if (outcome.kind === 'too_much') {
+      expect(answer).toStrictEqual({ status: 400, body: { amount: [`Amount exceeds the available balance of ${outcome.available} paisa.`], error_key: 'validation_error' } });
+    } else {
+      expect(answer).toStrictEqual({ status: 400, body: { detail: 'No balance is available for a payout yet.', error_key: 'validation_error' } });
+    }
+    await checkBalances(m, r, this.merchant, this.environment);
+    return [];
+  }
+}
+
+/** The operator moves a payout of this run (the CLI's `payout mark` and the export call this function). */
+class MovePayout extends Step {
+  name = 'move payout';
+  constructor(
+    readonly n: number,
+    readonly move: M.PayoutMoveName,
+  ) {
+    super();
+  }
+  check(m: Readonly<Model>) {
+    return m.payouts.length > 0;
+  }
+  params() {
+    return `#${this.n}, ${this.move}`;
+  }
+  async act(m: Model, r: Real) {
+    const payout = m.payouts[this.n % m.payouts.length];
+    const before = payout.state;
+    const outcome = M.movePayout(payout, this.move);
+    this.detail = `${payout.idx} ${before} → ${outcome === 'moved' ? payout.state : 'refused'}`;
+    count(`move payout → ${this.move} ${outcome}`);
+    const move = this.move === 'pay' ? { name: 'pay' as const, reference: `REF-${this.n}` } : this.move === 'fail' ? { name: 'fail' as const, reason: 'Closed account' } : { name: 'process' as const };
+    const result = await markPayout(t.ctx, { actor: CLI_ACTOR, idx: payout.idx, move }).then(
+      (moved) => ({ moved: moved.state }),
+      (error: unknown) => ({ refused: error instanceof AppError ? error.code : String(error) }),
+    );
+    expect(result).toEqual(outcome === 'moved' ? { moved: payout.state } : { refused: 'bad_request' });
+    const { body } = await api(keyOf(r, payout.merchant, payout.environment), 'GET', `/api/v2/settlements/${payout.idx}/`);
+    expect(body).toMatchObject({ state: payout.state, amount: payout.amount });
+    expect(body.totals.brought_forward + body.totals.records_net - body.totals.carried_forward).toBe(payout.amount);
+    await checkBalances(m, r, payout.merchant, payout.environment);
+    return [];
+  }
+}
+
+class SandboxBank extends Step {
+  name = 'sandbox bank';
+  protected needs = 'nothing' as const;
+  params() {
+    return '';
+  }
+  async act(m: Model, r: Real) {
+    await runSandboxBank(t.ctx);
+    M.sandboxBankRun(m);
+    for (let i = 0; i < r.merchants.length; i++) await checkBalances(m, r, i, 'test');
+    return [];
+  }
+}
+
 // Amounts: any, and some whose fee is exactly half a paisa at one of the merchants' rates.
 const amountArb = fc.oneof(
   { weight: 3, arbitrary: fc.integer({ min: 10, max: 40_000 }) },
@@ -748,6 +848,14 @@ const readArb = fc.oneof(
   { weight: 1, arbitrary: fc.integer({ min: 1000, max: 30_000 }).map((amount) => new Topup(amount)) },
 );
 
+const requestPayoutArb = fc
+  .tuple(merchantArb, environmentArb, fc.constantFrom<PayoutAsk>('all', 'part', 'part', 'over'), fc.double({ min: 0, max: 1, noNaN: true }))
+  .map(([merchant, env, ask, fraction]) => new RequestPayout(merchant, env, ask, fraction));
+const payoutArb = fc.oneof(
+  { weight: 3, arbitrary: fc.tuple(fc.nat(), fc.constantFrom<M.PayoutMoveName>('process', 'pay', 'pay', 'fail')).map(([n, move]) => new MovePayout(n, move)) },
+  { weight: 1, arbitrary: fc.constant(null).map(() => new SandboxBank()) },
+);
+
 /** fc.commands picks uniformly among its arbitraries: an arbitrary listed n times weighs n. */
 const weighted = (entries: [fc.Arbitrary<Step>, number][]) => entries.flatMap(([arb, weight]) => Array.from({ length: weight }, () => arb));
 
@@ -762,6 +870,8 @@ const commandArbs = weighted([
   [refundArb, 4],
   [resolveArb, 2],
   [readArb, 2],
+  [requestPayoutArb, 2],
+  [payoutArb, 2],
 ]);
 
 let runs = 0;
@@ -771,7 +881,10 @@ async function setup(): Promise<{ model: Model; real: Real }> {
   const merchants = [];
   for (const fee_bps of FEE_BPS) merchants.push(await newMerchant(t.ctx, { fee_bps }));
   const live = await operatorWallet(t.ctx, { balance: LIVE_FUNDING, mpin: '2468' });
-  const model = M.newModel({ now: t.clock.now().getTime(), ttlSeconds, feeBps: FEE_BPS });
+  for (const created of merchants) {
+    await saveBankAccount(t.db, created.merchant.id, { bankName: 'Nabil Bank', branch: 'Thamel', accountName: created.merchant.name, accountNumber: '0012345678901', updatedAt: t.clock.now() });
+  }
+  const model = M.newModel({ now: t.clock.now().getTime(), ttlSeconds, feeBps: FEE_BPS, holdHours: HOLD_HOURS });
   M.addWallet(model, { mobile: live.mobile, environment: 'live', sandbox: false, mpin: live.mpin, balance: LIVE_FUNDING });
   const real: Real = { id: `run${runs}-${randomBytes(4).toString('hex')}`, merchants, live, nonce: randomBytes(16).toString('base64url'), steps: 0 };
   return { model, real };

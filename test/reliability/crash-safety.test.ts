@@ -1,4 +1,5 @@
-// Crash safety: under concurrent initiates, payments on the hosted page and refunds, the server is
+// Crash safety: under concurrent initiates, payments on the hosted page, refunds and payouts (the
+// sandbox bank paying them meanwhile), the server is
 // killed with SIGKILL at random moments and started again. Afterwards every promise an answer made
 // still holds: each initiate answered 200 is found by lookup, each payment sent back as Completed is
 // paid with exactly one journal, every ledger invariant holds (`bhuktani ledger verify`), and every
@@ -28,6 +29,9 @@ const serverEnv = (store: TestStore) => ({
   SWEEP_INTERVAL_SECONDS: '1',
   WEBHOOK_INTERVAL_MS: '200',
   PAYMENT_TTL_SECONDS: String(TTL_SECONDS),
+  SANDBOX_BANK_INTERVAL_MS: '200',
+  // Payouts take what was just paid (contract section 10: 0 in tests).
+  SETTLEMENT_HOLD_HOURS: '0',
 });
 
 /** How often each event id reached the receiver. */
@@ -67,6 +71,15 @@ async function checkAnswersKept(server: ServerProcess, key: string, record: Load
     }
     if (record.canceled.has(pidx) && body.status !== 'User canceled') problems.push(`canceled ${pidx} is now ${body.status}`);
   });
+  // Every payout answered 201 exists with its amount, and the sandbox bank pays it after the restart.
+  await inBatches(record.payouts, 6, async (payout) => {
+    const state = await waitFor(`payout ${payout.idx} to be Paid`, async () => {
+      const { status, body } = await api.getPayout(server.base, payout.idx);
+      if (status !== 200 || body.amount !== payout.amount) return `${status} ${JSON.stringify(body)}`;
+      return body.state === 'Paid' ? 'Paid' : undefined;
+    }, 30_000, 200);
+    if (state !== 'Paid') problems.push(`payout ${payout.idx}: ${state}`);
+  });
   expect(problems).toStrictEqual([]);
 }
 
@@ -103,7 +116,7 @@ describe.each(storeKinds)('crash safety on %s', (kind) => {
         server = await startServer(port, serverEnv(store));
         const startMs = Date.now() - t0;
         const answeredBefore = record.answers;
-        const load = startLoad({ base: () => server!.base, key: store.merchant.testKey, workers: 8, timeoutMs: 30_000 }, record);
+        const load = startLoad({ base: () => server!.base, key: store.merchant.testKey, workers: 8, timeoutMs: 30_000, payoutShare: 0.5 }, record);
         // The first requests after a start are slow (a cold process): count the load from the first answers.
         await waitFor('the first answers', () => (record.answers >= answeredBefore + 3 ? true : undefined), 60_000, 20);
         const loadMs = 300 + Math.floor(Math.random() * 1200);
@@ -175,7 +188,7 @@ describe.each(storeKinds)('crash safety on %s', (kind) => {
       for (const r of rows) types.set(r.type, (types.get(r.type) ?? 0) + 1);
       console.log(
         `crash safety on ${kind}: ${KILLS} kills in ${Math.round((Date.now() - startedAt) / 1000)} s; ` +
-          `${record.initiated.size} initiated, ${record.completed.size} paid, ${record.canceled.size} canceled, ${record.refunds.length} refunds answered 200; ` +
+          `${record.initiated.size} initiated, ${record.completed.size} paid, ${record.canceled.size} canceled, ${record.refunds.length} refunds answered 200, ${record.payouts.length} payouts 201; ` +
           `${rows.length} webhook events (${[...types].map(([t, n]) => `${t} ${n}`).join(', ')}), ${duplicates} delivered more than once, ` +
           `${leasesEnded} dead leases ended\n  ${figures.join('\n  ')}\n  outcomes: ${describeOutcomes(record)}`,
       );

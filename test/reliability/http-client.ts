@@ -52,6 +52,8 @@ export function merchantApi(key: string, timeoutMs = 20_000) {
         body: amount === undefined ? {} : { amount },
         timeoutMs,
       }),
+    payout: (base: string, amount: number) => requestJson<{ idx: string; amount: number; state: string }>(`${base}/api/v2/settlements/`, { key, body: { amount }, timeoutMs }),
+    getPayout: (base: string, idx: string) => requestJson<{ idx: string; amount: number; state: string }>(`${base}/api/v2/settlements/${encodeURIComponent(idx)}/`, { method: 'GET', key, timeoutMs }),
   };
 }
 

@@ -13,6 +13,8 @@ export interface LoadRecord {
   canceled: Set<string>;
   /** Every refund answered 200. */
   refunds: { pidx: string; transactionId: string; amount: number }[];
+  /** Every payout answered 201 (contract section 10). */
+  payouts: { idx: string; amount: number }[];
   /** `operation status` (e.g. `initiate 200`, `refund 400`) or `operation no answer: refused` → how many. */
   outcomes: Map<string, number>;
   /** Answers with a 5xx status: operation, status and the start of the body. */
@@ -31,6 +33,8 @@ export interface LoadOptions {
   cancelShare?: number;
   /** Share of paid payments refunded (half of them in two parts). */
   refundShare?: number;
+  /** Share of paid payments followed by a payout request of a fifth of their amount (it may be refused: the balance). */
+  payoutShare?: number;
   /** Each worker stops after this many initiates, whatever happens. */
   maxFlowsPerWorker?: number;
   timeoutMs?: number;
@@ -43,7 +47,7 @@ export interface Load {
 }
 
 export function emptyRecord(): LoadRecord {
-  return { initiated: new Map(), completed: new Map(), canceled: new Set(), refunds: [], outcomes: new Map(), serverErrors: [], answers: 0 };
+  return { initiated: new Map(), completed: new Map(), canceled: new Set(), refunds: [], payouts: [], outcomes: new Map(), serverErrors: [], answers: 0 };
 }
 
 export function startLoad(options: LoadOptions, record: LoadRecord = emptyRecord()): Load {
@@ -51,6 +55,7 @@ export function startLoad(options: LoadOptions, record: LoadRecord = emptyRecord
   const payShare = options.payShare ?? 0.55;
   const cancelShare = options.cancelShare ?? 0.1;
   const refundShare = options.refundShare ?? 0.5;
+  const payoutShare = options.payoutShare ?? 0;
   let stopping = false;
 
   const count = (outcome: string) => record.outcomes.set(outcome, (record.outcomes.get(outcome) ?? 0) + 1);
@@ -94,6 +99,10 @@ export function startLoad(options: LoadOptions, record: LoadRecord = emptyRecord
     if (callback?.status !== 'Completed') return;
     record.completed.set(pidx, callback.transaction_id);
 
+    if (Math.random() < payoutShare) {
+      const payout = await attempt('payout', () => api.payout(options.base(), Math.floor(amount / 5)));
+      if (payout?.status === 201) record.payouts.push({ idx: payout.body.idx, amount: payout.body.amount });
+    }
     if (Math.random() >= refundShare) return;
     const parts = Math.random() < 0.5 ? [Math.floor(amount / 2), amount - Math.floor(amount / 2)] : [undefined];
     for (const part of parts) {

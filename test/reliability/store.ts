@@ -114,7 +114,7 @@ const MOVE_EVENT_TYPES = `CASE e.event WHEN 'pay' THEN 'payment.completed' WHEN 
   WHEN 'refund' THEN 'refund.completed' END`;
 
 /**
- * Committed moves (payment_events) whose count of webhook deliveries differs, per payment and event
+ * Committed moves (payment_events, payouts Paid or Failed) whose count of webhook deliveries differs, per payment (or payout) and event
  * type: a move without its delivery is a lost event, a delivery without its move an invented one.
  */
 export function outboxGaps(db: Queryable) {
@@ -122,8 +122,11 @@ export function outboxGaps(db: Queryable) {
     `WITH moves AS (
        SELECT e.pidx, ${MOVE_EVENT_TYPES} AS type, count(*)::int AS n FROM payment_events e
         WHERE e.event IN ('pay', 'hold', 'cancel', 'expire', 'resolve_completed', 'resolve_canceled', 'refund') GROUP BY 1, 2
+       UNION ALL
+       -- A payout's events are its moves to Paid and Failed (contract section 10), keyed by its idx.
+       SELECT idx, CASE state WHEN 'Paid' THEN 'payout.paid' ELSE 'payout.failed' END, 1 FROM payouts WHERE state IN ('Paid', 'Failed')
      ), sent AS (
-       SELECT pidx, type, count(*)::int AS n FROM webhook_deliveries GROUP BY 1, 2
+       SELECT coalesce(pidx, payload ->> 'idx') AS pidx, type, count(*)::int AS n FROM webhook_deliveries GROUP BY 1, 2
      )
      SELECT coalesce(m.pidx, s.pidx) AS pidx, coalesce(m.type, s.type) AS type, coalesce(m.n, 0) AS moves, coalesce(s.n, 0) AS deliveries
        FROM moves m FULL JOIN sent s ON s.pidx = m.pidx AND s.type = m.type

@@ -16,6 +16,8 @@ import m014 from './014_console_searches.js';
 import m015 from './015_merchant_users.js';
 import m016 from './016_merchant_team.js';
 import m017 from './017_merchant_account_safety.js';
+import m018 from './018_settlements.js';
+import m019 from './019_payout_schedules.js';
 
 export interface Migration {
   name: string;
@@ -43,4 +45,6 @@ export const migrations: Migration[] = [
   sql('015_merchant_users', m015),
   sql('016_merchant_team', m016),
   sql('017_merchant_account_safety', m017),
+  sql('018_settlements', m018),
+  sql('019_payout_schedules', m019),
 ];

@@ -1,0 +1,47 @@
+// A payout: money leaving a merchant's balance for its bank account (contract section 10).
+import type { Environment } from '../environment.js';
+
+export const payoutStates = ['Requested', 'Processing', 'Paid', 'Failed'] as const;
+export type PayoutState = (typeof payoutStates)[number];
+
+export interface Payout {
+  id: number;
+  idx: string;
+  merchant_id: number;
+  environment: Environment;
+  amount: number;
+  state: PayoutState;
+  /** The bank account when requested; null for a test payout of a merchant without one (the sandbox bank). */
+  bank_name: string | null;
+  branch: string | null;
+  account_name: string | null;
+  account_number: string | null;
+  bank_reference: string | null;
+  failure_reason: string | null;
+  available_before: number;
+  requested_by: string;
+  requested_at: Date;
+  processing_at: Date | null;
+  paid_at: Date | null;
+  failed_at: Date | null;
+  updated_at: Date;
+}
+
+/** A transaction record a payout settles: a payment (its net is amount − fee) or a refund (minus its amount). */
+export interface SettledRecord {
+  record_id: number;
+  idx: string;
+  type: 'Wallet payment' | 'Refund';
+  pidx: string;
+  purchase_order_id: string;
+  amount: number;
+  fee_amount: number;
+  created_at: Date;
+  /** Released by the payout's failure: settled again by a later payout. */
+  released: boolean;
+}
+
+/** What a record adds to the merchant's balance. */
+export function recordNet(record: Pick<SettledRecord, 'type' | 'amount' | 'fee_amount'>): number {
+  return record.type === 'Refund' ? -record.amount : record.amount - record.fee_amount;
+}

@@ -1,0 +1,95 @@
+// The settlements API (contract section 10): request a payout, list them, read one with its records.
+// Secret key, rate budget and test/live separation come from the API plugin; a request is idempotent
+// with an Idempotency-Key, like initiate.
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../context.js';
+import { callerOf } from '../http/authenticate.js';
+import type { ApiCaller } from '../merchants/merchant.js';
+import { fieldSchema } from '../http/field-schema.js';
+import { integer, object } from '../http/fields.js';
+import { AppError } from '../http/errors.js';
+import { pageOf, pageSizeOf, pagingParameters } from '../transactions/list-query.js';
+import { getPayoutWithRecords, listPayoutPage } from './list-payouts.js';
+import { payoutJson, payoutSchema, payoutWithRecordsSchema } from './payout-json.js';
+import { requestPayout } from './request-payout.js';
+
+const SETTLEMENTS_PATH = '/api/v2/settlements/';
+
+const payoutRequest = object({
+  amount: integer({ min: 1, description: 'Paisa to pay out; without it, all that is available.' }),
+});
+
+const payoutPageSchema = {
+  type: 'object',
+  required: ['total_pages', 'total_records', 'next', 'previous', 'record_range', 'current_page', 'records'],
+  properties: {
+    total_pages: { type: 'integer' },
+    total_records: { type: 'integer' },
+    next: { type: ['string', 'null'], format: 'uri' },
+    previous: { type: ['string', 'null'], format: 'uri' },
+    record_range: { type: 'array', items: { type: 'integer' }, minItems: 2, maxItems: 2 },
+    current_page: { type: 'integer' },
+    records: { type: 'array', items: payoutSchema },
+  },
+};
+
+const ownerOf = (caller: ApiCaller) => ({ merchantId: caller.merchant.id, environment: caller.environment });
+
+export function registerSettlements(app: FastifyInstance, ctx: AppContext) {
+  app.post(
+    '/v2/settlements/',
+    {
+      config: { idempotent: true, errors: ['bad_request', 'validation_error', 'forbidden'] },
+      schema: {
+        summary: 'Request a payout to the bank account',
+        description:
+          'Moves `amount` (or all that is available) out of the available balance. Test payouts reach the sandbox bank and become Paid by themselves within seconds; live payouts need an approved merchant with a bank account and are paid by the operator.',
+        operationId: 'requestPayout',
+        body: fieldSchema(payoutRequest, [{ amount: 500000 }, {}]),
+        response: { 201: payoutSchema },
+      },
+    },
+    async (request, reply) => {
+      const { amount } = (request.body ?? {}) as { amount?: number };
+      const payout = await requestPayout(ctx, { ...ownerOf(callerOf(request)), amount, requestedBy: 'api' });
+      return reply.code(201).send(payoutJson(payout, ctx.config.timeZone));
+    },
+  );
+
+  app.get(
+    '/v2/settlements/',
+    {
+      config: { errors: ['invalid_page'] },
+      schema: {
+        summary: "List the merchant's payouts",
+        description: 'Newest first, for the environment of the key used, in the paginated shape of the transaction list.',
+        operationId: 'listPayouts',
+        querystring: { type: 'object', properties: { page: pagingParameters.page.jsonSchema, page_size: pagingParameters.page_size.jsonSchema } },
+        response: { 200: payoutPageSchema },
+      },
+    },
+    async (request) => {
+      const query = request.query as Record<string, unknown>;
+      const page = pageOf(query.page);
+      if (page === undefined) throw new AppError('invalid_page');
+      const pageSize = pageSizeOf(query.page_size);
+      const pageLink = (n: number) => `${ctx.config.publicUrl}${SETTLEMENTS_PATH}?${new URLSearchParams({ page: String(n), page_size: String(pageSize) })}`;
+      return listPayoutPage(ctx, ownerOf(callerOf(request)), { page, pageSize, pageLink });
+    },
+  );
+
+  app.get(
+    '/v2/settlements/:idx/',
+    {
+      config: { errors: ['not_found'] },
+      schema: {
+        summary: 'One payout with the records it settles',
+        description: 'The payments (with their fees) and refunds the payout settles, and totals that add up to its amount.',
+        operationId: 'getPayout',
+        params: { type: 'object', properties: { idx: { type: 'string' } }, required: ['idx'] },
+        response: { 200: payoutWithRecordsSchema },
+      },
+    },
+    async (request) => getPayoutWithRecords(ctx, ownerOf(callerOf(request)), (request.params as { idx: string }).idx),
+  );
+}

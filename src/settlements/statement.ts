@@ -1,0 +1,53 @@
+// A payout's statement, as an accountant reconciles it (issue 18): the records it settles with their
+// totals, and the two lines that make them add up to the payout: what was available before from
+// earlier records (brought forward: the rest of a partial payout, or refunds of payments still
+// pending) and what stays available after (carried forward: the part of the balance not asked for).
+//   brought_forward + records_net − carried_forward = amount
+import type { Payout, SettledRecord } from './payout.js';
+
+export interface StatementTotals {
+  /** Gross of the payments settled. */
+  payments: number;
+  /** Their fees (kept by the service). */
+  fees: number;
+  /** Refunds settled (a positive number, taken off). */
+  refunds: number;
+  /** payments − fees − refunds. */
+  records_net: number;
+  brought_forward: number;
+  carried_forward: number;
+  /** Equals the payout's amount. */
+  amount: number;
+}
+
+/** What the statement's records add up to: enough for its totals, summed in memory or by the database. */
+export interface RecordSums {
+  payments: number;
+  fees: number;
+  refunds: number;
+}
+
+/** Pure. */
+export function statementTotals(payout: Pick<Payout, 'amount' | 'available_before'>, records: SettledRecord[]): StatementTotals {
+  const payments = records.filter((r) => r.type === 'Wallet payment');
+  const refunds = records.filter((r) => r.type === 'Refund');
+  return statementTotalsOfSums(payout, {
+    payments: payments.reduce((sum, r) => sum + r.amount, 0),
+    fees: payments.reduce((sum, r) => sum + r.fee_amount, 0),
+    refunds: refunds.reduce((sum, r) => sum + r.amount, 0),
+  });
+}
+
+/** Pure: the totals from sums of the records (a statement too long to hold, summed by the database). */
+export function statementTotalsOfSums(payout: Pick<Payout, 'amount' | 'available_before'>, sums: RecordSums): StatementTotals {
+  const recordsNet = sums.payments - sums.fees - sums.refunds;
+  return {
+    payments: sums.payments,
+    fees: sums.fees,
+    refunds: sums.refunds,
+    records_net: recordsNet,
+    brought_forward: payout.available_before - recordsNet,
+    carried_forward: payout.available_before - payout.amount,
+    amount: payout.amount,
+  };
+}
