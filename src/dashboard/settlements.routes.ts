@@ -2,6 +2,7 @@
 // statement as a page and as CSV. Only the session's own merchant, in the session's environment.
 // What each role may do is dashboard-permissions.ts': every role looks; `payouts.request` asks for
 // payouts and sets the schedule; the statement's CSV is an export like the transactions'.
+import { UNVERIFIED_MESSAGE } from '../people/merchant-user-email.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sendCsv } from '../http/csv-stream.js';
 import { AppError } from '../http/errors.js';
@@ -61,6 +62,9 @@ export function registerSettlements(app: FastifyInstance, deps: DashboardDeps) {
     const session = sessionOf(request);
     const values = { payout: field(request, 'payout') === 'amount' ? 'amount' : 'all', amount: field(request, 'amount').trim() };
     const amount = values.payout === 'all' ? undefined : parseRupees(values.amount);
+    // Live money goes out only at the request of someone whose e-mail is confirmed (issue 17); a
+    // merchant not approved is told that first, by the use case.
+    if (session.environment === 'live' && session.merchant.status === 'approved' && !session.user.email_verified_at) return show(request, reply, { values, message: UNVERIFIED_MESSAGE }, 403);
     if (values.payout === 'amount' && !amount) {
       return show(request, reply, { values, errors: { amount: 'Enter an amount in rupees greater than zero, e.g. 5000 or 5,000.50.' } }, 400);
     }

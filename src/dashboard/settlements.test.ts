@@ -4,7 +4,7 @@
 // another merchant's or the other environment's payout not found.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { merchantApi, refund, validInitiate } from '../../test/api-client.js';
-import { merchantBrowser, pageText, paidPayment, type MerchantBrowser } from '../../test/dashboard-client.js';
+import { mailedLink, merchantBrowser, pageText, paidPayment, type MerchantBrowser } from '../../test/dashboard-client.js';
 import { approveSignedUp } from '../../test/merchant-approval.js';
 import { operatorWallet, payWithLiveWallet, payerBrowser } from '../../test/portal-client.js';
 import { loggedInAs, teamMember } from '../../test/team-client.js';
@@ -185,6 +185,11 @@ describe('live payouts', () => {
     expect(figure(page.body, 'available')).toContain('Rs. 194.00');
     expect(pageText(page.body)).toContain('Nepal Bank Ltd., New Road · Himalayan Tea House Pvt. Ltd. · ••••7890');
     expect(page.body).not.toContain('001234567890');
+    // The owner signed up and has not followed the e-mailed link yet: no live money goes out at its request.
+    const unverified = await browser.post('/dashboard/settlements/payouts', { payout: 'all' });
+    expect(unverified.status).toBe(403);
+    expect(pageText(unverified.body)).toContain('Confirm your e-mail address first');
+    expect((await browser.get(mailedLink(t.logs, fields.email, 'verify-email'))).location).toBe('/dashboard/account?done=verified');
     expect((await browser.post('/dashboard/settlements/payouts', { payout: 'all' })).status).toBe(303);
     await runSandboxBank(t.ctx);
     await runSandboxBank(t.ctx);
