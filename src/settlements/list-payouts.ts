@@ -2,6 +2,7 @@
 // payout with the records it settles. Another merchant's payout, or another environment's, is not found.
 import type { AppContext } from '../context.js';
 import { AppError } from '../http/errors.js';
+import { paginated } from '../http/paginated.js';
 import { payoutJson, payoutWithRecordsJson } from './payout-json.js';
 import { findOwnPayout, listPayouts, payoutRecords, type Owner } from './payout-store.js';
 
@@ -9,17 +10,7 @@ export async function listPayoutPage(ctx: AppContext, owner: Owner, options: { p
   const { page, pageSize } = options;
   const offset = (page - 1) * pageSize;
   const { total, payouts } = await listPayouts(ctx.db, owner, { limit: pageSize, offset });
-  const totalPages = Math.max(1, Math.ceil(total / pageSize));
-  if (page > totalPages) throw new AppError('invalid_page');
-  return {
-    total_pages: totalPages,
-    total_records: total,
-    next: page < totalPages ? options.pageLink(page + 1) : null,
-    previous: page > 1 ? options.pageLink(page - 1) : null,
-    record_range: payouts.length ? [offset + 1, offset + payouts.length] : [0, 0],
-    current_page: page,
-    records: payouts.map((p) => payoutJson(p, ctx.config.timeZone)),
-  };
+  return paginated({ page, pageSize, total, offset, records: payouts.map((p) => payoutJson(p, ctx.config.timeZone)), pageLink: options.pageLink });
 }
 
 export async function getPayoutWithRecords(ctx: AppContext, owner: Owner, idx: string) {

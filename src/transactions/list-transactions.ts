@@ -1,21 +1,13 @@
 // The merchant transaction list (specification 2.5, contract section 3): one page of the records of
 // one merchant's environment, newest first, with links to the neighbouring pages.
 import type { AppContext } from '../context.js';
-import { AppError } from '../http/errors.js';
+import { paginated, type Paginated } from '../http/paginated.js';
 import type { ApiCaller } from '../merchants/merchant.js';
 import { ALL_STATES, countClosedHours, countedRecords, hourOfPosition } from './hour-counts.js';
 import type { ListFilters } from './list-query.js';
 import { transactionRecord, type TransactionRecord, type TransactionRow } from './transaction-record.js';
 
-export interface TransactionPage {
-  total_pages: number;
-  total_records: number;
-  next: string | null;
-  previous: string | null;
-  record_range: [number, number];
-  current_page: number;
-  records: TransactionRecord[];
-}
+export type TransactionPage = Paginated<TransactionRecord>;
 
 /** Whose list: the API's caller, or the merchant logged in to the dashboard, in one environment. */
 export type TransactionOwner = Pick<ApiCaller, 'merchant' | 'environment'>;
@@ -101,15 +93,5 @@ export async function listTransactions(
   const where = whereClause(owner, filters, timeZone);
   const byHour = !filters.purchase_order_id && !filters.search && !filters.from && !filters.to;
   const { total, offset, rows } = byHour ? await countedPage(ctx, owner, where, filters.status ?? ALL_STATES, page, pageSize) : await filteredPage(ctx, where, page, pageSize);
-  const totalPages = Math.max(1, Math.ceil(total / pageSize));
-  if (page > totalPages) throw new AppError('invalid_page');
-  return {
-    total_pages: totalPages,
-    total_records: total,
-    next: page < totalPages ? options.pageLink(page + 1) : null,
-    previous: page > 1 ? options.pageLink(page - 1) : null,
-    record_range: rows.length ? [offset + 1, offset + rows.length] : [0, 0],
-    current_page: page,
-    records: rows.map((row) => transactionRecord(row, timeZone)),
-  };
+  return paginated({ page, pageSize, total, offset, records: rows.map((row) => transactionRecord(row, timeZone)), pageLink: options.pageLink });
 }
