@@ -27,10 +27,16 @@ export function pgCode(error: unknown): string | undefined {
   return typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : undefined;
 }
 
-/** Connection-level failures: the database is unreachable, not the query wrong. */
+/**
+ * Connection-level failures: the database is unreachable, not the query wrong. `25006` (a write in a
+ * read-only transaction) is one of them too: the service never opens a read-only transaction itself,
+ * so it means the connection reached a node that is no longer the primary (demoted in place by a
+ * failover, or a proxy not yet switched over); the write did not happen and a new connection finds
+ * the new primary.
+ */
 export function isUnavailable(error: unknown): boolean {
   const code = pgCode(error);
-  if (code && (code.startsWith('08') || ['57P01', '57P02', '57P03', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH'].includes(code))) return true;
+  if (code && (code.startsWith('08') || ['25006', '57P01', '57P02', '57P03', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH'].includes(code))) return true;
   const message = error instanceof Error ? error.message : '';
   // node-postgres reports a lost connection in words: terminated, a client left unusable by it, or a
   // statement given up on (query_timeout).
