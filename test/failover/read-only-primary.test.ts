@@ -28,12 +28,15 @@ function switching(to: () => Db): Db {
 }
 
 describe.skipIf(!url?.startsWith('postgres'))('writes reaching a read-only PostgreSQL (a demoted primary)', () => {
-  const primary = openPostgres(url!, { max: 4 });
-  const standby = openPostgres(readOnly(url!), { max: 4 });
-  let node = primary;
+  let primary: Db;
+  let standby: Db;
+  let node: Db;
   let writable: TestApp;
   let demoted: TestApp;
   beforeAll(async () => {
+    primary = openPostgres(url!, { max: 4 });
+    standby = openPostgres(readOnly(url!), { max: 4 });
+    node = primary;
     writable = await startTestApp();
     // The app starts on the primary (it writes its server secret on start), then its node is demoted.
     demoted = await startTestApp({ db: switching(() => node) });
@@ -42,7 +45,7 @@ describe.skipIf(!url?.startsWith('postgres'))('writes reaching a read-only Postg
   afterAll(async () => {
     await demoted?.close();
     await writable?.close();
-    await Promise.all([primary.close(), standby.close()]);
+    await Promise.all([primary?.close(), standby?.close()]);
   });
 
   it('answers an initiate with 503 and Retry-After, and a lookup still answers', async () => {
