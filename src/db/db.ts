@@ -10,9 +10,22 @@ export interface Db extends Queryable {
   readonly kind: 'pglite' | 'postgres';
   /** Where batch statements run (`batcher.ts`), when the store has a place of its own for them. */
   readonly batches?: Queryable;
+  /**
+   * Where reads that tolerate lag may run (`READ_DATABASE_URL`: the replicas): see `lagging`.
+   */
+  readonly reads?: Queryable;
   /** Runs `work` in one transaction; retried on serialization failures and deadlocks. */
   transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+}
+
+/**
+ * The store for a read that may be a moment behind: transaction lists, exports, the console's lists
+ * and figures. A replica may not yet hold what the primary just committed, so never for a lookup, the
+ * hosted page, a session, or anything that decides about money: those use the store itself.
+ */
+export function lagging(db: Db): Queryable {
+  return db.reads ?? db;
 }
 
 /** PostgreSQL error codes the store reacts to. */

@@ -22,7 +22,17 @@ export async function openDb(config: Config, holder: 'server' | 'command'): Prom
       await migrator.close();
     }
     // The server's statements are short, and a hung database must not hang its requests.
-    return openPostgres(config.databaseUrl, { queryTimeoutMs: config.dbStatementTimeoutMs });
+    const primary = openPostgres(config.databaseUrl, { queryTimeoutMs: config.dbStatementTimeoutMs });
+    if (!config.readDatabaseUrl) return primary;
+    // Replicas for the reads that tolerate lag (`lagging`); they never migrate (read-only).
+    const replicas = openPostgres(config.readDatabaseUrl, { queryTimeoutMs: config.dbStatementTimeoutMs });
+    return {
+      ...primary,
+      reads: replicas,
+      close: async () => {
+        await Promise.all([primary.close(), replicas.close()]);
+      },
+    };
   }
   // Loaded only when used: a server on PostgreSQL does not carry the embedded database's code.
   const [{ openPglite }, { seedDataDir }] = await Promise.all([import('./pglite.js'), import('./initial-store.js')]);
