@@ -1,6 +1,7 @@
 // Refunds of a completed payment, whole or in parts (contract section 3). The conditional update of
 // the state machine is the guard: racing refunds can never return more than was paid.
 import type { AppContext } from '../context.js';
+import type { Queryable } from '../db/db.js';
 import { AppError } from '../http/errors.js';
 import { postRefundJournal } from '../ledger/refund-journal.js';
 import { insertRefundRecord } from '../transactions/transaction-store.js';
@@ -39,6 +40,8 @@ export async function refundPayment(
   owner: { merchantId: number; environment: Environment },
   transactionId: string,
   requested?: number,
+  /** Written in the refund's own transaction (the Idempotency-Key's answer: `answerInTransaction`). */
+  alsoInTransaction?: (tx: Queryable) => Promise<void>,
 ): Promise<RefundResult> {
   const payment = await findByTransactionId(ctx, transactionId, owner.merchantId, owner.environment);
   if (!payment) throw new AppError('not_found');
@@ -53,6 +56,7 @@ export async function refundPayment(
     const wallet = (await findWallet(tx, moved.environment, moved.payer_mobile!))!;
     await postRefundJournal(ctx, tx, moved, wallet.id, amount, now);
     await insertRefundRecord(tx, moved, { idx: refundIdx, amount, at: now });
+    await alsoInTransaction?.(tx);
     return moved;
   });
   if (refunded) return { payment: refunded, refundIdx, amount };
