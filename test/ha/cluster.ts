@@ -164,9 +164,9 @@ export class Cluster {
       bootstrap: {
         // As deploy/patroni-node1.yml.
         dcs: {
-          ttl: 20,
-          loop_wait: 5,
-          retry_timeout: 5,
+          ttl: 10,
+          loop_wait: 2,
+          retry_timeout: 4,
           primary_start_timeout: 0,
           maximum_lag_on_failover: 1048576,
           synchronous_mode: true,
