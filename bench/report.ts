@@ -4,6 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CompletionResult } from './completion.js';
+import type { HaResult } from './ha.js';
 import type { EmbeddedStart } from './embedded-start.js';
 import type { InitiateRun } from './initiate.js';
 import type { ExportRun } from './export.js';
@@ -54,6 +55,8 @@ export interface Results {
   /** pgbench rounds, each run just before a completion round. */
   pgbenchRounds: PgbenchResult[];
   completion?: CompletionResult;
+  /** The completion scenario on the synchronous cluster, against pgbench on the same cluster (bench/ha.ts). */
+  ha?: HaResult;
   verifyAfterCompletion?: VerifyResult;
   listSeed?: { rows: number; seconds: number };
   list?: ListVariant[];
@@ -113,6 +116,8 @@ function rows(r: Results): Row[] {
   const c = r.completion;
   const tps = pgbenchOf(r)?.tps ?? NaN;
   add({ id: 'completion', scenario: `payment completion (OTP confirm + journal), ${settings.payers} payers, one merchant`, measured: c ? `${n0(c.rps)} confirms/s` : '—', reference: `pgbench TPC-B-like ${n0(tps)} tps`, ratio: (c?.rps ?? NaN) / tps, value: (c?.rps ?? NaN) / tps, target: '≥ 1.0 ×', ok: (v) => v >= 1.0 });
+  const h = r.ha;
+  add({ id: 'completion-ha', scenario: `payment completion on the synchronous Patroni cluster (HAProxy, 3 nodes), ${settings.payers} payers`, measured: h ? `${n0(h.completionRps)} confirms/s` : '—', reference: `pgbench TPC-B-like on the cluster ${n0(h?.pgbenchTps ?? NaN)} tps`, ratio: h?.ratio, value: h?.ratio ?? NaN, target: '≥ 1.0 ×', ok: (v) => v >= 1.0 });
   const rowsLabel = `${(settings.listRows / 1e6).toLocaleString('en')}M`;
   const list = r.list ?? [];
   const [first, deep, firstStatus, deepStatus] = [0, 1, 2, 3].map((i) => list[i]);

@@ -1,13 +1,14 @@
 // `npm run bench`: every reference and scenario of issue 7 end to end, then docs/benchmarks.md.
 // Each figure is a ratio to a reference measured in this run on this machine. BENCH_QUICK=1 is a
 // smoke run of the harness (short, small); BENCH_EVIDENCE=0 skips the profiles and plans;
-// BENCH_ONLY=lookup,initiate,completion,list,export,embedded runs only those scenarios (with their
+// BENCH_ONLY=lookup,initiate,completion,list,export,embedded,ha runs only those scenarios (with their
 // references) and writes its partial report to the temporary directory, not docs/.
 import { execSync } from 'node:child_process';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { completionRun } from './completion.js';
 import { embeddedStart } from './embedded-start.js';
 import { exportRun } from './export.js';
+import { haRun } from './ha.js';
 import { client } from './http.js';
 import { initiateRun } from './initiate.js';
 import { listEvidence, listRun } from './list.js';
@@ -188,6 +189,13 @@ async function main() {
 
     await service.stop();
     service = undefined;
+
+    if (runs('ha')) results.ha = await step('payment completion on the synchronous cluster, against pgbench on it', async () => {
+      const h = await haRun(log);
+      log(`  ${h.completionRps.toFixed(0)} confirms/s against pgbench ${h.pgbenchTps.toFixed(0)} tps: ${h.ratio.toFixed(2)} ×`);
+      if (h.errors.length) throw new Error(h.errors.join('\n'));
+      return h;
+    });
 
     if (runs('embedded')) results.embedded = await step('embedded start (PGlite, existing data directory)', async () => {
       const r = await embeddedStart();

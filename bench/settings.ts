@@ -1,11 +1,12 @@
 // What one `npm run bench` does: durations, sizes and the databases it owns. BENCH_QUICK=1 shrinks
 // everything (short runs, 50k list rows) for developing the harness; its figures mean nothing.
+// BENCH_ONLY=ha: the completion scenario on a synchronous Patroni cluster built for the run (bench/ha.ts).
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 const quick = process.env.BENCH_QUICK === '1';
-const scenarios = ['lookup', 'initiate', 'completion', 'list', 'export', 'embedded'] as const;
+const scenarios = ['lookup', 'initiate', 'completion', 'list', 'export', 'embedded', 'ha'] as const;
 export type Scenario = (typeof scenarios)[number];
 const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim()).filter(Boolean);
 const unknown = only?.filter((s) => !(scenarios as readonly string[]).includes(s));

@@ -70,3 +70,17 @@ describe('DB_STATEMENT_TIMEOUT_MS', () => {
     expect(() => loadConfig({ DB_STATEMENT_TIMEOUT_MS: value })).toThrow(new ConfigError(message));
   });
 });
+
+describe('READ_DATABASE_URL', () => {
+  it('is unset by default, and taken beside a PostgreSQL DATABASE_URL', () => {
+    expect(loadConfig({}).readDatabaseUrl).toBeUndefined();
+    expect(loadConfig({ DATABASE_URL: 'postgres://db:5000/pay', READ_DATABASE_URL: 'postgres://db:5001/pay' }).readDatabaseUrl).toBe('postgres://db:5001/pay');
+  });
+
+  it('refuses a URL that is not PostgreSQL, and replicas without a PostgreSQL primary', () => {
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://db:5000/pay', READ_DATABASE_URL: 'mysql://db/pay' })).toThrow(new ConfigError('READ_DATABASE_URL must be a postgres:// URL, got "mysql://db/pay"'));
+    expect(() => loadConfig({ READ_DATABASE_URL: 'postgres://db:5001/pay' })).toThrow(
+      new ConfigError('READ_DATABASE_URL needs DATABASE_URL to be a postgres:// URL: replicas are of a PostgreSQL primary'),
+    );
+  });
+});

@@ -7,6 +7,8 @@ export interface Config {
   publicUrl: string;
   /** `undefined`: PGlite in dataDir; `memory:`: in-memory PGlite; otherwise a PostgreSQL URL. */
   databaseUrl: string | undefined;
+  /** PostgreSQL replicas for reads that tolerate lag (`lagging` in db.ts); only beside a PostgreSQL DATABASE_URL. */
+  readDatabaseUrl: string | undefined;
   dataDir: string;
   /** On PostgreSQL, how long the server waits for one statement before giving it up (a 503). */
   dbStatementTimeoutMs: number;
@@ -100,6 +102,13 @@ function databaseUrl(raw: string | undefined): string | undefined {
   if (raw === undefined || raw === '') return undefined;
   if (raw === 'memory:' || /^postgres(ql)?:\/\//.test(raw)) return raw;
   throw new ConfigError(`DATABASE_URL must be "memory:" or a postgres:// URL, got "${raw}"`);
+}
+
+function readDatabaseUrl(raw: string | undefined, primary: string | undefined): string | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  if (!/^postgres(ql)?:\/\//.test(raw)) throw new ConfigError(`READ_DATABASE_URL must be a postgres:// URL, got "${raw}"`);
+  if (!primary?.startsWith('postgres')) throw new ConfigError('READ_DATABASE_URL needs DATABASE_URL to be a postgres:// URL: replicas are of a PostgreSQL primary');
+  return raw;
 }
 
 function timeZone(raw: string): string {
@@ -200,6 +209,7 @@ export function loadConfig(env: Env = process.env, stdoutIsTty = process.stdout.
     host: env.HOST || '127.0.0.1',
     publicUrl: httpUrl('PUBLIC_URL', env.PUBLIC_URL || `http://localhost:${port}`),
     databaseUrl: databaseUrl(env.DATABASE_URL),
+    readDatabaseUrl: readDatabaseUrl(env.READ_DATABASE_URL, env.DATABASE_URL),
     dataDir: env.DATA_DIR || './data',
     dbStatementTimeoutMs: integer(env, 'DB_STATEMENT_TIMEOUT_MS', 5000, 10, 600_000),
     paymentTtlSeconds: integer(env, 'PAYMENT_TTL_SECONDS', 3600, 1),

@@ -1,5 +1,6 @@
 // The audit log, filtered and paged by keyset (`before` = the last id shown), so a deep page costs
 // what the first does.
+import { lagging } from '../db/db.js';
 import type { FastifyInstance } from 'fastify';
 import { listAudit } from '../audit/audit-store.js';
 import { listOperators } from '../people/operator-store.js';
@@ -25,7 +26,7 @@ export function registerConsoleAudit(app: FastifyInstance, deps: ConsoleDeps) {
       objectId: clean(queryText(request, 'object_id')).slice(0, 200),
     };
     const before = queryText(request, 'before');
-    const rows = await listAudit(ctx.db, {
+    const rows = await listAudit(lagging(ctx.db), {
       operatorId: filter.operator ? Number(filter.operator) : undefined,
       action: filter.action || undefined,
       objectType: filter.objectType || undefined,

@@ -1,5 +1,6 @@
 // The console's merchants: list and search, one merchant's page, and the operators' decisions,
 // each through the merchants domain's use cases (one transaction with its audit entry).
+import { lagging } from '../db/db.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { listAudit } from '../audit/audit-store.js';
 import { AppError } from '../http/errors.js';
@@ -39,7 +40,7 @@ export function registerConsoleMerchants(app: FastifyInstance, deps: ConsoleDeps
     const raw = queryText(request, 'status');
     const status = (approvalStatuses as readonly string[]).includes(raw) ? (raw as ApprovalStatus) : undefined;
     const term = searchTerm(request, 'q');
-    const merchants = await listMerchants(ctx.db, { status, term: term || undefined, limit: 100 });
+    const merchants = await listMerchants(lagging(ctx.db), { status, term: term || undefined, limit: 100 });
     const body = merchantListBody({ term, status: status ?? '', merchants, timeZone });
     return sendPage(reply, consolePage({ warning: insecureOtpWarning(deps.ctx.config), title: 'Merchants', operator, csrf: formToken(deps, request, reply), body, active: 'merchants' }));
   });

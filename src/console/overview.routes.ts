@@ -1,4 +1,5 @@
 // The console's first page: how the gateway is doing, and the ledger check anyone may run.
+import { lagging } from '../db/db.js';
 import type { FastifyInstance } from 'fastify';
 import { runLedgerVerification } from '../ledger/ledger-verifications.js';
 import { consolePage } from './console-layout.js';
@@ -15,7 +16,7 @@ export function registerConsoleOverview(app: FastifyInstance, deps: ConsoleDeps)
   app.get('/', { config: { permission: 'read' } }, async (request, reply) => {
     const { operator } = operatorOf(request);
     const csrf = formToken(deps, request, reply);
-    const figures = await overviewFigures(ctx.db, { now: ctx.clock.now(), timeZone: ctx.config.timeZone });
+    const figures = await overviewFigures(lagging(ctx.db), { now: ctx.clock.now(), timeZone: ctx.config.timeZone });
     const done = queryText(request, 'done') === 'verified' ? 'Ledger check finished.' : undefined;
     const body = overviewBody({ csrf, figures, timeZone: ctx.config.timeZone, mayVerify: mayUse(operator.role, 'ledger.verify'), done });
     return sendPage(reply, consolePage({ warning: insecureOtpWarning(deps.ctx.config), title: 'Overview', operator, csrf, body, active: 'overview' }));

@@ -1,4 +1,5 @@
 // The console's payments: search across merchants, one payment's page, resolving a Pending one.
+import { lagging } from '../db/db.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { listAudit } from '../audit/audit-store.js';
 import type { Environment } from '../environment.js';
@@ -32,8 +33,8 @@ export function registerConsolePayments(app: FastifyInstance, deps: ConsoleDeps)
     const { operator } = operatorOf(request);
     const term = searchTerm(request, 'q');
     const environment = environmentOf(queryText(request, 'environment'));
-    const results = term ? await searchPayments(ctx.db, { term, environment, limit: LIMIT }) : undefined;
-    const pending = await listPendingPayments(ctx.db, { environment, limit: LIMIT });
+    const results = term ? await searchPayments(lagging(ctx.db), { term, environment, limit: LIMIT }) : undefined;
+    const pending = await listPendingPayments(lagging(ctx.db), { environment, limit: LIMIT });
     const body = paymentSearchBody({ term, environment: environment ?? '', results, pending, timeZone });
     return sendPage(reply, consolePage({ warning: insecureOtpWarning(deps.ctx.config), title: 'Payments', operator, csrf: formToken(deps, request, reply), body, active: 'payments' }));
   });

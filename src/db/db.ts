@@ -10,9 +10,22 @@ export interface Db extends Queryable {
   readonly kind: 'pglite' | 'postgres';
   /** Where batch statements run (`batcher.ts`), when the store has a place of its own for them. */
   readonly batches?: Queryable;
+  /**
+   * Where reads that tolerate lag may run (`READ_DATABASE_URL`: the replicas): see `lagging`.
+   */
+  readonly reads?: Queryable;
   /** Runs `work` in one transaction; retried on serialization failures and deadlocks. */
   transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+}
+
+/**
+ * The store for a read that may be a moment behind: transaction lists, exports, the console's lists
+ * and figures. A replica may not yet hold what the primary just committed, so never for a lookup, the
+ * hosted page, a session, or anything that decides about money: those use the store itself.
+ */
+export function lagging(db: Db): Queryable {
+  return db.reads ?? db;
 }
 
 /** PostgreSQL error codes the store reacts to. */
@@ -27,10 +40,16 @@ export function pgCode(error: unknown): string | undefined {
   return typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : undefined;
 }
 
-/** Connection-level failures: the database is unreachable, not the query wrong. */
+/**
+ * Connection-level failures: the database is unreachable, not the query wrong. `25006` (a write in a
+ * read-only transaction) is one of them too: the service never opens a read-only transaction itself,
+ * so it means the connection reached a node that is no longer the primary (demoted in place by a
+ * failover, or a proxy not yet switched over); the write did not happen and a new connection finds
+ * the new primary.
+ */
 export function isUnavailable(error: unknown): boolean {
   const code = pgCode(error);
-  if (code && (code.startsWith('08') || ['57P01', '57P02', '57P03', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH'].includes(code))) return true;
+  if (code && (code.startsWith('08') || ['25006', '57P01', '57P02', '57P03', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH'].includes(code))) return true;
   const message = error instanceof Error ? error.message : '';
   // node-postgres reports a lost connection in words: terminated, a client left unusable by it, or a
   // statement given up on (query_timeout).

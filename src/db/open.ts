@@ -23,7 +23,17 @@ export async function openDb(config: Config, holder: 'server' | 'command'): Prom
       await migrator.close();
     }
     // The server's statements are short, and a hung database must not hang its requests.
-    return openPostgres(config.databaseUrl, { queryTimeoutMs: config.dbStatementTimeoutMs });
+    const primary = openPostgres(config.databaseUrl, { queryTimeoutMs: config.dbStatementTimeoutMs });
+    if (!config.readDatabaseUrl) return primary;
+    // Replicas for the reads that tolerate lag (`lagging`); they never migrate (read-only).
+    const replicas = openPostgres(config.readDatabaseUrl, { queryTimeoutMs: config.dbStatementTimeoutMs });
+    return {
+      ...primary,
+      reads: replicas,
+      close: async () => {
+        await Promise.all([primary.close(), replicas.close()]);
+      },
+    };
   }
   const [{ openPglite }, { seedDataDir }] = await Promise.all([import('./pglite.js'), import('./initial-store.js')]);
   if (config.databaseUrl === 'memory:') {

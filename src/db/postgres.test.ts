@@ -1,6 +1,7 @@
 // The two pools of a PostgreSQL store: batch statements keep one generic plan per statement, every
 // other statement PostgreSQL's default, from a connection's first statement on.
 import { describe, expect, it } from 'vitest';
+import { isUnavailable } from './db.js';
 import { openPostgres } from './postgres.js';
 
 const url = process.env.DATABASE_URL;
@@ -22,6 +23,23 @@ describe.skipIf(!url)('the PostgreSQL store', () => {
       expect(warnings).toEqual([]);
     } finally {
       process.off('warning', onWarning);
+      await db.close();
+    }
+  });
+
+  it('drops a connection whose node stopped taking writes (25006), and the next statement connects afresh', async () => {
+    const db = openPostgres(url!, { max: 1 });
+    try {
+      // The one connection becomes what a demoted primary is: read-only.
+      await db.exec('SET default_transaction_read_only = on');
+      const [before] = await db.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+      const refused = await db.query('CREATE TEMP TABLE failover_probe (n int)').catch((error: unknown) => error);
+      expect(refused).toMatchObject({ code: '25006' });
+      expect(isUnavailable(refused)).toBe(true);
+      const [after] = await db.query<{ pid: number; read_only: string }>("SELECT pg_backend_pid() AS pid, current_setting('default_transaction_read_only') AS read_only");
+      expect(after.pid).not.toBe(before.pid);
+      expect(after.read_only).toBe('off');
+    } finally {
       await db.close();
     }
   });

@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
+import type { Queryable } from '../db/db.js';
 import { callerOf } from './authenticate.js';
 import { AppError } from './errors.js';
 import {
@@ -38,6 +39,19 @@ function canonical(value: unknown): string {
       .join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';
+}
+
+/**
+ * For a route whose effect is one transaction: saves the answer to the request's Idempotency-Key in
+ * that same transaction (`save(tx)`), so the effect and its answer commit together. Saved only
+ * after it, a commit whose answer was lost with the primary (a 503 for an outcome that did happen)
+ * would leave the key unanswered, and the client's retry with it would act a second time. Without a
+ * key, nothing to save.
+ */
+export function answerInTransaction(request: FastifyRequest, status: number, body: unknown): ((tx: Queryable) => Promise<void>) | undefined {
+  const scope = request.idempotency;
+  if (!scope) return undefined;
+  return (tx) => saveIdempotentResponse(tx, scope, status, JSON.stringify(body));
 }
 
 export function idempotency(app: FastifyInstance, ctx: AppContext) {

@@ -3,6 +3,7 @@
 // on the merchant's balance (contract section 10), under the lock every debit of it takes, so refunds
 // and payouts racing for the last rupees never take the balance below zero.
 import type { AppContext } from '../context.js';
+import type { Queryable } from '../db/db.js';
 import { AppError } from '../http/errors.js';
 import { balanceFigures, lockSettlementAccount } from '../settlements/payout-store.js';
 import { postRefundJournal } from '../ledger/refund-journal.js';
@@ -48,6 +49,8 @@ export async function refundPayment(
   owner: { merchantId: number; environment: Environment },
   transactionId: string,
   requested?: number,
+  /** Written in the refund's own transaction (the Idempotency-Key's answer: `answerInTransaction`). */
+  alsoInTransaction?: (tx: Queryable) => Promise<void>,
 ): Promise<RefundResult> {
   const payment = await findByTransactionId(ctx, transactionId, owner.merchantId, owner.environment);
   if (!payment) throw new AppError('not_found');
@@ -65,6 +68,7 @@ export async function refundPayment(
     const wallet = (await findWallet(tx, moved.environment, moved.payer_mobile!))!;
     await postRefundJournal(ctx, tx, moved, wallet.id, amount, now);
     await insertRefundRecord(tx, moved, { idx: refundIdx, amount, at: now });
+    await alsoInTransaction?.(tx);
     return moved;
   });
   if (refunded) return { payment: refunded, refundIdx, amount };

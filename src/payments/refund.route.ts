@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
 import { callerOf } from '../http/authenticate.js';
 import { fieldSchema } from '../http/field-schema.js';
+import { answerInTransaction } from '../http/idempotency.js';
 import { integer, object } from '../http/fields.js';
 import { refundPayment } from './refund-payment.js';
 
@@ -28,8 +29,9 @@ export function registerRefund(app: FastifyInstance, ctx: AppContext) {
       const caller = callerOf(request);
       const { transaction_id } = request.params as { transaction_id: string };
       const { amount } = request.body as { amount?: number };
-      await refundPayment(ctx, { merchantId: caller.merchant.id, environment: caller.environment }, transaction_id, amount);
-      return { detail: 'Transaction refund successful.' };
+      const answer = { detail: 'Transaction refund successful.' };
+      await refundPayment(ctx, { merchantId: caller.merchant.id, environment: caller.environment }, transaction_id, amount, answerInTransaction(request, 200, answer));
+      return answer;
     },
   );
 }

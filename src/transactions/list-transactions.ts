@@ -1,6 +1,7 @@
 // The merchant transaction list (specification 2.5, contract section 3): one page of the records of
 // one merchant's environment, newest first, with links to the neighbouring pages.
 import type { AppContext } from '../context.js';
+import { lagging } from '../db/db.js';
 import { paginated, type Paginated } from '../http/paginated.js';
 import type { ApiCaller } from '../merchants/merchant.js';
 import { ALL_STATES, countClosedHours, countedRecords, hourOfPosition } from './hour-counts.js';
@@ -42,7 +43,7 @@ export const RECORD_COLUMNS = `t.idx, t.type, t.state, t.pidx, t.purchase_order_
 
 /** One page of records matching `where`, newest first, skipping `offset` of them. */
 async function pageRows(ctx: AppContext, where: { sql: string; params: unknown[] }, pageSize: number, offset: number): Promise<TransactionRow[]> {
-  return ctx.db.query<TransactionRow>(
+  return lagging(ctx.db).query<TransactionRow>(
     `SELECT ${RECORD_COLUMNS}
        FROM transactions t JOIN merchants m ON m.id = t.merchant_id
       WHERE ${where.sql}
@@ -63,14 +64,15 @@ export const withCondition = (where: { sql: string; params: unknown[] }, conditi
  */
 async function countedPage(ctx: AppContext, owner: TransactionOwner, where: { sql: string; params: unknown[] }, state: string, page: number, pageSize: number) {
   const ownerKey = { merchantId: owner.merchant.id, environment: owner.environment };
+  // Counting the closed hours writes, so on the primary; the rest reads, and may lag (`lagging`).
   const until = await countClosedHours(ctx.db, ownerKey, ctx.clock.now());
   const open = withCondition(where, (p) => `t.created_at >= ${p}`, until);
-  const [{ count: openCount }] = await ctx.db.query<{ count: number }>(`SELECT count(*) AS count FROM transactions t WHERE ${open.sql}`, open.params);
-  const total = openCount + (await countedRecords(ctx.db, ownerKey, state, until));
+  const [{ count: openCount }] = await lagging(ctx.db).query<{ count: number }>(`SELECT count(*) AS count FROM transactions t WHERE ${open.sql}`, open.params);
+  const total = openCount + (await countedRecords(lagging(ctx.db), ownerKey, state, until));
   const offset = (page - 1) * pageSize;
   if (offset >= total) return { total, offset, rows: [] };
   if (offset < openCount) return { total, offset, rows: await pageRows(ctx, where, pageSize, offset) };
-  const start = await hourOfPosition(ctx.db, ownerKey, state, until, offset - openCount);
+  const start = await hourOfPosition(lagging(ctx.db), ownerKey, state, until, offset - openCount);
   if (!start) return { total, offset, rows: [] };
   const older = withCondition(where, (p) => `t.created_at < ${p}`, start.hourEnd);
   return { total, offset, rows: await pageRows(ctx, older, pageSize, offset - openCount - start.before) };
@@ -78,7 +80,7 @@ async function countedPage(ctx: AppContext, owner: TransactionOwner, where: { sq
 
 /** Any other filter (an order, a search, dates) narrows the list enough to count and skip directly. */
 async function filteredPage(ctx: AppContext, where: { sql: string; params: unknown[] }, page: number, pageSize: number) {
-  const [{ count }] = await ctx.db.query<{ count: number }>(`SELECT count(*) AS count FROM transactions t WHERE ${where.sql}`, where.params);
+  const [{ count }] = await lagging(ctx.db).query<{ count: number }>(`SELECT count(*) AS count FROM transactions t WHERE ${where.sql}`, where.params);
   const offset = (page - 1) * pageSize;
   return { total: count, offset, rows: offset < count ? await pageRows(ctx, where, pageSize, offset) : [] };
 }

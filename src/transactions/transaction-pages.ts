@@ -4,6 +4,7 @@
 // record's time and id never change, so every record there at the start is read exactly once;
 // records written meanwhile are newer than the first page and stay out.
 import type { AppContext } from '../context.js';
+import { lagging } from '../db/db.js';
 import { RECORD_COLUMNS, whereClause, withCondition, type TransactionOwner } from './list-transactions.js';
 import type { ListFilters } from './list-query.js';
 import { transactionRecord, type TransactionRecord, type TransactionRow } from './transaction-record.js';
@@ -20,7 +21,7 @@ export async function* transactionPages(
     // The last record's own created_at, read in SQL: a JS Date would lose the microseconds.
     const page =
       lastId === undefined ? where : withCondition(where, (p) => `(t.created_at, t.id) < ((SELECT created_at FROM transactions WHERE id = ${p}), ${p})`, lastId);
-    const rows = await ctx.db.query<TransactionRow & { id: number }>(
+    const rows = await lagging(ctx.db).query<TransactionRow & { id: number }>(
       `SELECT t.id, ${RECORD_COLUMNS}
          FROM transactions t JOIN merchants m ON m.id = t.merchant_id
         WHERE ${page.sql}

@@ -20,6 +20,13 @@ export interface WebhookDelivery {
   delivered_at: Date | null;
 }
 
+/**
+ * A delivery's columns, named: a prepared statement pins its result columns, so `*` would break an
+ * older instance's statements once a newer one's migration adds a column (a rolling upgrade).
+ */
+const DELIVERY_COLUMNS = `id, event_id, merchant_id, environment, type, pidx, payload, url, status, attempts, next_attempt_at, last_status, last_response,
+            last_error, created_at, delivered_at`;
+
 export async function setWebhookEndpoint(db: Queryable, merchantId: number, environment: Environment, url: string | null, now: Date): Promise<void> {
   if (url === null) {
     await db.query('DELETE FROM webhook_endpoints WHERE merchant_id = $1 AND environment = $2', [merchantId, environment]);
@@ -48,7 +55,7 @@ export async function claimDueDeliveries(db: Queryable, now: Date, limit: number
         SELECT id FROM webhook_deliveries
          WHERE status = 'pending' AND next_attempt_at <= $1 AND (locked_until IS NULL OR locked_until <= $1)
          ORDER BY next_attempt_at LIMIT $2 FOR UPDATE SKIP LOCKED)
-      RETURNING d.*`,
+      RETURNING ${DELIVERY_COLUMNS}`,
     [now, limit, leaseSeconds],
   );
 }
@@ -68,8 +75,7 @@ export async function recordDeliveryResult(
 
 export async function listDeliveries(db: Queryable, merchantId: number, environment: Environment, limit = 50): Promise<WebhookDelivery[]> {
   return db.query<WebhookDelivery>(
-    `SELECT id, event_id, merchant_id, environment, type, pidx, payload, url, status, attempts, next_attempt_at, last_status, last_response,
-            last_error, created_at, delivered_at
+    `SELECT ${DELIVERY_COLUMNS}
        FROM webhook_deliveries WHERE merchant_id = $1 AND environment = $2 ORDER BY id DESC LIMIT $3`,
     [merchantId, environment, limit],
   );

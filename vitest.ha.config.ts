@@ -1,0 +1,12 @@
+// The HA suite (test/ha/): builds a Patroni cluster on this machine and kills its primary. Not part
+// of `npm test` (minutes, root, packages); `npm run test:ha` runs it, HA_LONG=1 the long version.
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/ha/**/*.test.ts'],
+    testTimeout: 600_000,
+    hookTimeout: 600_000,
+    maxWorkers: 1,
+  },
+});
