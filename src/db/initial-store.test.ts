@@ -17,7 +17,7 @@ describe('the initial store', () => {
     const store = join(dir.path, 'initial-store');
     await writeInitialStore(store);
     const dataDir = join(dir.path, 'data', 'pglite');
-    expect(seedDataDir(dataDir, store)).toBe(true);
+    expect(await seedDataDir(dataDir, store)).toBe(true);
     expect(existsSync(`${dataDir}.partial`)).toBe(false);
     const db = await openPglite({ dataDir });
     try {
@@ -25,8 +25,8 @@ describe('the initial store', () => {
     } finally {
       await db.close();
     }
-    expect(seedDataDir(dataDir, store)).toBe(false);
-    expect(seedDataDir(join(dir.path, 'other'), join(dir.path, 'missing'))).toBe(false);
+    expect(await seedDataDir(dataDir, store)).toBe(false);
+    expect(await seedDataDir(join(dir.path, 'other'), join(dir.path, 'missing'))).toBe(false);
   }, 120_000);
 
   it.skipIf(!existsSync(INITIAL_STORE))('is what a first start on an empty DATA_DIR opens, once built', async () => {

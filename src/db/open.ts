@@ -44,7 +44,7 @@ export async function openDb(config: Config, holder: 'server' | 'command'): Prom
   const unlock = await lockDataDir(config.dataDir, holder);
   try {
     const dataDir = join(config.dataDir, 'pglite');
-    seedDataDir(dataDir);
+    await seedDataDir(dataDir);
     const db = await openPglite({ dataDir });
     await migrate(db);
     const close = db.close.bind(db);

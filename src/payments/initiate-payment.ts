@@ -1,8 +1,9 @@
 import type { AppContext } from '../context.js';
+import type { Queryable } from '../db/db.js';
 import type { ApiCaller } from '../merchants/merchant.js';
 import { feeFor } from './fee.js';
 import type { Payment } from './payment.js';
-import { insertPayment } from './payment-store.js';
+import { insertPayment, insertPayments } from './payment-store.js';
 
 export interface InitiateInput {
   return_url: string;
@@ -28,14 +29,24 @@ export function paymentUrl(publicUrl: string, pidx: string): string {
   return `${publicUrl}/pay/${pidx}`;
 }
 
-/** Stores a new `Initiated` payment; it is committed before the caller answers. */
-export async function initiatePayment(ctx: AppContext, caller: ApiCaller, input: InitiateInput): Promise<InitiateResult> {
+/**
+ * Stores a new `Initiated` payment; it is committed before the caller answers. With `answer` (an
+ * Idempotency-Key's answer to save), the payment and that answer are written in one transaction of
+ * their own instead of the shared batch: a commit whose answer was lost with the primary is then
+ * replayed to the retry with the key, never made a second time.
+ */
+export async function initiatePayment(
+  ctx: AppContext,
+  caller: ApiCaller,
+  input: InitiateInput,
+  answer?: (result: InitiateResult) => ((tx: Queryable) => Promise<void>) | undefined,
+): Promise<InitiateResult> {
   const now = ctx.clock.now();
   const ttl = ctx.config.paymentTtlSeconds;
   const merchantFields = Object.fromEntries(Object.entries(input).filter(([key]) => key.startsWith('merchant_')));
   const pidx = ctx.ids.random(16);
   const expiresAt = new Date(now.getTime() + ttl * 1000);
-  await insertPayment(ctx.db, {
+  const payment = {
     pidx,
     merchant_id: caller.merchant.id,
     environment: caller.environment,
@@ -51,6 +62,16 @@ export async function initiatePayment(ctx: AppContext, caller: ApiCaller, input:
     merchant_fields: merchantFields,
     created_at: now,
     expires_at: expiresAt,
-  });
-  return { pidx, payment_url: paymentUrl(ctx.config.publicUrl, pidx), expires_at: expiresAt, expires_in: ttl, merchant_fields: merchantFields };
+  };
+  const result = { pidx, payment_url: paymentUrl(ctx.config.publicUrl, pidx), expires_at: expiresAt, expires_in: ttl, merchant_fields: merchantFields };
+  const save = answer?.(result);
+  if (save) {
+    await ctx.db.transaction(async (tx) => {
+      await insertPayments(tx, [payment]);
+      await save(tx);
+    });
+  } else {
+    await insertPayment(ctx.db, payment);
+  }
+  return result;
 }

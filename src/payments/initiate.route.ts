@@ -3,7 +3,8 @@ import type { AppContext } from '../context.js';
 import { callerOf } from '../http/authenticate.js';
 import { fieldSchema } from '../http/field-schema.js';
 import { formatTimestamp } from '../http/timestamp.js';
-import { initiatePayment, type InitiateInput } from './initiate-payment.js';
+import { answerInTransaction } from '../http/idempotency.js';
+import { initiatePayment, type InitiateInput, type InitiateResult } from './initiate-payment.js';
 import { initiateRequest } from './initiate-request.js';
 
 export const initiateResponse = {
@@ -52,14 +53,15 @@ export function registerInitiate(app: FastifyInstance, ctx: AppContext) {
       },
     },
     async (request) => {
-      const result = await initiatePayment(ctx, callerOf(request), request.body as InitiateInput);
-      return {
+      const answerOf = (result: InitiateResult) => ({
         pidx: result.pidx,
         payment_url: result.payment_url,
         expires_at: formatTimestamp(result.expires_at, ctx.config.timeZone),
         expires_in: result.expires_in,
         ...result.merchant_fields,
-      };
+      });
+      const result = await initiatePayment(ctx, callerOf(request), request.body as InitiateInput, (made) => answerInTransaction(request, 200, answerOf(made)));
+      return answerOf(result);
     },
   );
 }

@@ -11,44 +11,42 @@ export const paymentColumns = `pidx, merchant_id, environment, purchase_order_id
 
 export type NewPayment = Omit<Payment, 'status' | 'transaction_id' | 'payer_mobile' | 'refunded_amount' | 'updated_at'>;
 
-/**
- * Stores a new `Initiated` payment, in one statement with the other payments initiated meanwhile.
- * No event row: the payment's timeline starts at its created_at.
- */
-export const insertPayment = batchedPerStore(
-  async (db: Queryable, payments: NewPayment[]): Promise<void[]> => {
-    await db.query(
-      `INSERT INTO payments (pidx, merchant_id, environment, purchase_order_id, purchase_order_name, amount, fee,
-         return_url, website_url, customer_info, amount_breakdown, product_details, merchant_fields,
-         status, created_at, expires_at, updated_at)
-       SELECT pidx, merchant_id, environment, purchase_order_id, purchase_order_name, amount, fee,
-              return_url, website_url, customer_info::jsonb, amount_breakdown::jsonb, product_details::jsonb, merchant_fields::jsonb,
-              'Initiated', created_at::timestamptz, expires_at::timestamptz, created_at::timestamptz
-         FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::bigint[], $8::text[], $9::text[],
-                     $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[])
-           AS p (pidx, merchant_id, environment, purchase_order_id, purchase_order_name, amount, fee, return_url, website_url,
-                 customer_info, amount_breakdown, product_details, merchant_fields, created_at, expires_at)`,
-      [
-        payments.map((p) => p.pidx),
-        payments.map((p) => p.merchant_id),
-        payments.map((p) => p.environment),
-        payments.map((p) => p.purchase_order_id),
-        payments.map((p) => p.purchase_order_name),
-        payments.map((p) => p.amount),
-        payments.map((p) => p.fee),
-        payments.map((p) => p.return_url),
-        payments.map((p) => p.website_url),
-        payments.map((p) => json(p.customer_info)),
-        payments.map((p) => json(p.amount_breakdown)),
-        payments.map((p) => json(p.product_details)),
-        payments.map((p) => JSON.stringify(p.merchant_fields)),
-        payments.map((p) => p.created_at.toISOString()),
-        payments.map((p) => p.expires_at.toISOString()),
-      ],
-    );
-    return payments.map(() => undefined);
-  },
-);
+/** Stores new `Initiated` payments in one statement. No event row: a payment's timeline starts at its created_at. */
+export async function insertPayments(db: Queryable, payments: NewPayment[]): Promise<void[]> {
+  await db.query(
+    `INSERT INTO payments (pidx, merchant_id, environment, purchase_order_id, purchase_order_name, amount, fee,
+       return_url, website_url, customer_info, amount_breakdown, product_details, merchant_fields,
+       status, created_at, expires_at, updated_at)
+     SELECT pidx, merchant_id, environment, purchase_order_id, purchase_order_name, amount, fee,
+            return_url, website_url, customer_info::jsonb, amount_breakdown::jsonb, product_details::jsonb, merchant_fields::jsonb,
+            'Initiated', created_at::timestamptz, expires_at::timestamptz, created_at::timestamptz
+       FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::bigint[], $8::text[], $9::text[],
+                   $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[])
+         AS p (pidx, merchant_id, environment, purchase_order_id, purchase_order_name, amount, fee, return_url, website_url,
+               customer_info, amount_breakdown, product_details, merchant_fields, created_at, expires_at)`,
+    [
+      payments.map((p) => p.pidx),
+      payments.map((p) => p.merchant_id),
+      payments.map((p) => p.environment),
+      payments.map((p) => p.purchase_order_id),
+      payments.map((p) => p.purchase_order_name),
+      payments.map((p) => p.amount),
+      payments.map((p) => p.fee),
+      payments.map((p) => p.return_url),
+      payments.map((p) => p.website_url),
+      payments.map((p) => json(p.customer_info)),
+      payments.map((p) => json(p.amount_breakdown)),
+      payments.map((p) => json(p.product_details)),
+      payments.map((p) => JSON.stringify(p.merchant_fields)),
+      payments.map((p) => p.created_at.toISOString()),
+      payments.map((p) => p.expires_at.toISOString()),
+    ],
+  );
+  return payments.map(() => undefined);
+}
+
+/** Stores a new `Initiated` payment, in one statement with the other payments initiated meanwhile. */
+export const insertPayment = batchedPerStore(insertPayments);
 
 const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
 

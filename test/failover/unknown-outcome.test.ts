@@ -13,7 +13,7 @@ import { newMerchant, openTestDb, startTestApp, type TestApp } from '../test-app
 
 const lost = () => new Error('Connection terminated unexpectedly');
 
-describe('a refund whose response was lost with the primary', () => {
+describe('a refund or an initiate whose response was lost with the primary', () => {
   let store: Db;
   let down = false;
   let failAfterCommit = false;
@@ -68,5 +68,30 @@ describe('a refund whose response was lost with the primary', () => {
 
     const lookup = await api.lookup(initiated.body.pidx);
     expect(lookup.body).toMatchObject({ status: 'Partially refunded', refunded_amount: 100 });
+  });
+
+  it('holds for an initiate too: the retry gets the payment that was made, and no second one is made', async () => {
+    const merchant = await newMerchant(t.ctx);
+    const order = `order-lost-${Date.now()}`;
+    const initiate = () =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/v2/epayment/initiate/',
+        headers: { authorization: `Key ${merchant.test_secret_key}`, 'idempotency-key': 'initiate-1' },
+        payload: validInitiate({ amount: 1000, purchase_order_id: order }),
+      });
+
+    failAfterCommit = true;
+    const first = await initiate();
+    expect(first.statusCode).toBe(503);
+
+    failAfterCommit = false;
+    down = false;
+    t.clock.advance(IDEMPOTENCY_LEASE_SECONDS + 1);
+    const retried = await initiate();
+    expect(retried.statusCode).toBe(200);
+    const made = await store.query<{ pidx: string }>('SELECT pidx FROM payments WHERE merchant_id = $1 AND purchase_order_id = $2', [merchant.merchant.id, order]);
+    expect(made).toEqual([{ pidx: retried.json().pidx }]);
+    expect((await merchantApi(t.app, merchant.test_secret_key).lookup(retried.json().pidx)).body).toMatchObject({ status: 'Initiated', total_amount: 1000 });
   });
 });
