@@ -1,6 +1,7 @@
-// A small, pure model of the contract's payment lifecycle (sections 4 to 6), written from the
-// contract and not from the code: what every operation should do to a payment, its records and
-// the money, and what the payer, the merchant's server and the operator should be answered.
+// A small, pure model of the contract's payment lifecycle (sections 4 to 6) and of payouts (section
+// 10: balances, requests, the operator's moves, the sandbox bank, automatic schedules), written from
+// the contract and the docs and not from the code: what every operation should do to a payment, its
+// records and the money, and what the payer, the merchant's server and the operator should be answered.
 // The model-based test runs random operations against the real service and this model side by side.
 
 export type Environment = 'test' | 'live';
@@ -88,12 +89,29 @@ export interface ModelPayout {
   state: PayoutState;
 }
 
+/** A merchant's automatic payouts in one environment (contract section 10, docs/dashboard.md). */
+export interface ModelSchedule {
+  frequency: 'daily' | 'weekly';
+  /** 0 (Sunday) … 6 (Saturday); only for weekly. */
+  weekday: number | null;
+  /** Paisa: nothing is paid out while less is available. */
+  minimum: number;
+  /** The local day it was saved: no period starting before it is due. */
+  startsOn: string;
+}
+
 export interface Model {
   now: number;
+  /** TIME_ZONE: the merchant's calendar days, which name the schedules' periods. */
+  timeZone: string;
   ttlMs: number;
   /** SETTLEMENT_HOLD_HOURS, in ms: a payment's net is pending this long after its record. */
   holdMs: number;
   payouts: ModelPayout[];
+  /** By owner (`merchant:environment`). */
+  schedules: Map<string, ModelSchedule>;
+  /** `merchant:environment:period` of every period a scheduled payout was made for: one payout each, ever. */
+  paidPeriods: Set<string>;
   merchants: { feeBps: number }[];
   payments: ModelPayment[];
   records: ModelRecord[];
@@ -103,12 +121,15 @@ export interface Model {
   nextSeq: number;
 }
 
-export function newModel(options: { now: number; ttlSeconds: number; feeBps: number[]; holdHours: number }): Model {
+export function newModel(options: { now: number; timeZone: string; ttlSeconds: number; feeBps: number[]; holdHours: number }): Model {
   const model: Model = {
     now: options.now,
+    timeZone: options.timeZone,
     ttlMs: options.ttlSeconds * 1000,
     holdMs: options.holdHours * 3_600_000,
     payouts: [],
+    schedules: new Map(),
+    paidPeriods: new Set(),
     merchants: options.feeBps.map((feeBps) => ({ feeBps })),
     payments: [],
     records: [],
@@ -454,6 +475,75 @@ export function sandboxBankRun(model: Model): void {
   const requested = test.filter((p) => p.state === 'Requested');
   for (const p of processing) p.state = 'Paid';
   for (const p of requested) p.state = 'Processing';
+}
+
+// ---- automatic payouts ------------------------------------------------------------------------
+
+export type ScheduleChoice = { frequency: 'none' } | { frequency: 'daily' | 'weekly'; weekday: number; minimum: number };
+
+const ownerKey = (merchant: number, environment: Environment) => `${merchant}:${environment}`;
+
+/** The day `at` falls on in the model's TIME_ZONE, as `YYYY-MM-DD` (Swedish dates are written so). */
+export function dayOf(model: Model, at: number): string {
+  return new Date(at).toLocaleDateString('sv-SE', { timeZone: model.timeZone });
+}
+
+/** The day `days` after `day` (negative: before), on the calendar. */
+function dayAfter(day: string, days: number): string {
+  const date = new Date(`${day}T12:00:00Z`);
+  date.setUTCDate(date.getUTCDate() + days);
+  return date.toISOString().slice(0, 10);
+}
+
+export function scheduleOf(model: Model, merchant: number, environment: Environment): ModelSchedule | undefined {
+  return model.schedules.get(ownerKey(merchant, environment));
+}
+
+/** The merchant saves its schedule: a weekly one needs a day, the minimum is 0 or more; a refused choice changes nothing. */
+export function chooseSchedule(model: Model, merchant: number, environment: Environment, choice: ScheduleChoice): 'saved' | 'invalid' {
+  const key = ownerKey(merchant, environment);
+  if (choice.frequency === 'none') {
+    model.schedules.delete(key);
+    return 'saved';
+  }
+  const badDay = choice.frequency === 'weekly' && !(Number.isInteger(choice.weekday) && choice.weekday >= 0 && choice.weekday <= 6);
+  if (badDay || !(choice.minimum >= 0)) return 'invalid';
+  model.schedules.set(key, { frequency: choice.frequency, weekday: choice.frequency === 'weekly' ? choice.weekday : null, minimum: choice.minimum, startsOn: dayOf(model, model.now) });
+  return 'saved';
+}
+
+/** The period due now, named by its first local day: today (daily) or the latest chosen weekday (weekly); none before the schedule was saved. */
+export function duePeriod(model: Model, schedule: ModelSchedule): string | undefined {
+  let start = dayOf(model, model.now);
+  if (schedule.frequency === 'weekly') while (new Date(`${start}T12:00:00Z`).getUTCDay() !== schedule.weekday) start = dayAfter(start, -1);
+  return start >= schedule.startsOn ? start : undefined;
+}
+
+export interface ScheduledPayout {
+  merchant: number;
+  environment: Environment;
+  amount: number;
+  period: string;
+}
+
+/**
+ * The schedule job, however many instances run it at once: for every schedule whose period is due
+ * and has had no payout, one payout of all that is available when that is more than 0 and at least
+ * the minimum. Below it nothing is claimed, so a later run in the period may pay. The caller adds
+ * the payouts with the idx the service gave.
+ */
+export function runPayoutSchedules(model: Model): ScheduledPayout[] {
+  const made: ScheduledPayout[] = [];
+  for (const [key, schedule] of model.schedules) {
+    const [merchant, environment] = [Number(key.split(':')[0]), key.split(':')[1] as Environment];
+    const period = duePeriod(model, schedule);
+    if (!period || model.paidPeriods.has(`${key}:${period}`)) continue;
+    const { available } = balances(model, merchant, environment);
+    if (available <= 0 || available < schedule.minimum) continue;
+    model.paidPeriods.add(`${key}:${period}`);
+    made.push({ merchant, environment, amount: available, period });
+  }
+  return made;
 }
 
 /** Payments of one order that hold or took its money: never more than one (contract section 3). */

@@ -1,10 +1,14 @@
 // Model-based test of the payment lifecycle (issue 6): random sequences of operations — initiate,
 // open and pay on the hosted page, hold with the pending wallet, cancel, expire by the clock (and
-// the sweep), refund whole, in parts and over the rest, resolve, look up, list — run against ONE
-// real service through its HTTP surface (the operator's resolve through its service function), and
-// after every step compared with the pure model of model.ts: lookup status and HTTP code, fee,
-// refunded amount, transaction id, the list's records, wallet and merchant balances, the order
-// rule, and every ledger invariant (verifyLedger) every few steps and at the end of each run.
+// the sweep), refund whole, in parts and over the rest, resolve, look up, list, and payouts (issue
+// 18: request, process, pay, fail, the sandbox bank, and automatic schedules chosen by merchants and
+// run by one or two instances of the job while the clock moves across days) — run against ONE real
+// service through its HTTP surface (the operator's resolve and payout moves, the schedule's choice
+// and job through their service functions), and after every step compared with the pure model of
+// model.ts: lookup status and HTTP code, fee, refunded amount, transaction id, the list's records,
+// wallet and merchant balances (pending, available, clearing), the payouts and the schedules'
+// periods, the order rule, and every ledger invariant (verifyLedger) every few steps and at the end
+// of each run.
 //
 // Size: at least MODEL_STEPS (default 2000) steps, in runs of up to MODEL_MAX_COMMANDS (200)
 // commands; each run starts with new merchants and a new live wallet. On failure fast-check prints
@@ -26,6 +30,9 @@ import { resolvePayment } from '../../src/payments/resolve-payment.js';
 import { runSandboxBank } from '../../src/jobs/sandbox-bank.js';
 import { saveBankAccount } from '../../src/merchants/bank-account-store.js';
 import { markPayout } from '../../src/settlements/move-payout.js';
+import { choosePayoutSchedule } from '../../src/settlements/choose-payout-schedule.js';
+import { findPayoutSchedule } from '../../src/settlements/payout-schedule-store.js';
+import { runPayoutSchedules } from '../../src/settlements/run-payout-schedules.js';
 import { settlementBalance } from '../../src/settlements/settlement-balance.js';
 import { topupWallet } from '../../src/wallets/topup-wallet.js';
 import { operatorWallet, otpSentFor, walletBalanceOf, type TestWallet } from '../portal-client.js';
@@ -252,6 +259,8 @@ async function checkMoney(m: Model, r: Real, touched?: ModelPayment[]) {
   expect(actual).toEqual(modelled);
   const [{ payments }] = await t.db.query<{ payments: number }>('SELECT count(*)::int AS payments FROM payments WHERE merchant_id = ANY($1)', [ids]);
   expect(payments).toBe(m.payments.length);
+  const [{ payouts }] = await t.db.query<{ payouts: number }>('SELECT count(*)::int AS payouts FROM payouts WHERE merchant_id = ANY($1)', [ids]);
+  expect(payouts).toBe(m.payouts.length);
 }
 
 /** The merchant account's balance, and its split into pending, available and clearing (contract section 10). */
@@ -809,6 +818,88 @@ class SandboxBank extends Step {
   }
 }
 
+/** The merchant chooses its automatic payouts, through the use case of the dashboard's form; some choices are refused. */
+class ChooseSchedule extends Step {
+  name = 'choose schedule';
+  protected needs = 'nothing' as const;
+  constructor(
+    readonly merchant: number,
+    readonly environment: Environment,
+    readonly choice: M.ScheduleChoice,
+  ) {
+    super();
+  }
+  params() {
+    const c = this.choice;
+    return `${this.merchant}, ${this.environment}, ${c.frequency}${c.frequency === 'none' ? '' : `${c.frequency === 'weekly' ? ` on ${c.weekday}` : ''}, minimum ${c.minimum}`}`;
+  }
+  async act(m: Model, r: Real) {
+    const c = this.choice;
+    const choice = c.frequency === 'none' ? { frequency: c.frequency, minimumAmount: undefined } : { frequency: c.frequency, weekday: c.weekday, minimumAmount: Number.isNaN(c.minimum) ? undefined : c.minimum };
+    const owner = { merchantId: r.merchants[this.merchant].merchant.id, environment: this.environment };
+    const result = await choosePayoutSchedule(t.ctx, { ...owner, choice }).then(
+      () => 'saved',
+      (error: unknown) => (error instanceof AppError ? error.code : String(error)),
+    );
+    const outcome = M.chooseSchedule(m, this.merchant, this.environment, c);
+    this.detail = `on ${M.dayOf(m, m.now)} → ${outcome}`;
+    count(`choose schedule → ${c.frequency} ${outcome}`);
+    expect(result).toBe(outcome === 'saved' ? 'saved' : 'validation_error');
+    // What is stored, refused choices leaving the one before.
+    const expected = M.scheduleOf(m, this.merchant, this.environment);
+    const stored = await findPayoutSchedule(t.db, owner.merchantId, owner.environment);
+    expect(stored).toEqual(expected && { merchantId: owner.merchantId, frequency: expected.frequency, weekday: expected.weekday, minimumAmount: expected.minimum, startsOn: expected.startsOn });
+    return [];
+  }
+}
+
+/** The schedule job at the model's clock, by one instance or by two at once; the payouts it makes join the model's. */
+class RunSchedules extends Step {
+  name = 'run schedules';
+  protected needs = 'nothing' as const;
+  constructor(readonly instances: number) {
+    super();
+  }
+  params() {
+    return `${this.instances} instance${this.instances > 1 ? 's' : ''}`;
+  }
+  async act(m: Model, r: Real) {
+    const refusals: unknown[] = [];
+    const made = await Promise.all(Array.from({ length: this.instances }, () => runPayoutSchedules(t.ctx, (_merchantId, error) => refusals.push(error))));
+    const expected = M.runPayoutSchedules(m);
+    this.detail = `on ${M.dayOf(m, m.now)} → ${expected.map((p) => `${p.merchant} ${p.environment} ${p.amount} for ${p.period}`).join(', ') || 'none'}`;
+    count(`run schedules → ${expected.length ? 'payouts' : 'none'}`);
+    expect(refusals).toEqual([]);
+    expect(made.reduce((a, b) => a + b, 0)).toBe(expected.length);
+    const known = new Set(m.payouts.map((p) => p.idx));
+    for (let i = 0; i < r.merchants.length; i++) {
+      for (const environment of ['test', 'live'] as const) {
+        // Newest first: what the job made is on the first page, as the merchant's integration lists it.
+        const { status, body } = await api(keyOf(r, i, environment), 'GET', '/api/v2/settlements/?page_size=20');
+        expect(status).toBe(200);
+        const fresh = (body.records as { idx: string; amount: number; state: string; requested_by: string }[]).filter((p) => !known.has(p.idx));
+        const mine = expected.filter((p) => p.merchant === i && p.environment === environment);
+        expect({ merchant: i, environment, payouts: fresh.map(({ amount, state, requested_by }) => ({ amount, state, requested_by })) }).toEqual({
+          merchant: i,
+          environment,
+          payouts: mine.map(({ amount }) => ({ amount, state: 'Requested', requested_by: 'schedule' })),
+        });
+        for (const p of fresh) m.payouts.push({ idx: p.idx, merchant: i, environment, amount: p.amount, state: 'Requested' });
+        await checkBalances(m, r, i, environment);
+      }
+    }
+    // The periods claimed: one payout each, named by the period's first local day.
+    const ids = r.merchants.map((x) => x.merchant.id);
+    const claimed = await t.db.query<{ merchant_id: number; environment: Environment; period: string }>(
+      `SELECT merchant_id, environment, to_char(period_start, 'YYYY-MM-DD') AS period FROM scheduled_payouts WHERE merchant_id = ANY($1)`,
+      [ids],
+    );
+    expect(new Set(claimed.map((c) => `${ids.indexOf(Number(c.merchant_id))}:${c.environment}:${c.period}`))).toEqual(m.paidPeriods);
+    expect(claimed.length).toBe(m.paidPeriods.size);
+    return [];
+  }
+}
+
 // Amounts: any, and some whose fee is exactly half a paisa at one of the merchants' rates.
 const amountArb = fc.oneof(
   { weight: 3, arbitrary: fc.integer({ min: 10, max: 40_000 }) },
@@ -831,6 +922,9 @@ const wrongMpinArb = fc
   .map(([pick, slot, mpin, times]) => new WrongMpin(pick, slot, mpin, times));
 const cancelArb = pickArb.map((pick) => new Cancel(pick));
 const advanceArb = fc.tuple(fc.constantFrom(30, 240, 301, 900, 1800, ttlSeconds + 1), fc.boolean()).map(([seconds, sweep]) => new Advance(seconds, sweep));
+/** Hours and days, so that the schedules' periods change during a run. */
+const HOUR = 3600;
+const daysArb = fc.tuple(fc.constantFrom(3 * HOUR, 9 * HOUR, 24 * HOUR, 29 * HOUR, 2 * 24 * HOUR, 4 * 24 * HOUR), fc.boolean()).map(([seconds, sweep]) => new Advance(seconds, sweep));
 const refundArb = fc
   .tuple(
     pickArb,
@@ -856,6 +950,18 @@ const payoutArb = fc.oneof(
   { weight: 1, arbitrary: fc.constant(null).map(() => new SandboxBank()) },
 );
 
+// Mostly reachable minimums, so that schedules pay; sometimes one no run reaches.
+const minimumArb = fc.oneof({ weight: 3, arbitrary: fc.constant(0) }, { weight: 3, arbitrary: fc.integer({ min: 1, max: 20_000 }) }, { weight: 1, arbitrary: fc.constantFrom(1, 60_000, 1_000_000) });
+const scheduleChoiceArb: fc.Arbitrary<M.ScheduleChoice> = fc.oneof(
+  { weight: 1, arbitrary: fc.constant({ frequency: 'none' as const }) },
+  { weight: 2, arbitrary: minimumArb.map((minimum) => ({ frequency: 'daily' as const, weekday: 0, minimum })) },
+  { weight: 2, arbitrary: fc.tuple(fc.nat(6), minimumArb).map(([weekday, minimum]) => ({ frequency: 'weekly' as const, weekday, minimum })) },
+  // Refused: no day of the week, a negative minimum, a minimum that is not an amount.
+  { weight: 1, arbitrary: fc.constantFrom<M.ScheduleChoice>({ frequency: 'weekly', weekday: 7, minimum: 0 }, { frequency: 'daily', weekday: 0, minimum: -1 }, { frequency: 'weekly', weekday: 2, minimum: Number.NaN }) },
+);
+const chooseScheduleArb = fc.tuple(merchantArb, environmentArb, scheduleChoiceArb).map(([merchant, env, choice]) => new ChooseSchedule(merchant, env, choice));
+const runSchedulesArb = fc.constantFrom(1, 1, 2).map((instances) => new RunSchedules(instances));
+
 /** fc.commands picks uniformly among its arbitraries: an arbitrary listed n times weighs n. */
 const weighted = (entries: [fc.Arbitrary<Step>, number][]) => entries.flatMap(([arb, weight]) => Array.from({ length: weight }, () => arb));
 
@@ -872,19 +978,28 @@ const commandArbs = weighted([
   [readArb, 2],
   [requestPayoutArb, 2],
   [payoutArb, 2],
+  [chooseScheduleArb, 2],
+  [runSchedulesArb, 2],
+  [daysArb, 1],
 ]);
 
 let runs = 0;
+/** The merchants of the run before: their schedules are turned off, so that the job pays only this run's. */
+let previous: CreatedMerchant[] = [];
 
 async function setup(): Promise<{ model: Model; real: Real }> {
   runs += 1;
+  for (const created of previous) {
+    for (const environment of ['test', 'live'] as const) await choosePayoutSchedule(t.ctx, { merchantId: created.merchant.id, environment, choice: { frequency: 'none', minimumAmount: undefined } });
+  }
   const merchants = [];
   for (const fee_bps of FEE_BPS) merchants.push(await newMerchant(t.ctx, { fee_bps }));
   const live = await operatorWallet(t.ctx, { balance: LIVE_FUNDING, mpin: '2468' });
   for (const created of merchants) {
     await saveBankAccount(t.db, created.merchant.id, { bankName: 'Nabil Bank', branch: 'Thamel', accountName: created.merchant.name, accountNumber: '0012345678901', updatedAt: t.clock.now() });
   }
-  const model = M.newModel({ now: t.clock.now().getTime(), ttlSeconds, feeBps: FEE_BPS, holdHours: HOLD_HOURS });
+  previous = merchants;
+  const model = M.newModel({ now: t.clock.now().getTime(), timeZone: t.ctx.config.timeZone, ttlSeconds, feeBps: FEE_BPS, holdHours: HOLD_HOURS });
   M.addWallet(model, { mobile: live.mobile, environment: 'live', sandbox: false, mpin: live.mpin, balance: LIVE_FUNDING });
   const real: Real = { id: `run${runs}-${randomBytes(4).toString('hex')}`, merchants, live, nonce: randomBytes(16).toString('base64url'), steps: 0 };
   return { model, real };
