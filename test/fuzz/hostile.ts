@@ -2,8 +2,8 @@
 // databases and parsers trip on, deep nesting, huge arrays, and raw bodies JSON.stringify cannot make.
 import fc from 'fast-check';
 
-/** Runs per property: FUZZ_RUNS (default 1000); `npm run test:long` asks for far more. */
-export const FUZZ_RUNS = Number(process.env.FUZZ_RUNS ?? 1000);
+/** Runs per property: FUZZ_RUNS (default 500); `npm run test:long` asks for far more. */
+export const FUZZ_RUNS = Number(process.env.FUZZ_RUNS ?? 500);
 /** FUZZ_SEED replays a failure fast-check reported (with its `path`, FUZZ_PATH). */
 export const fuzzOptions = (runs = FUZZ_RUNS) => ({
   numRuns: runs,

@@ -10,7 +10,7 @@
 // periods, the order rule, and every ledger invariant (verifyLedger) every few steps and at the end
 // of each run.
 //
-// Size: at least MODEL_STEPS (default 2000) steps, in runs of up to MODEL_MAX_COMMANDS (200)
+// Size: at least MODEL_STEPS (default 1000) steps, in runs of up to MODEL_MAX_COMMANDS (200)
 // commands; each run starts with new merchants and a new live wallet. On failure fast-check prints
 // the run's seed and its commands: MODEL_SEED=<seed> replays that run alone, MODEL_SHRINK=1 also
 // shrinks it (slow: every shrink replays against the service).
@@ -40,7 +40,7 @@ import { newMerchant, startTestApp } from '../test-app.js';
 import * as M from './model.js';
 import type { Environment, Model, ModelPayment } from './model.js';
 
-const STEPS = Number(process.env.MODEL_STEPS ?? 2000);
+const STEPS = Number(process.env.MODEL_STEPS ?? 1000);
 const MAX_COMMANDS = Number(process.env.MODEL_MAX_COMMANDS ?? 200);
 const SEED = process.env.MODEL_SEED ? Number(process.env.MODEL_SEED) : undefined;
 const SHRINK = process.env.MODEL_SHRINK === '1';
