@@ -20,6 +20,12 @@ export async function writeInitialStore(dir: string): Promise<void> {
   rmSync(partial, { recursive: true, force: true });
   const db = await openPglite({ dataDir: partial });
   await migrate(db);
+  // PGlite opens `postgres` only; initdb's two template databases are 14 of the store's 40 MB, and a
+  // first start writes every byte of its copy. Nothing here creates databases from them.
+  await db.exec("UPDATE pg_database SET datistemplate = false WHERE datname IN ('template0', 'template1')");
+  await db.exec('DROP DATABASE template0');
+  await db.exec('DROP DATABASE template1');
+  await db.exec('CHECKPOINT');
   await db.close();
   rmSync(dir, { recursive: true, force: true });
   renameSync(partial, dir);
