@@ -122,7 +122,7 @@ describe('the team', () => {
     const { page } = await person();
     await join(page, await linkFromMail(VIEWER), 'viewer secret 12');
     const nav = await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link').allTextContents();
-    expect(nav).toEqual(['Home', 'Transactions', 'Team']);
+    expect(nav).toEqual(['Home', 'Transactions', 'Settlements', 'Team']);
 
     await page.goto(`${suite.service.origin}/dashboard/team`);
     expect(await page.locator('main form').count()).toBe(0);
