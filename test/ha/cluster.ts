@@ -6,11 +6,11 @@
 // temporary directory removed at the end; `stop()` ends every process it started, also on failure.
 // Test-only simplifications: loopback `trust` authentication instead of passwords, no watchdog.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort } from '../processes.js';
+import { freePort, postgresProcesses } from '../processes.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const PG_BIN = '/usr/lib/postgresql/15/bin';
@@ -284,18 +284,7 @@ ${servers}
 
   /** SIGKILL of the node's postmaster and every backend of it: PostgreSQL crashes, Patroni lives. */
   killPostgres(node: Node): void {
-    const postmaster = Number(readFileSync(join(node.dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
-    const children = readdirSync('/proc')
-      .filter((name) => /^\d+$/.test(name))
-      .filter((pid) => {
-        try {
-          return Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')[1]) === postmaster;
-        } catch {
-          return false;
-        }
-      })
-      .map(Number);
-    for (const pid of [postmaster, ...children]) {
+    for (const pid of postgresProcesses(node.dataDir)) {
       try {
         process.kill(pid, 'SIGKILL');
       } catch {

@@ -8,7 +8,7 @@ import { createConnection, createServer, type Server, type Socket } from 'node:n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { freePort } from '../processes.js';
+import { freePort, postgresProcesses } from '../processes.js';
 import { postgresUrl, scratchDatabase } from './store.js';
 
 const run = promisify(execFile);
@@ -72,21 +72,7 @@ async function privateCluster(bin: string, user: { uid: number; gid: number }): 
   let running = false;
   await start();
   running = true;
-  const processes = () => {
-    const postmaster = Number(readFileSync(join(dir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]);
-    const children = readdirSync('/proc')
-      .filter((name) => /^\d+$/.test(name))
-      .filter((pid) => {
-        try {
-          // The parent pid is the 4th field, after the command name in parentheses.
-          return Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')[1]) === postmaster;
-        } catch {
-          return false;
-        }
-      })
-      .map(Number);
-    return [postmaster, ...children];
-  };
+  const processes = () => postgresProcesses(join(dir, 'data'));
   let frozen: number[] = [];
   return {
     kind: 'private cluster',
