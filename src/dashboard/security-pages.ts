@@ -89,14 +89,14 @@ export function accountPage(frame: PageFrame, view: AccountView): Html {
   <form method="post" action="/dashboard/account/two-factor/recovery-codes" class="stack">
     ${csrfField(csrf)}
     ${codeInput('Code from the app', 'Makes ten new recovery codes; the ones you have stop working.', errors.codes)}
-    <button type="submit">Make new recovery codes</button>
+    <button type="submit" class="button">Make new recovery codes</button>
   </form>
   ${session.requireTwoFactor
     ? html`<p class="hint">Your team requires two-factor, so it stays on.</p>`
     : html`<form method="post" action="/dashboard/account/two-factor/off" class="stack">
     ${csrfField(csrf)}
     ${textInput({ name: 'off_code', label: 'Code from the app, or a recovery code', autocomplete: 'one-time-code', required: true, error: errors.off, attributes: html` inputmode="text" maxlength="20"` })}
-    <button type="submit" class="danger">Turn off two-factor</button>
+    <button type="submit" class="primary danger">Turn off two-factor</button>
   </form>`}`
     : html`<p><span class="badge warn">Off</span> Anyone with your password can log in.</p>
   <p><a class="button primary" href="/dashboard/account/two-factor">Set up two-factor</a></p>`;
@@ -107,7 +107,7 @@ export function accountPage(frame: PageFrame, view: AccountView): Html {
   <form method="post" action="/dashboard/account/team-two-factor" class="stack">
     ${csrfField(csrf)}
     <input type="hidden" name="required" value="${session.requireTwoFactor ? 'no' : 'yes'}">
-    <button type="submit">${session.requireTwoFactor ? 'Stop requiring two-factor' : 'Require two-factor for the team'}</button>
+    <button type="submit" class="button">${session.requireTwoFactor ? 'Stop requiring two-factor' : 'Require two-factor for the team'}</button>
   </form>
   <p class="hint">When required, a user without it is taken to set it up after their password, and can do nothing else until they have.</p>
 </section>`
@@ -172,7 +172,7 @@ ${alertBox(view.done, 'success')}
 </table>
 <form method="post" action="/dashboard/account/sessions/end-all" class="actions">
   ${csrfField(csrf)}
-  <button type="submit" class="danger">Log out everywhere</button>
+  <button type="submit" class="primary danger">Log out everywhere</button>
 </form>
 <p class="hint">Ends every session of yours, this one too. If you think someone else knows your password, change it as well.</p>
 </section>`,

@@ -47,7 +47,7 @@ export function stepUpBox(ctx: AppContext, session: MerchantSession, view: { csr
   <input type="hidden" name="back" value="${view.back}">
   <p>Changes here need you to confirm it is you (once, for the next ${STEP_UP_FRESH_SECONDS / 60} minutes).</p>
   ${stepUpField(ctx, session)}
-  <button type="submit">Confirm</button>
+  <button type="submit" class="primary">Confirm</button>
 </form>`;
 }
 
