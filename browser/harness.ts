@@ -197,6 +197,14 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: `${SCREENSHOT_DIR}${name}.png`, fullPage: true });
 }
 
+/** `screenshot` at the phone's width and then the desktop's (`<name>-phone`, `<name>-desktop`); the page is left at desktop width. */
+export async function screenshotsAtBothWidths(page: Page, name: string): Promise<void> {
+  for (const [size, viewport] of [['phone', PHONE], ['desktop', DESKTOP]] as const) {
+    await page.setViewportSize(viewport);
+    await screenshot(page, `${name}-${size}`);
+  }
+}
+
 /**
  * What a browser test file sets up: the service, a merchant's site and Chromium, started before its
  * tests and stopped after. The people it opens are closed after each test, which then fails on any

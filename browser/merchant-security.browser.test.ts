@@ -7,7 +7,7 @@ import type { Page } from 'playwright-core';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { totpCode } from '../src/people/totp.js';
-import { DESKTOP, freePort, launchChromium, openPayer, type Payer, type Service, startService } from './harness.js';
+import { DESKTOP, freePort, launchChromium, openPayer, type Payer, screenshotsAtBothWidths, type Service, startService } from './harness.js';
 import type { Browser } from 'playwright-core';
 
 interface Received {
@@ -110,6 +110,7 @@ describe('a merchant keeps its account safe', () => {
     await page.getByRole('link', { name: 'Set up two-factor' }).click();
     await page.getByRole('heading', { name: 'Set up two-factor log-in' }).waitFor();
     expect(await page.locator('figure.qr svg').count()).toBe(1);
+    await screenshotsAtBothWidths(page, 'security-two-factor-setup');
     const secret = (await page.locator('code.secret').textContent())!.replace(/\s+/g, '');
     await page.getByLabel('Code from the app').fill(totpCode(secret, service.t.clock.now()));
     await page.getByRole('button', { name: 'Turn on two-factor' }).click();
@@ -117,6 +118,7 @@ describe('a merchant keeps its account safe', () => {
     expect(await page.locator('.recovery-codes li').count()).toBe(10);
     await page.getByRole('link', { name: 'Done' }).click();
     await page.getByText('10 recovery codes left.').waitFor();
+    await screenshotsAtBothWidths(page, 'security-page');
 
     await page.getByRole('button', { name: 'Log out' }).click();
     await page.waitForURL(`${service.origin}/dashboard/login`);

@@ -11,7 +11,7 @@ import { newOperator } from '../test/console-client.js';
 import { merchantIn } from '../test/merchant-approval.js';
 import { operatorWallet, payerBrowser, payWithLiveWallet } from '../test/portal-client.js';
 import { totpCode } from '../src/people/totp.js';
-import { browserSuite, DESKTOP, PHONE, screenshot } from './harness.js';
+import { browserSuite, screenshotsAtBothWidths } from './harness.js';
 
 const suite = browserSuite({ merchantName: 'Harness merchant (unused)' });
 
@@ -21,12 +21,7 @@ function csvRows(text: string): Record<string, string>[] {
   return lines.map((cells) => Object.fromEntries(header.map((name, i) => [name, cells[i]])));
 }
 
-async function photograph(page: Page, name: string) {
-  for (const [size, viewport] of [['phone', PHONE], ['desktop', DESKTOP]] as const) {
-    await page.setViewportSize(viewport);
-    await screenshot(page, `settlements-${name}-${size}`);
-  }
-}
+const photograph = (page: Page, name: string) => screenshotsAtBothWidths(page, `settlements-${name}`);
 
 describe('a live payout from request to statement', () => {
   it('the merchant requests it, the operator exports and marks it Paid, the merchant reads its statement', async () => {

@@ -8,7 +8,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paidPayment } from '../test/dashboard-client.js';
 import { type MailInbox, startMailInbox } from '../test/mail-inbox.js';
-import { browserSuite } from './harness.js';
+import { browserSuite, screenshotsAtBothWidths } from './harness.js';
 
 const OWNER = { name: 'Annapurna Books', email: `books-owner-${Date.now()}@example.com`, password: 'a long owner secret' };
 const DEVELOPER = `books-dev-${Date.now()}@example.com`;
@@ -169,5 +169,6 @@ describe('the team', () => {
       [VIEWER, 'viewer'],
     ]);
     expect(await page.locator('table.invitations').count()).toBe(0);
+    await screenshotsAtBothWidths(page, 'team-page');
   });
 });
