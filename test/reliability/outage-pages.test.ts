@@ -57,10 +57,13 @@ describe.skipIf(!outageKind)(`pages during an outage (${outageKind ?? 'no Postgr
       expect(waited).toBeGreaterThanOrEqual(STATEMENT_TIMEOUT_MS);
       expect(waited).toBeLessThan(STATEMENT_TIMEOUT_MS + 2500);
       expectOutagePage(await inject('GET', `/pay/${pidx}`), 'portal');
-      // Released before the timeout: the statement waits for it and is answered.
+      // Released before the timeout: the statement waits for it and is answered. The ROLLBACK is
+      // awaited too: the lookup may be answered before the holder has read the ROLLBACK's reply, and
+      // ending the holder then would fail the ROLLBACK with nobody to hear it.
       const lookup = inject('POST', '/api/v2/epayment/lookup/', { pidx });
-      setTimeout(() => void holder.query('ROLLBACK'), STATEMENT_TIMEOUT_MS / 3);
-      expect((await lookup).status).toBe(200);
+      const rollback = new Promise((resolve) => setTimeout(resolve, STATEMENT_TIMEOUT_MS / 3)).then(() => holder.query('ROLLBACK'));
+      const [answer] = await Promise.all([lookup, rollback]);
+      expect(answer.status).toBe(200);
     } finally {
       await holder.end();
     }
