@@ -87,6 +87,8 @@ export function registerSettlements(app: FastifyInstance, deps: DashboardDeps) {
     const session = sessionOf(request);
     const values = { frequency: field(request, 'frequency'), weekday: field(request, 'weekday'), minimum_amount: field(request, 'minimum_amount').trim() };
     const frequency = values.frequency === 'daily' || values.frequency === 'weekly' ? values.frequency : values.frequency === 'none' ? 'none' : undefined;
+    // A live schedule sends money out in its chooser's name, so it asks what a live payout asks.
+    if (session.environment === 'live' && frequency !== 'none' && !session.user.email_verified_at) return show(request, reply, { values, message: UNVERIFIED_MESSAGE }, 403);
     try {
       if (!frequency) throw new AppError('validation_error', { fields: { frequency: ['Choose how often to pay out.'] } });
       await choosePayoutSchedule(ctx, {

@@ -189,6 +189,11 @@ describe('live payouts', () => {
     const unverified = await browser.post('/dashboard/settlements/payouts', { payout: 'all' });
     expect(unverified.status).toBe(403);
     expect(pageText(unverified.body)).toContain('Confirm your e-mail address first');
+    // Nor a live schedule chosen by it, which would pay out in its name later.
+    const schedule = await browser.post('/dashboard/settlements/schedule', { frequency: 'daily', minimum_amount: '' });
+    expect(schedule.status).toBe(403);
+    expect(pageText(schedule.body)).toContain('Confirm your e-mail address first');
+    expect(await t.db.query('SELECT 1 FROM payout_schedules WHERE merchant_id = $1', [id])).toEqual([]);
     expect((await browser.get(mailedLink(t.logs, fields.email, 'verify-email'))).location).toBe('/dashboard/account?done=verified');
     expect((await browser.post('/dashboard/settlements/payouts', { payout: 'all' })).status).toBe(303);
     await runSandboxBank(t.ctx);
