@@ -1,5 +1,5 @@
 // A first start copies the store `npm run build` prepared instead of running initdb.
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/processes.js';
@@ -19,11 +19,24 @@ describe('the initial store', () => {
     const dataDir = join(dir.path, 'data', 'pglite');
     expect(await seedDataDir(dataDir, store)).toBe(true);
     expect(existsSync(`${dataDir}.partial`)).toBe(false);
+    // The prepared WAL segment keeps only its used part; the copy is a whole segment again.
+    const segmentSize = (store: string) => readdirSync(join(store, 'pg_wal')).filter((name) => /^[0-9A-F]{24}$/.test(name)).map((name) => statSync(join(store, 'pg_wal', name)).size);
+    expect(segmentSize(store)).toHaveLength(1);
+    expect(segmentSize(store)[0]).toBeLessThan(16 * 1024 * 1024);
+    expect(segmentSize(dataDir)).toStrictEqual([16 * 1024 * 1024]);
     const db = await openPglite({ dataDir });
     try {
       expect(await migrate(db)).toStrictEqual([]);
+      // Written past the prepared part of the segment, and read back after a restart.
+      await db.exec(`CREATE TABLE seeded (note text); INSERT INTO seeded SELECT repeat('x', 1000) FROM generate_series(1, 10000)`);
     } finally {
       await db.close();
+    }
+    const reopened = await openPglite({ dataDir });
+    try {
+      expect(await reopened.query('SELECT count(*)::int AS count FROM seeded')).toStrictEqual([{ count: 10000 }]);
+    } finally {
+      await reopened.close();
     }
     expect(await seedDataDir(dataDir, store)).toBe(false);
     expect(await seedDataDir(join(dir.path, 'other'), join(dir.path, 'missing'))).toBe(false);
