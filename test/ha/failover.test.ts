@@ -4,13 +4,16 @@
 // PostgreSQL in one round, of its Patroni and PostgreSQL (the machine lost) in another. After each
 // round every initiate that got a 200 is found by lookup, every payment whose payer was redirected as
 // Completed is paid with exactly one journal, `bhuktani ledger verify` passes, and the old primary has
-// rejoined as a replica. The time from the kill to the first successful write is measured (target
-// ≤ 15 s) and printed. Fast (CI): the PostgreSQL round; HA_LONG=1: both rounds and more load.
+// rejoined as a replica. Every request of the load is answered, and every answer that is not a
+// success is the contract's 503 with Retry-After (JSON from the API, the outage page from the hosted
+// page): requests in flight when the primary goes fail fast and say when to try again. The time from
+// the kill to the first successful write is measured (target ≤ 15 s) and printed. Fast (CI): the
+// PostgreSQL round; HA_LONG=1: both rounds and more load.
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPostgres } from '../../src/db/postgres.js';
-import { callbackOf, merchantApi, payOnPortal, SANDBOX_WALLETS } from '../reliability/http-client.js';
+import { callbackOf, merchantApi, noAnswerKind, payOnPortal, SANDBOX_WALLETS } from '../reliability/http-client.js';
 import { journalViolations, ledgerVerify, preparePostgres, type ShopMerchant } from '../reliability/store.js';
 import { canBuildCluster, Cluster, installPackages, sleep, waitFor } from './cluster.js';
 
@@ -21,6 +24,22 @@ const WORKERS = LONG ? 6 : 3;
 const BEFORE_MS = LONG ? 8000 : 4000;
 const AFTER_MS = LONG ? 8000 : 4000;
 const TARGET_MS = 15_000;
+
+/** How the load was answered: successes, the contract's 503 with Retry-After, anything else, no answer. */
+function answerTally() {
+  const tally = { succeeded: 0, unavailable: 0, other: [] as string[], noAnswer: [] as string[] };
+  return {
+    tally,
+    answer(what: string, status: number, retryAfter: string | null | undefined, succeeded: boolean) {
+      if (succeeded) tally.succeeded++;
+      else if (status === 503 && /^\d+$/.test(retryAfter ?? '')) tally.unavailable++;
+      else tally.other.push(`${what}: ${status}${retryAfter ? ` (Retry-After ${retryAfter})` : ''}`);
+    },
+    noAnswer(what: string, error: unknown) {
+      tally.noAnswer.push(`${what}: ${noAnswerKind(error)}`);
+    },
+  };
+}
 
 describe.skipIf(!canBuildCluster())('losing the database primary (Patroni, etcd, HAProxy)', () => {
   const cluster = new Cluster();
@@ -49,26 +68,34 @@ describe.skipIf(!canBuildCluster())('losing the database primary (Patroni, etcd,
       const refunded: string[] = [];
       let stopping = false;
       let n = 0;
+      const answers = answerTally();
       const worker = async (w: number) => {
         while (!stopping) {
           const base = instances[n++ % instances.length].base;
+          let step = 'initiate';
           try {
             const init = await api.initiate(base, { amount: 1000 });
+            answers.answer(step, init.status, init.headers.get('retry-after'), init.status === 200);
             if (init.status !== 200) {
               await sleep(200);
               continue;
             }
             initiated.push(init.body.pidx);
+            step = 'hosted page';
             const paid = await payOnPortal(() => base, init.body.pidx, SANDBOX_WALLETS[w % SANDBOX_WALLETS.length], 15_000);
             const callback = callbackOf(paid);
+            answers.answer(step, paid.status, paid.retryAfter, callback?.status === 'Completed');
             if (callback?.status !== 'Completed') continue;
             completed.push(init.body.pidx);
             if (completed.length % 3 === 0) {
+              step = 'refund';
               const refund = await api.refund(base, callback.transaction_id, 100);
+              answers.answer(step, refund.status, refund.headers.get('retry-after'), refund.status === 200);
               if (refund.status === 200) refunded.push(init.body.pidx);
             }
-          } catch {
-            // no answer (the instance's request outlived the client's deadline): counted by what follows
+          } catch (error) {
+            // No answer within the client's deadline: counted, and the round fails on it below.
+            answers.noAnswer(step, error);
             await sleep(200);
           }
         }
@@ -126,7 +153,14 @@ describe.skipIf(!canBuildCluster())('losing the database primary (Patroni, etcd,
       const verified = await ledgerVerify({ DATABASE_URL: cluster.url });
       expect(verified.ok, verified.report).toBe(true);
       expect(measured[round]).toBeLessThanOrEqual(TARGET_MS);
-      console.log(`round ${round}: ${initiated.length} initiated, ${completed.length} completed, ${refunded.length} refunded; kill → first write ${measured[round]} ms`);
+      const { tally } = answers;
+      console.log(
+        `round ${round}: ${initiated.length} initiated, ${completed.length} completed, ${refunded.length} refunded; kill → first write ${measured[round]} ms; ` +
+          `answers: ${tally.succeeded} succeeded, ${tally.unavailable} answered 503 with Retry-After, ${tally.other.length} otherwise, ${tally.noAnswer.length} not answered`,
+      );
+      expect(tally.unavailable).toBeGreaterThan(0);
+      expect(tally.other).toEqual([]);
+      expect(tally.noAnswer).toEqual([]);
     }, 600_000);
   }
 });
