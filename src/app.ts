@@ -2,6 +2,7 @@ import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from 'fastify';
 import { readFileSync } from 'node:fs';
+import { maxHeaderSize } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { apiPlugin } from './api.js';
 import type { AppContext } from './context.js';
@@ -32,9 +33,13 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Fa
     loggerInstance: options.logger as FastifyBaseLogger,
     bodyLimit: ctx.config.bodyLimitBytes,
     trustProxy: ctx.config.trustProxy,
-    routerOptions: { ignoreTrailingSlash: true },
-    // A malformed percent-encoding or an over-long path parameter is refused before routing; answer
-    // it in the contract's shape too, not Fastify's.
+    // No path parameter is refused for its length (Fastify's default is 100): the router refuses it
+    // before any site's hooks run, so the dashboard, console and hosted page could not answer with
+    // their own page (nor after their sign-in check). The request line already bounds a parameter
+    // (longer, Node answers 431 before Fastify), and every route checks its parameter's form.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: maxHeaderSize },
+    // A malformed percent-encoding is refused before routing; answer it in the contract's shape too,
+    // not Fastify's.
     frameworkErrors: (error, request, reply) => errorHandler(error, request, reply),
     // A caller's request id is kept (to follow a request across systems) if it is harmless.
     genReqId: (req) => {

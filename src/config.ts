@@ -29,9 +29,8 @@ export interface Config {
   /** API requests per second per key. */
   rateLimitLive: number;
   rateLimitTest: number;
-  /** MPIN/OTP posts per minute per client IP on the hosted page; log-in posts likewise. */
+  /** MPIN/OTP posts per minute per client IP on the hosted page. */
   payerAttemptsPerMinute: number;
-  loginAttemptsPerMinute: number;
   /** Honour X-Forwarded-For from a load balancer for the client IP. */
   trustProxy: boolean;
   /** Records read per query by a CSV export, which streams them page by page. */
@@ -226,7 +225,6 @@ export function loadConfig(env: Env = process.env, stdoutIsTty = process.stdout.
     rateLimitLive: integer(env, 'RATE_LIMIT_LIVE', 100, 1),
     rateLimitTest: integer(env, 'RATE_LIMIT_TEST', 25, 1),
     payerAttemptsPerMinute: integer(env, 'PAYER_ATTEMPTS_PER_MINUTE', 30, 1),
-    loginAttemptsPerMinute: integer(env, 'LOGIN_ATTEMPTS_PER_MINUTE', 20, 1),
     trustProxy: oneOf(env, 'TRUST_PROXY', ['true', 'false'] as const, 'false') === 'true',
     exportPageRows: integer(env, 'EXPORT_PAGE_ROWS', 1000, 1, 10_000),
     otpSender,

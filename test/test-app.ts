@@ -43,7 +43,7 @@ export async function openTestDb(): Promise<Db> {
 export function testConfig(overrides: Partial<Config> = {}): Config {
   // Limits high enough for the suites' bursts; the rate-limit tests set their own.
   return {
-    ...loadConfig({ PUBLIC_URL: 'http://bhuktani.test', LOG_LEVEL: 'info', LOG_FORMAT: 'json', KEY_CACHE_SECONDS: '0', RATE_LIMIT_TEST: '100000', RATE_LIMIT_LIVE: '100000', PAYER_ATTEMPTS_PER_MINUTE: '100000', LOGIN_ATTEMPTS_PER_MINUTE: '100000', SETTLEMENT_HOLD_HOURS: '0' }),
+    ...loadConfig({ PUBLIC_URL: 'http://bhuktani.test', LOG_LEVEL: 'info', LOG_FORMAT: 'json', KEY_CACHE_SECONDS: '0', RATE_LIMIT_TEST: '100000', RATE_LIMIT_LIVE: '100000', PAYER_ATTEMPTS_PER_MINUTE: '100000', SETTLEMENT_HOLD_HOURS: '0' }),
     ...overrides,
   };
 }

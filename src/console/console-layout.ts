@@ -2,6 +2,7 @@
 // on every page) so staff never take it for a merchant's dashboard, the navigation of the sections
 // the operator's role may open, the operator's e-mail and role, and sign-out.
 import { html, type Html } from '../http/html.js';
+import { messageSection, pageDocument, type PageMessage } from '../http/page-document.js';
 import { pageHead } from '../http/page-head.js';
 import type { OperatorRole } from '../people/operator.js';
 import { mayUse, type Permission } from './console-permissions.js';
@@ -29,11 +30,10 @@ function head(title: string): Html {
 
 export function consolePage(options: { title: string; operator: ConsoleOperator; csrf: string; body: Html; active?: ConsoleSection | string; warning?: string }): Html {
   const { operator } = options;
-  return html`<!doctype html>
-<html lang="en">
-${head(options.title)}
-<body class="console">
-${options.warning ? html`<p class="server-warning" role="alert" data-testid="server-warning"><strong>Insecure server setting.</strong> ${options.warning}</p>` : ''}
+  return pageDocument({
+    head: head(options.title),
+    bodyClass: 'console',
+    content: html`${options.warning ? html`<p class="server-warning" role="alert" data-testid="server-warning"><strong>Insecure server setting.</strong> ${options.warning}</p>` : ''}
 <header class="console-bar">
   <div class="wrap bar-row">
     <a class="console-brand" href="/console"><span class="mark" aria-hidden="true">B</span><span>Bhuktani <strong>Operator console</strong></span></a>
@@ -53,44 +53,27 @@ ${options.warning ? html`<p class="server-warning" role="alert" data-testid="ser
 <main class="wrap console-main">
 ${options.body}
 </main>
-<footer class="wrap console-foot">Operator console · staff only · every action is recorded in the audit log</footer>
-</body>
-</html>`;
+<footer class="wrap console-foot">Operator console · staff only · every action is recorded in the audit log</footer>`,
+  });
 }
 
 /** Pages before sign-in (sign-in, second factor, invitation, enrolment): a card under the console's bar. */
 export function consoleSignedOutPage(options: { title: string; body: Html }): Html {
-  return html`<!doctype html>
-<html lang="en">
-${head(options.title)}
-<body class="console signed-out">
-<header class="console-bar">
+  return pageDocument({
+    head: head(options.title),
+    bodyClass: 'console signed-out',
+    content: html`<header class="console-bar">
   <div class="wrap bar-row"><span class="console-brand"><span class="mark" aria-hidden="true">B</span><span>Bhuktani <strong>Operator console</strong></span></span><span class="staff-only">Staff only</span></div>
 </header>
 <main class="console-card">
 ${options.body}
-</main>
-</body>
-</html>`;
-}
-
-export interface ConsoleMessage {
-  title: string;
-  message: string;
-  link?: { href: string; text: string };
-}
-
-function messageBody(content: ConsoleMessage): Html {
-  return html`<section class="message">
-  <h1>${content.title}</h1>
-  <p>${content.message}</p>
-  ${content.link ? html`<p><a class="button" href="${content.link.href}">${content.link.text}</a></p>` : ''}
-</section>`;
+</main>`,
+  });
 }
 
 /** An error or a notice: inside the console's frame when signed in, on the signed-out card otherwise. */
-export function consoleMessagePage(content: ConsoleMessage & { operator?: ConsoleOperator; csrf?: string; warning?: string }): Html {
-  const body = messageBody(content);
+export function consoleMessagePage(content: PageMessage & { operator?: ConsoleOperator; csrf?: string; warning?: string }): Html {
+  const body = messageSection(content, 'message');
   return content.operator && content.csrf !== undefined
     ? consolePage({ title: content.title, operator: content.operator, csrf: content.csrf, body, warning: content.warning })
     : consoleSignedOutPage({ title: content.title, body });

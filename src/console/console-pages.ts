@@ -1,11 +1,12 @@
 // Answers every console route may give: a message page (not found, forbidden, form expired, error),
 // framed for the signed-in operator or on the signed-out card.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { type ConsoleMessage, consoleMessagePage } from './console-layout.js';
+import { consoleMessagePage } from './console-layout.js';
+import type { PageMessage } from '../http/page-document.js';
 import { type ConsoleDeps, formToken, sendPage } from './console-request.js';
 import { insecureOtpWarning } from '../wallets/otp-sender.js';
 
-export function messagePage(deps: ConsoleDeps, request: FastifyRequest, reply: FastifyReply, status: number, content: ConsoleMessage) {
+export function messagePage(deps: ConsoleDeps, request: FastifyRequest, reply: FastifyReply, status: number, content: PageMessage) {
   const operator = request.operatorSession?.operator;
   return sendPage(reply, consoleMessagePage({ ...content, warning: insecureOtpWarning(deps.ctx.config), operator, csrf: operator ? formToken(deps, request, reply) : undefined }), status);
 }

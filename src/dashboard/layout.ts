@@ -1,6 +1,7 @@
 // The frame of every dashboard page. Logged in: the environment bar (always on screen, so test data
 // is never taken for live data), the navigation and log-out. Before log-in: a plain card.
 import { html, type Html } from '../http/html.js';
+import { messageSection, pageDocument, type PageMessage } from '../http/page-document.js';
 import { pageHead } from '../http/page-head.js';
 import type { ApprovalStatus } from '../merchants/merchant.js';
 import type { MerchantSession } from '../merchants/merchant-sessions.js';
@@ -85,11 +86,10 @@ function unverifiedNotice(frame: Pick<PageFrame, 'session' | 'csrf'>): Html | ''
 
 export function dashboardLayout(frame: PageFrame & { title: string; body: Html }): Html {
   const { session } = frame;
-  return html`<!doctype html>
-<html lang="en">
-${head(frame.title)}
-<body class="dash env-${session.environment}">
-${environmentBar(frame)}
+  return pageDocument({
+    head: head(frame.title),
+    bodyClass: `dash env-${session.environment}`,
+    content: html`${environmentBar(frame)}
 ${frame.serverWarning ? html`<p class="server-warning" role="alert" data-testid="server-warning"><strong>Insecure server setting.</strong> ${frame.serverWarning}</p>` : ''}
 ${liveOffBanner(session)}
 ${unverifiedNotice(frame)}
@@ -113,30 +113,21 @@ ${unverifiedNotice(frame)}
 <main class="wrap">
 ${frame.body}
 </main>
-<footer class="wrap foot">Times in ${frame.timeZone} · Bhuktani merchant dashboard</footer>
-</body>
-</html>`;
+<footer class="wrap foot">Times in ${frame.timeZone} · Bhuktani merchant dashboard</footer>`,
+  });
 }
 
 /** Sign-up, log-in and other pages shown without a session. */
 export function publicLayout(options: { title: string; body: Html }): Html {
-  return html`<!doctype html>
-<html lang="en">
-${head(options.title)}
-<body class="public">
-<header class="public-brand"><a class="brand" href="/dashboard/login"><span class="logo" aria-hidden="true">B</span> Bhuktani</a><span class="tag">Merchant dashboard</span></header>
+  return pageDocument({
+    head: head(options.title),
+    bodyClass: 'public',
+    content: html`<header class="public-brand"><a class="brand" href="/dashboard/login"><span class="logo" aria-hidden="true">B</span> Bhuktani</a><span class="tag">Merchant dashboard</span></header>
 <main class="public-card">
 ${options.body}
-</main>
-</body>
-</html>`;
+</main>`,
+  });
 }
 
 /** A page that only says something: not found, form expired. */
-export function messageBody(options: { title: string; message: string; link?: { href: string; text: string } }): Html {
-  return html`<section class="message-page">
-  <h1>${options.title}</h1>
-  <p>${options.message}</p>
-  ${options.link ? html`<p><a class="button" href="${options.link.href}">${options.link.text}</a></p>` : ''}
-</section>`;
-}
+export const messageBody = (content: PageMessage): Html => messageSection(content, 'message-page');

@@ -14,9 +14,6 @@ function fromFastify(error: FastifyError, request?: FastifyRequest): AppError | 
       return new AppError('unsupported_media_type', { detail: `Unsupported media type "${String(request?.headers['content-type'] ?? '').slice(0, 100)}" in request.` });
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return new AppError('bad_request', { detail: 'Request body size did not match Content-Length.' });
-    case 'FST_ERR_MAX_PARAM_LENGTH':
-      // No pidx or transaction id is that long.
-      return new AppError('route_not_found');
   }
   if (error instanceof SyntaxError && error.statusCode === 400) {
     return new AppError('json_parse_error', { detail: `JSON parse error - ${error.message}` });

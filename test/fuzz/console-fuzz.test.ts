@@ -32,12 +32,10 @@ const FORMS: { url: (id: string) => string; fields: string[] }[] = [
   { url: () => '/console/account/recovery-codes', fields: ['current_password'] },
 ];
 
-// Ids of at most 100 characters: a longer path parameter never reaches the console (Fastify's router
-// refuses it before routing, maxParamLength) and gets the app's JSON 404, as the dashboard's do.
 const ids = fc.oneof(
   fc.constant(String(victim.id)),
   fc.constantFrom('0', '-1', '1e3', '99999999999999999999', 'abc', '%00', '..'),
-  hostileString.map(uriEncode).filter((id) => id.length <= 100),
+  hostileString.map(uriEncode),
 );
 
 function expectPage(response: { statusCode: number; headers: Record<string, unknown>; body: string }, shown: string) {

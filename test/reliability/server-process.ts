@@ -52,7 +52,6 @@ function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
     RATE_LIMIT_TEST: '1000000',
     RATE_LIMIT_LIVE: '1000000',
     PAYER_ATTEMPTS_PER_MINUTE: '1000000',
-    LOGIN_ATTEMPTS_PER_MINUTE: '1000000',
     ...env,
   };
 }
