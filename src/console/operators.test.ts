@@ -81,6 +81,33 @@ describe('operators: invitations, roles and removal', () => {
     expect((await operatorBrowser(t.app, t.ctx).get(fresh)).status).toBe(404);
   });
 
+  it('refuses invitation links from an address after ten wrong ones, the right link too, until the lock passes; other addresses are not held up', async () => {
+    const email = uniqueEmail('guessed');
+    await invite(email);
+    const link = invitationLinkFor(t.logs, email)!;
+    const guesser = operatorBrowser(t.app, t.ctx, { remoteAddress: '203.0.113.40' });
+    await guesser.get('/console/login');
+    for (let i = 0; i < 5; i += 1) {
+      expect((await guesser.get(`/console/invitation/${'x'.repeat(42)}${i}`)).status).toBe(404);
+      if (i < 4) expect((await guesser.post(`/console/invitation/${'y'.repeat(42)}${i}`, { password: 'guessing away 1', password_again: 'guessing away 1' })).status).toBe(404);
+    }
+    const tenth = await guesser.post(`/console/invitation/${'w'.repeat(43)}`, { password: 'guessing away 1', password_again: 'guessing away 1' });
+    expect(tenth.status).toBe(429);
+    expect(tenth.headers['retry-after']).toBe('30');
+    expect(pageText(tenth.body)).toContain('This invitation link cannot be used Too many failed attempts. Try again in 30 seconds.');
+
+    const refused = await guesser.get(link);
+    expect(refused.status).toBe(429);
+    expect(pageText(refused.body)).not.toContain(email);
+    expect((await guesser.post(link, { password: 'newcomer password 1', password_again: 'newcomer password 1' })).status).toBe(429);
+    expect(await t.db.query('SELECT accepted_at FROM operator_invitations WHERE email = $1', [email])).toEqual([{ accepted_at: null }]);
+    expect((await operatorBrowser(t.app, t.ctx, { remoteAddress: '203.0.113.41' }).get(link)).status).toBe(200);
+
+    t.clock.advance(31);
+    const { done } = await enrolFromLink(guesser, link, 'newcomer password 1');
+    expect(done.status).toBe(200);
+  });
+
   it('lets no role but admin manage operators, even by a crafted post', async () => {
     for (const role of ['support', 'finance'] as const) {
       const operator = await newOperator(t.ctx, role);
