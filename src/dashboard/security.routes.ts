@@ -4,7 +4,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../http/errors.js';
 import { qrSvg } from '../http/two-factor-setup.js';
-import { completeSession, endSessionByRef, endUserSessions, listSessions, SESSION_COOKIE } from '../merchants/merchant-sessions.js';
+import { completeSession, endSessionByRef, listSessions, logOutEverywhere, SESSION_COOKIE } from '../merchants/merchant-sessions.js';
 import { sendVerificationEmail, verifyEmail } from '../people/merchant-user-email.js';
 import { changeUserPassword } from '../people/merchant-user-password.js';
 import { confirmEnrolment, enrolmentSecret, regenerateUserRecoveryCodes, turnOffTwoFactor, unusedRecoveryCodes } from '../people/merchant-user-two-factor.js';
@@ -178,7 +178,7 @@ export function registerSecurity(app: FastifyInstance, deps: DashboardDeps) {
 
   app.post('/account/sessions/end-all', own, async (request, reply) => {
     if (!formVerified(deps, request)) return formExpired(deps, request, reply);
-    await endUserSessions(ctx.db, { userId: sessionOf(request).user.id });
+    await logOutEverywhere(ctx, { userId: sessionOf(request).user.id });
     reply.clearCookie(SESSION_COOKIE, { path: '/dashboard' });
     return reply.code(303).redirect('/dashboard/login?done=everywhere');
   });

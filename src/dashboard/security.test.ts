@@ -3,7 +3,7 @@
 // requirement, step-up on the bank account and a live key, password change and reset, the sessions
 // list, and the limits on guessing codes and links across two instances of the app on one store.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mailedLink, merchantBrowser, pageText, type MerchantBrowser, uniqueSignUp } from '../../test/dashboard-client.js';
+import { enrolTotp as enrolTotpAs, mailedLink, merchantBrowser, pageText, type MerchantBrowser, recoveryCodesOf, uniqueSignUp } from '../../test/dashboard-client.js';
 import { invitationLinkFor } from '../../test/console-client.js';
 import { validApplication } from '../../test/merchant-approval.js';
 import { openTestDb, startTestApp, type TestApp } from '../../test/test-app.js';
@@ -18,7 +18,6 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const application = () => Object.fromEntries(Object.entries(validApplication()).map(([k, v]) => [k, String(v)]));
-const recoveryCodesOf = (body: string) => [...body.matchAll(/<li><code>([a-z0-9]{5}-[a-z0-9]{5})<\/code><\/li>/g)].map((m) => m[1]);
 
 async function signedUp(app = t.app) {
   const browser = merchantBrowser(app);
@@ -28,13 +27,10 @@ async function signedUp(app = t.app) {
 
 /** Sets up two-factor on the Security page: the secret read from the page, a code from it; the recovery codes. */
 async function enrolTotp(browser: MerchantBrowser) {
-  const page = await browser.get('/dashboard/account/two-factor');
+  const { page, done, secret, codes } = await enrolTotpAs(browser, t.clock.now());
   expect(page.status).toBe(200);
   expect(page.body).toMatch(/<svg[^>]*>/);
-  const secret = /data-secret="([A-Z2-7]+)"/.exec(page.body)![1];
-  const done = await browser.post('/dashboard/account/two-factor', { code: totpCode(secret, t.clock.now()) });
   expect(done.status).toBe(200);
-  const codes = recoveryCodesOf(done.body);
   expect(codes).toHaveLength(10);
   return { secret, codes };
 }

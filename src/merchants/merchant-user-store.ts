@@ -89,6 +89,8 @@ export async function markEmailVerified(db: Queryable, id: number, now: Date): P
   await db.query('UPDATE merchant_users SET email_verified_at = coalesce(email_verified_at, $2) WHERE id = $1', [id, now]);
 }
 
-export async function setRequireTwoFactor(db: Queryable, merchantId: number, required: boolean): Promise<void> {
-  await db.query('UPDATE merchants SET require_two_factor = $2 WHERE id = $1', [merchantId, required]);
+/** Sets the team's rule; false when it was so already. */
+export async function setRequireTwoFactor(db: Queryable, merchantId: number, required: boolean): Promise<boolean> {
+  const rows = await db.query('UPDATE merchants SET require_two_factor = $2 WHERE id = $1 AND require_two_factor <> $2 RETURNING id', [merchantId, required]);
+  return rows.length === 1;
 }
