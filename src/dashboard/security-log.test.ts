@@ -123,6 +123,20 @@ describe('the team log of security acts', () => {
     expect(await teamLog((await owner()).browser)).toEqual([]);
   });
 
+  it('an e-mail confirmed by a reset link first is not recorded again when the verification link is followed', async () => {
+    const o = await owner();
+    const verifyLink = mailedLink(t.logs, o.fields.email, 'verify-email');
+    const visitor = merchantBrowser(t.app);
+    await visitor.get('/dashboard/forgot-password');
+    await visitor.post('/dashboard/forgot-password', { email: o.fields.email });
+    const link = mailedLink(t.logs, o.fields.email, 'reset-password');
+    await visitor.get(link);
+    expect((await visitor.post(link, { password: 'reset password 2' })).location).toBe('/dashboard/login?done=reset');
+    expect((await visitor.get(verifyLink)).status).toBe(200);
+    const again = await loggedInAs(t.app, { email: o.fields.email, password: 'reset password 2' });
+    expect((await teamLog(again)).map((e) => e.action)).toEqual(['password_reset']);
+  });
+
   it('the owner requiring two-factor of the team, and no longer: once each, by the owner; asking for it as it is records nothing', async () => {
     const o = await owner();
     await enrolTotp(o.browser, t.clock.now());

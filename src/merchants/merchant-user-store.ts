@@ -85,8 +85,10 @@ export async function updateUserPasswordHash(db: Queryable, id: number, password
   await db.query('UPDATE merchant_users SET password_hash = $2 WHERE id = $1 AND removed_at IS NULL', [id, passwordHash]);
 }
 
-export async function markEmailVerified(db: Queryable, id: number, now: Date): Promise<void> {
-  await db.query('UPDATE merchant_users SET email_verified_at = coalesce(email_verified_at, $2) WHERE id = $1', [id, now]);
+/** Marks the e-mail verified now, unless it was already; false then. */
+export async function markEmailVerified(db: Queryable, id: number, now: Date): Promise<boolean> {
+  const rows = await db.query('UPDATE merchant_users SET email_verified_at = $2 WHERE id = $1 AND email_verified_at IS NULL RETURNING id', [id, now]);
+  return rows.length === 1;
 }
 
 /** Sets the team's rule; false when it was so already. */

@@ -29,8 +29,8 @@ export async function verifyEmail(ctx: AppContext, options: { token: string; ip:
   const owner = await peekLink(ctx, { ...options, purpose: 'verify_email' });
   const spent = await ctx.db.transaction(async (tx) => {
     const userId = await spendLink(tx, { token: options.token, purpose: 'verify_email', now: ctx.clock.now() });
-    if (userId !== undefined) {
-      await markEmailVerified(tx, userId, ctx.clock.now());
+    // Recorded once: a reset link may have verified it meanwhile.
+    if (userId !== undefined && (await markEmailVerified(tx, userId, ctx.clock.now()))) {
       await recordSecurityAct(tx, { userId, act: 'email_confirmed', now: ctx.clock.now() });
     }
     return userId;
