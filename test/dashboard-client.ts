@@ -1,6 +1,7 @@
 // A merchant's browser on the dashboard without JavaScript, over app.inject: it keeps its cookies,
 // reads the CSRF token from each page's forms and posts what a person would type.
 import type { FastifyInstance } from 'fastify';
+import { totpCode } from '../src/people/totp.js';
 import { merchantApi, validInitiate } from './api-client.js';
 import { callbackParams, payerBrowser } from './portal-client.js';
 
@@ -114,6 +115,21 @@ export function mailedLink(logs: string[], email: string, kind: 'verify-email' |
     if (found) return found[1];
   }
   throw new Error(`no ${kind} e-mail to ${email} in the log`);
+}
+
+/** The recovery codes a page shows (once). */
+export const recoveryCodesOf = (body: string) => [...body.matchAll(/<li><code>([a-z0-9]{5}-[a-z0-9]{5})<\/code><\/li>/g)].map((m) => m[1]);
+
+/**
+ * Two-factor set up on the Security page as a person does it: the secret read from the set-up page,
+ * a code of `now` from it. Both pages, the secret and the recovery codes shown.
+ */
+export async function enrolTotp(browser: MerchantBrowser, now: Date) {
+  const page = await browser.get('/dashboard/account/two-factor');
+  const secret = /data-secret="([A-Z2-7]+)"/.exec(page.body)?.[1];
+  if (!secret) throw new Error(`no secret on the set-up page: ${page.status} ${page.body.slice(0, 300)}`);
+  const done = await browser.post('/dashboard/account/two-factor', { code: totpCode(secret, now) });
+  return { page, done, secret, codes: recoveryCodesOf(done.body) };
 }
 
 /** The text of a page with the markup taken out and white space collapsed, for `toContain`. */

@@ -24,6 +24,10 @@ describe('operators: invitations, roles and removal', () => {
     expect((await adminBrowser.signIn(admin)).status).toBe(303);
   });
 
+  // Dead links count against the address they come from (people/link-guesses.ts), and on PostgreSQL
+  // the test files share one store: this file's dead links come from an address of its own.
+  const deadLinkVisitor = () => operatorBrowser(t.app, t.ctx, { remoteAddress: '192.0.2.32' });
+
   const invite = async (email: string, role = 'support') => {
     await adminBrowser.get('/console/operators');
     return adminBrowser.post('/console/operators/invite', { email, role });
@@ -52,7 +56,7 @@ describe('operators: invitations, roles and removal', () => {
     expect(pageText(home.body)).toContain('finance');
 
     // The link worked once.
-    expect((await operatorBrowser(t.app, t.ctx).get(link)).status).toBe(404);
+    expect((await deadLinkVisitor().get(link)).status).toBe(404);
     const [joined] = await listAudit(t.db, { action: 'operator.join', limit: 1 });
     expect(joined.actor.label).toBe(email);
     const [invited] = await listAudit(t.db, { operatorId: admin.id, action: 'operator.invite', limit: 1 });
@@ -64,7 +68,7 @@ describe('operators: invitations, roles and removal', () => {
     await invite(late);
     const lateLink = invitationLinkFor(t.logs, late)!;
     t.clock.advance(7 * 24 * 3600 + 1);
-    expect((await operatorBrowser(t.app, t.ctx).get(lateLink)).status).toBe(404);
+    expect((await deadLinkVisitor().get(lateLink)).status).toBe(404);
     adminBrowser = operatorBrowser(t.app, t.ctx);
     await adminBrowser.signIn(admin);
     // Resending makes a new link, valid from now; the old one stays dead.
@@ -74,11 +78,38 @@ describe('operators: invitations, roles and removal', () => {
     const fresh = invitationLinkFor(t.logs, late)!;
     expect(fresh).not.toBe(lateLink);
     expect((await operatorBrowser(t.app, t.ctx).get(fresh)).status).toBe(200);
-    expect((await operatorBrowser(t.app, t.ctx).get(lateLink)).status).toBe(404);
+    expect((await deadLinkVisitor().get(lateLink)).status).toBe(404);
 
     await adminBrowser.get('/console/operators');
     expect((await adminBrowser.post(`/console/operators/invitations/${id}/revoke`)).location).toBe('/console/operators?done=revoked');
-    expect((await operatorBrowser(t.app, t.ctx).get(fresh)).status).toBe(404);
+    expect((await deadLinkVisitor().get(fresh)).status).toBe(404);
+  });
+
+  it('refuses invitation links from an address after ten wrong ones, the right link too, until the lock passes; other addresses are not held up', async () => {
+    const email = uniqueEmail('guessed');
+    await invite(email);
+    const link = invitationLinkFor(t.logs, email)!;
+    const guesser = operatorBrowser(t.app, t.ctx, { remoteAddress: '203.0.113.40' });
+    await guesser.get('/console/login');
+    for (let i = 0; i < 5; i += 1) {
+      expect((await guesser.get(`/console/invitation/${'x'.repeat(42)}${i}`)).status).toBe(404);
+      if (i < 4) expect((await guesser.post(`/console/invitation/${'y'.repeat(42)}${i}`, { password: 'guessing away 1', password_again: 'guessing away 1' })).status).toBe(404);
+    }
+    const tenth = await guesser.post(`/console/invitation/${'w'.repeat(43)}`, { password: 'guessing away 1', password_again: 'guessing away 1' });
+    expect(tenth.status).toBe(429);
+    expect(tenth.headers['retry-after']).toBe('30');
+    expect(pageText(tenth.body)).toContain('This invitation link cannot be used Too many failed attempts. Try again in 30 seconds.');
+
+    const refused = await guesser.get(link);
+    expect(refused.status).toBe(429);
+    expect(pageText(refused.body)).not.toContain(email);
+    expect((await guesser.post(link, { password: 'newcomer password 1', password_again: 'newcomer password 1' })).status).toBe(429);
+    expect(await t.db.query('SELECT accepted_at FROM operator_invitations WHERE email = $1', [email])).toEqual([{ accepted_at: null }]);
+    expect((await operatorBrowser(t.app, t.ctx, { remoteAddress: '203.0.113.41' }).get(link)).status).toBe(200);
+
+    t.clock.advance(31);
+    const { done } = await enrolFromLink(guesser, link, 'newcomer password 1');
+    expect(done.status).toBe(200);
   });
 
   it('lets no role but admin manage operators, even by a crafted post', async () => {

@@ -98,7 +98,7 @@ export function registerAccount(app: FastifyInstance, deps: DashboardDeps) {
     if (!formVerified(deps, request)) return formExpired(deps, request, reply);
     const next = safeNext(field(request, 'next'));
     try {
-      await checkUserCode(ctx, { userId: session.user.id, code: field(request, 'code'), allowRecovery: true });
+      await checkUserCode(ctx, { userId: session.user.id, code: field(request, 'code'), purpose: 'to log in' });
       await completeSession(ctx, { sessionId: session.id });
       return reply.code(303).redirect(next ?? '/dashboard');
     } catch (error) {

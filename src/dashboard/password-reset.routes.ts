@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { AppError } from '../http/errors.js';
 import { SESSION_COOKIE } from '../merchants/merchant-sessions.js';
 import { requestPasswordReset, resetLinkOwner, resetPassword } from '../people/merchant-user-password.js';
-import { SignInError } from '../people/sign-in-error.js';
+import { linkRefusal, SignInError } from '../people/sign-in-error.js';
 import { formExpired, messagePage } from './dashboard-pages.js';
 import { field, fieldMessages, formToken, formVerified, sendPage, signedIn, type DashboardDeps } from './dashboard-request.js';
 import { forgotPasswordPage, resetPasswordPage } from './security-pages.js';
@@ -29,9 +29,9 @@ export function registerPasswordReset(app: FastifyInstance, deps: DashboardDeps)
   });
 
   const deadLink = (request: Parameters<typeof messagePage>[1], reply: FastifyReply, error: SignInError) => {
-    if (error.code === 'locked') reply.header('retry-after', String(error.retryAfterSeconds));
-    const message = error.code === 'locked' ? error.message : 'This link is not valid: it was used already, it expired (links work for one hour), or a newer one was sent.';
-    return messagePage(deps, request, reply, error.code === 'locked' ? 429 : 404, { title: 'Link not valid', message, link: { href: '/dashboard/forgot-password', text: 'Send a new link' } });
+    const refusal = linkRefusal(error, 'This link is not valid: it was used already, it expired (links work for one hour), or a newer one was sent.');
+    reply.headers(refusal.headers);
+    return messagePage(deps, request, reply, refusal.status, { title: 'Link not valid', message: refusal.message, link: { href: '/dashboard/forgot-password', text: 'Send a new link' } });
   };
 
   app.get('/reset-password/:token', open, async (request, reply) => {

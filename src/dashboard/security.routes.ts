@@ -4,11 +4,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../http/errors.js';
 import { qrSvg } from '../http/two-factor-setup.js';
-import { completeSession, endSessionByRef, endUserSessions, listSessions, SESSION_COOKIE } from '../merchants/merchant-sessions.js';
+import { completeSession, endSessionByRef, listSessions, logOutEverywhere, SESSION_COOKIE } from '../merchants/merchant-sessions.js';
 import { sendVerificationEmail, verifyEmail } from '../people/merchant-user-email.js';
 import { changeUserPassword } from '../people/merchant-user-password.js';
 import { confirmEnrolment, enrolmentSecret, regenerateUserRecoveryCodes, turnOffTwoFactor, unusedRecoveryCodes } from '../people/merchant-user-two-factor.js';
-import { SignInError } from '../people/sign-in-error.js';
+import { linkRefusal, SignInError } from '../people/sign-in-error.js';
 import { setTeamTwoFactor } from '../people/team-two-factor.js';
 import { formExpired, frameOf, messagePage } from './dashboard-pages.js';
 import { doing, field, fieldMessages, formToken, formVerified, queryText, safeNext, sendPage, sessionOf, signedIn, type DashboardDeps } from './dashboard-request.js';
@@ -149,9 +149,9 @@ export function registerSecurity(app: FastifyInstance, deps: DashboardDeps) {
       return messagePage(deps, request, reply, 200, { title: 'E-mail confirmed', message: 'Your e-mail address is confirmed. Log in to continue.', link: { href: '/dashboard/login', text: 'Log in' } });
     } catch (error) {
       if (!(error instanceof SignInError)) throw error;
-      if (error.code === 'locked') reply.header('retry-after', String(error.retryAfterSeconds));
-      const message = error.code === 'locked' ? error.message : 'This link is not valid: it was used already, it expired, or a newer one was sent. Log in and send a new one from the notice at the top.';
-      return messagePage(deps, request, reply, error.code === 'locked' ? 429 : 404, { title: 'Link not valid', message, link: { href: '/dashboard', text: 'Go to the dashboard' } });
+      const refusal = linkRefusal(error, 'This link is not valid: it was used already, it expired, or a newer one was sent. Log in and send a new one from the notice at the top.');
+      reply.headers(refusal.headers);
+      return messagePage(deps, request, reply, refusal.status, { title: 'Link not valid', message: refusal.message, link: { href: '/dashboard', text: 'Go to the dashboard' } });
     }
   });
 
@@ -178,7 +178,7 @@ export function registerSecurity(app: FastifyInstance, deps: DashboardDeps) {
 
   app.post('/account/sessions/end-all', own, async (request, reply) => {
     if (!formVerified(deps, request)) return formExpired(deps, request, reply);
-    await endUserSessions(ctx.db, { userId: sessionOf(request).user.id });
+    await logOutEverywhere(ctx, { userId: sessionOf(request).user.id });
     reply.clearCookie(SESSION_COOKIE, { path: '/dashboard' });
     return reply.code(303).redirect('/dashboard/login?done=everywhere');
   });

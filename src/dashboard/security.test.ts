@@ -3,7 +3,8 @@
 // requirement, step-up on the bank account and a live key, password change and reset, the sessions
 // list, and the limits on guessing codes and links across two instances of the app on one store.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mailedLink, merchantBrowser, pageText, type MerchantBrowser, uniqueSignUp } from '../../test/dashboard-client.js';
+import { enrolTotp as enrolTotpAs, mailedLink, merchantBrowser, pageText, type MerchantBrowser, recoveryCodesOf, uniqueSignUp } from '../../test/dashboard-client.js';
+import { invitationLinkFor } from '../../test/console-client.js';
 import { validApplication } from '../../test/merchant-approval.js';
 import { openTestDb, startTestApp, type TestApp } from '../../test/test-app.js';
 import { insertMerchantUser } from '../merchants/merchant-user-store.js';
@@ -17,7 +18,6 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const application = () => Object.fromEntries(Object.entries(validApplication()).map(([k, v]) => [k, String(v)]));
-const recoveryCodesOf = (body: string) => [...body.matchAll(/<li><code>([a-z0-9]{5}-[a-z0-9]{5})<\/code><\/li>/g)].map((m) => m[1]);
 
 async function signedUp(app = t.app) {
   const browser = merchantBrowser(app);
@@ -27,13 +27,10 @@ async function signedUp(app = t.app) {
 
 /** Sets up two-factor on the Security page: the secret read from the page, a code from it; the recovery codes. */
 async function enrolTotp(browser: MerchantBrowser) {
-  const page = await browser.get('/dashboard/account/two-factor');
+  const { page, done, secret, codes } = await enrolTotpAs(browser, t.clock.now());
   expect(page.status).toBe(200);
   expect(page.body).toMatch(/<svg[^>]*>/);
-  const secret = /data-secret="([A-Z2-7]+)"/.exec(page.body)![1];
-  const done = await browser.post('/dashboard/account/two-factor', { code: totpCode(secret, t.clock.now()) });
   expect(done.status).toBe(200);
-  const codes = recoveryCodesOf(done.body);
   expect(codes).toHaveLength(10);
   return { secret, codes };
 }
@@ -326,6 +323,50 @@ describe('guessing, across two instances of the app on one store', () => {
     expect(real.status).toBe(429);
     // From another address the link still works.
     expect((await merchantBrowser(other.app, { remoteAddress: '198.51.100.8' }).get(mailedLink(other.logs, fields.email, 'reset-password'))).status).toBe(200);
+  });
+
+  it('ten wrong links of any kind from one address lock invitation links from it on the other instance, the right one too, until the lock passes', async () => {
+    const { browser } = await signedUp();
+    sameTime();
+    const invitee = `invitee-${process.pid}-${Date.now()}@example.com`;
+    await browser.get('/dashboard/team');
+    expect((await browser.post('/dashboard/team/invite', { email: invitee, role: 'viewer' })).status).toBe(303);
+    const link = invitationLinkFor(t.logs, invitee, 'dashboard')!;
+
+    // Made-up invitation links, looked at and posted to, and made-up reset links: one count per address.
+    const guesser = merchantBrowser(t.app, { remoteAddress: '198.51.100.9' });
+    await guesser.get('/dashboard/login');
+    for (let i = 0; i < 3; i += 1) {
+      expect((await guesser.get(`/dashboard/invitation/${'x'.repeat(42)}${i}`)).status).toBe(404);
+      const posted = await guesser.post(`/dashboard/invitation/${'y'.repeat(42)}${i}`, { password: 'guessing away', password_again: 'guessing away' });
+      expect(posted.status).toBe(404);
+      expect(pageText(posted.body)).toContain('This invitation link cannot be used');
+      expect((await guesser.get(`/dashboard/reset-password/${'z'.repeat(42)}${i}`)).status).toBe(404);
+    }
+    const tenth = await guesser.get(`/dashboard/invitation/${'w'.repeat(43)}`);
+    expect(tenth.status).toBe(429);
+    expect(tenth.headers['retry-after']).toBe('30');
+    expect(pageText(tenth.body)).toContain('This invitation link cannot be used Too many failed attempts. Try again in 30 seconds.');
+
+    // On the other instance, from that address, the right link is refused and cannot be accepted.
+    const locked = merchantBrowser(other.app, { remoteAddress: '198.51.100.9' });
+    const refused = await locked.get(link);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(pageText(refused.body)).not.toContain(invitee);
+    await locked.get('/dashboard/login');
+    expect((await locked.post(link, { password: 'invitee password', password_again: 'invitee password' })).status).toBe(429);
+    expect(await t.db.query('SELECT accepted_at FROM merchant_invitations WHERE email = $1', [invitee])).toEqual([{ accepted_at: null }]);
+    // From another address the link works meanwhile (and stays usable: looking does not spend it).
+    expect((await merchantBrowser(other.app, { remoteAddress: '198.51.100.10' }).get(link)).status).toBe(200);
+
+    // Once the lock has passed, the right link works from the guessing address too.
+    t.clock.advance(31);
+    sameTime();
+    expect((await locked.get(link)).status).toBe(200);
+    const joined = await locked.post(link, { password: 'invitee password', password_again: 'invitee password' });
+    expect(joined.status).toBe(303);
+    expect(joined.location).toBe('/dashboard');
   });
 });
 

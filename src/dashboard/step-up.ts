@@ -66,7 +66,7 @@ export async function stepUp(ctx: AppContext, request: FastifyRequest): Promise<
   const value = field(request, STEP_UP_FIELD);
   if (!value) return { status: 401, message: session.user.totp_enrolled_at ? 'Enter a code from your authenticator app to confirm this change.' : 'Enter your password to confirm this change.' };
   try {
-    if (session.user.totp_enrolled_at) await checkUserCode(ctx, { userId: session.user.id, code: value, allowRecovery: true });
+    if (session.user.totp_enrolled_at) await checkUserCode(ctx, { userId: session.user.id, code: value, purpose: 'to confirm a change' });
     else await checkUserPassword(ctx, { userId: session.user.id, password: value });
   } catch (error) {
     if (!(error instanceof SignInError)) throw error;

@@ -1,11 +1,13 @@
 // The team page: the users with their role and two-factor, the invitations still open, the team's
-// recent changes; and for those whose role may (dashboard-permissions.ts) the forms to invite,
-// resend, revoke, change a role, remove a user and hand ownership over. Also the invitee's page.
+// recent changes and its users' security acts; and for those whose role may (dashboard-permissions.ts)
+// the forms to invite, resend, revoke, change a role, remove a user and hand ownership over. Also the
+// invitee's page.
 import { html, type Html } from '../http/html.js';
 import type { MerchantUser } from '../merchants/merchant-user.js';
 import type { InvitationRow } from '../people/invitation-store.js';
 import type { TeamEvent } from '../people/merchant-team-store.js';
 import { INVITABLE_ROLES, TEAM_PASSWORD_MIN_LENGTH } from '../people/merchant-team.js';
+import { isSecurityAct, type SecurityAct } from '../people/security-acts.js';
 import { alertBox, csrfField, selectInput, textInput } from './form-controls.js';
 import { formatDateTime } from './format.js';
 import { dashboardLayout, publicLayout, type PageFrame, userMay } from './layout.js';
@@ -35,6 +37,27 @@ const EVENT_WORDS: Record<string, string> = {
   remove: 'removed',
   hand_over: 'handed ownership over to',
 };
+
+/** A user's own security acts (people/security-acts.ts): the actor is the subject, said once. */
+const SECURITY_WORDS: Record<SecurityAct, string> = {
+  two_factor_on: 'turned two-factor log-in on',
+  two_factor_off: 'turned two-factor log-in off',
+  recovery_codes_new: 'made new recovery codes (the old ones stopped working)',
+  recovery_code_used: 'used a recovery code',
+  password_change: 'changed their password',
+  password_reset: 'reset their password by an e-mailed link',
+  session_end: 'logged out one of their sessions',
+  logout_everywhere: 'logged out everywhere',
+  email_confirmed: 'confirmed their e-mail address',
+  team_two_factor_on: 'required two-factor log-in of everyone on the team',
+  team_two_factor_off: 'stopped requiring two-factor log-in of the team',
+};
+
+function eventLine(e: TeamEvent): Html {
+  const detail = e.detail ? html` <span class="muted">(${e.detail})</span>` : '';
+  if (isSecurityAct(e.action)) return html`${e.actor_email} ${SECURITY_WORDS[e.action]}${detail}`;
+  return html`${e.action === 'join' ? '' : html`${e.actor_email} `}${EVENT_WORDS[e.action] ?? e.action} ${e.subject_email}${detail}`;
+}
 
 function userRow(frame: PageFrame, user: MerchantUser, manage: boolean): Html {
   const you = user.id === frame.session.user.id;
@@ -115,10 +138,8 @@ function handOverForm(frame: PageFrame, users: MerchantUser[]): Html | '' {
 function eventsPanel(frame: PageFrame, events: TeamEvent[]): Html | '' {
   if (events.length === 0) return '';
   return html`<section class="panel" aria-labelledby="events-heading">
-  <h2 id="events-heading">Recent changes</h2>
-  <ul class="team-events">${events.map(
-    (e) => html`<li><span class="time">${formatDateTime(e.occurred_at, frame.timeZone)}</span> ${e.action === 'join' ? '' : html`${e.actor_email} `}${EVENT_WORDS[e.action] ?? e.action} ${e.subject_email}${e.detail ? html` <span class="muted">(${e.detail})</span>` : ''}</li>`,
-  )}</ul>
+  <h2 id="events-heading">Recent changes and security events</h2>
+  <ul class="team-events">${events.map((e) => html`<li data-action="${e.action}"><span class="time">${formatDateTime(e.occurred_at, frame.timeZone)}</span> ${eventLine(e)}</li>`)}</ul>
 </section>`;
 }
 

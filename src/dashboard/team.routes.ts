@@ -17,6 +17,7 @@ import {
   usableTeamInvitation,
 } from '../people/merchant-team.js';
 import { listTeamEvents, listTeamUsers } from '../people/merchant-team-store.js';
+import { linkRefusal, SignInError } from '../people/sign-in-error.js';
 import { formExpired, frameOf, messagePage } from './dashboard-pages.js';
 import { doing, field, fieldMessages, formToken, formVerified, queryText, sendPage, sessionOf, type DashboardDeps } from './dashboard-request.js';
 import { stepUp, stepUpBox } from './step-up.js';
@@ -118,37 +119,46 @@ export function registerTeam(app: FastifyInstance, deps: DashboardDeps) {
 
   // ---- the invitee's link ----------------------------------------------------------------------
   const open = { config: { public: true } };
-  const unusable = { title: 'This invitation link cannot be used', message: 'It was used already, revoked, or is more than 7 days old. Ask whoever invited you to send a new invitation.' };
   const tokenOf = (request: FastifyRequest) => (request.params as { token: string }).token;
+  /** A link that cannot be used: dead or wrong, or this address guessed at links too often (people/link-guesses.ts). */
+  const unusable = (request: FastifyRequest, reply: FastifyReply, error: SignInError) => {
+    const refusal = linkRefusal(error, 'It was used already, revoked, or is more than 7 days old. Ask whoever invited you to send a new invitation.');
+    reply.headers(refusal.headers);
+    return messagePage(deps, request, reply, refusal.status, { title: 'This invitation link cannot be used', message: refusal.message });
+  };
+  type Usable = Awaited<ReturnType<typeof usableTeamInvitation>>;
+  const showInvitation = (request: FastifyRequest, reply: FastifyReply, { invitation, merchantName }: Usable, message?: string, status = 200) =>
+    sendPage(reply, invitationPage({ csrf: formToken(deps, request, reply), token: tokenOf(request), email: invitation.email, role: invitation.role, merchantName, message }), status);
 
   app.get('/invitation/:token', open, async (request, reply) => {
-    const usable = await usableTeamInvitation(ctx, tokenOf(request));
-    if (!usable) return messagePage(deps, request, reply, 404, unusable);
-    const { invitation, merchantName } = usable;
-    return sendPage(reply, invitationPage({ csrf: formToken(deps, request, reply), token: tokenOf(request), email: invitation.email, role: invitation.role, merchantName }));
+    try {
+      return showInvitation(request, reply, await usableTeamInvitation(ctx, { token: tokenOf(request), ip: request.ip }));
+    } catch (error) {
+      if (!(error instanceof SignInError)) throw error;
+      return unusable(request, reply, error);
+    }
   });
 
   app.post('/invitation/:token', open, async (request, reply) => {
     if (!formVerified(deps, request)) return formExpired(deps, request, reply);
-    const token = tokenOf(request);
-    const usable = await usableTeamInvitation(ctx, token);
-    if (!usable) return messagePage(deps, request, reply, 404, unusable);
-    const { invitation, merchantName } = usable;
-    const again = (message: string, status = 400) =>
-      sendPage(reply, invitationPage({ csrf: formToken(deps, request, reply), token, email: invitation.email, role: invitation.role, merchantName, message }), status);
-    const password = field(request, 'password');
-    if (password !== field(request, 'password_again')) return again('The two passwords differ.');
+    const link = { token: tokenOf(request), ip: request.ip };
+    let usable: Usable | undefined;
     try {
-      const user = await acceptTeamInvitation(ctx, { token, password }, request.log);
-      if (!user) return messagePage(deps, request, reply, 404, unusable);
+      usable = await usableTeamInvitation(ctx, link);
+      const password = field(request, 'password');
+      if (password !== field(request, 'password_again')) return showInvitation(request, reply, usable, 'The two passwords differ.', 400);
+      const user = await acceptTeamInvitation(ctx, { ...link, password }, request.log);
+      // Spent meanwhile (the same link accepted twice at once): dead now.
+      if (!user) return unusable(request, reply, new SignInError('wrong_code'));
       // Whoever was logged in in this browser is not any more: the invitee is.
       if (request.merchantSession) await deleteSession(ctx, { sessionId: request.merchantSession.id });
       const { token: sessionToken } = await createSession(ctx, { merchantId: user.merchant_id, userId: user.id });
       reply.setCookie(SESSION_COOKIE, sessionToken, sessionCookieOptions(ctx.config));
       return reply.code(303).redirect('/dashboard');
     } catch (error) {
-      if (!(error instanceof AppError) || error.status >= 500) throw error;
-      return again(Object.values(error.fields ?? {}).flat().join(' ') || error.message, error.status);
+      if (error instanceof SignInError) return unusable(request, reply, error);
+      if (!(error instanceof AppError) || error.status >= 500 || !usable) throw error;
+      return showInvitation(request, reply, usable, Object.values(error.fields ?? {}).flat().join(' ') || error.message, error.status);
     }
   });
 }

@@ -10,6 +10,7 @@ import type { Queryable } from '../db/db.js';
 import type { Environment } from '../environment.js';
 import type { Merchant } from './merchant.js';
 import type { MerchantUser } from './merchant-user.js';
+import { recordSecurityAct } from '../people/security-acts.js';
 import type { SessionStage } from '../people/session-store.js';
 import {
   deleteExpiredSessions,
@@ -128,11 +129,24 @@ export async function listSessions(ctx: AppContext, options: { userId: number; c
   return rows.map((row) => ({ ref: refOf(row.token_hash), current: row.token_hash === options.currentId, createdAt: row.created_at, lastSeenAt: row.last_seen_at, ip: row.ip, userAgent: row.user_agent }));
 }
 
-/** Ends one of the user's own sessions by its ref; false when it is not (or no longer) theirs. */
+/** Ends one of the user's own sessions by its ref, in the team's log; false when it is not (or no longer) theirs. */
 export async function endSessionByRef(ctx: AppContext, options: { userId: number; ref: string }): Promise<boolean> {
   const rows = await listUserSessions(ctx.db, options.userId, ctx.clock.now());
   const row = rows.find((r) => refOf(r.token_hash) === options.ref);
-  return row ? deleteUserSession(ctx.db, options.userId, row.token_hash) : false;
+  if (!row) return false;
+  return ctx.db.transaction(async (tx) => {
+    if (!(await deleteUserSession(tx, options.userId, row.token_hash))) return false;
+    await recordSecurityAct(tx, { userId: options.userId, act: 'session_end', now: ctx.clock.now() });
+    return true;
+  });
+}
+
+/** "Log out everywhere": every session of the user ends, the one asking too; in the team's log. */
+export async function logOutEverywhere(ctx: AppContext, options: { userId: number }): Promise<void> {
+  await ctx.db.transaction(async (tx) => {
+    await endUserSessions(tx, { userId: options.userId });
+    await recordSecurityAct(tx, { userId: options.userId, act: 'logout_everywhere', now: ctx.clock.now() });
+  });
 }
 
 /** Every session of a user but `except` (none left out: logged out everywhere). */

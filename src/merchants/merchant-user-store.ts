@@ -85,10 +85,14 @@ export async function updateUserPasswordHash(db: Queryable, id: number, password
   await db.query('UPDATE merchant_users SET password_hash = $2 WHERE id = $1 AND removed_at IS NULL', [id, passwordHash]);
 }
 
-export async function markEmailVerified(db: Queryable, id: number, now: Date): Promise<void> {
-  await db.query('UPDATE merchant_users SET email_verified_at = coalesce(email_verified_at, $2) WHERE id = $1', [id, now]);
+/** Marks the e-mail verified now, unless it was already; false then. */
+export async function markEmailVerified(db: Queryable, id: number, now: Date): Promise<boolean> {
+  const rows = await db.query('UPDATE merchant_users SET email_verified_at = $2 WHERE id = $1 AND email_verified_at IS NULL RETURNING id', [id, now]);
+  return rows.length === 1;
 }
 
-export async function setRequireTwoFactor(db: Queryable, merchantId: number, required: boolean): Promise<void> {
-  await db.query('UPDATE merchants SET require_two_factor = $2 WHERE id = $1', [merchantId, required]);
+/** Sets the team's rule; false when it was so already. */
+export async function setRequireTwoFactor(db: Queryable, merchantId: number, required: boolean): Promise<boolean> {
+  const rows = await db.query('UPDATE merchants SET require_two_factor = $2 WHERE id = $1 AND require_two_factor <> $2 RETURNING id', [merchantId, required]);
+  return rows.length === 1;
 }

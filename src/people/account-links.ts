@@ -1,22 +1,17 @@
 // Single-use links e-mailed to merchant users: verify the e-mail (24 hours) and reset the password
 // (1 hour). The token is 256 random bits in the link; only its SHA-256 is stored. Guesses are
-// counted per address in the database like log-ins, so the limit holds across instances.
+// counted per address like every e-mailed link's (link-guesses.ts).
 import { createHash, randomBytes } from 'node:crypto';
 import type { AppContext } from '../context.js';
 import type { Queryable } from '../db/db.js';
 import { findUsableLink, insertLink, type LinkPurpose, useLink } from './account-link-store.js';
-import { SignInError } from './sign-in-error.js';
-import { countSignInFailure, lockedForSeconds } from './sign-in-throttle.js';
+import { followLink } from './link-guesses.js';
 
 export type { LinkPurpose };
 
 export const LINK_LIFETIME_SECONDS: Record<LinkPurpose, number> = { verify_email: 24 * 60 * 60, reset_password: 60 * 60 };
-/** Wrong or dead links from one address before links are refused there for a while. */
-export const LINK_FAILURES_BEFORE_LOCK = 10;
-
 const TOKEN = /^[\w-]{43}$/;
 const hashToken = (token: string) => createHash('sha256').update(`link:${token}`).digest('hex');
-const ipScope = (ip: string) => `link:ip:${ip}`;
 
 /** A new link of `purpose` for the user (their older ones of that purpose stop working); returns the token. */
 export async function issueLink(db: Queryable, options: { userId: number; purpose: LinkPurpose; now: Date }): Promise<{ token: string; expiresAt: Date }> {
@@ -26,21 +21,9 @@ export async function issueLink(db: Queryable, options: { userId: number; purpos
   return { token, expiresAt };
 }
 
-async function refuseLocked(ctx: AppContext, ip: string) {
-  const locked = await lockedForSeconds(ctx.db, [ipScope(ip)], ctx.clock.now());
-  if (locked > 0) throw new SignInError('locked', locked);
-}
-
-async function countGuess(ctx: AppContext, ip: string): Promise<never> {
-  const lockFor = await countSignInFailure(ctx.db, [[ipScope(ip), LINK_FAILURES_BEFORE_LOCK]], ctx.clock.now());
-  throw lockFor > 0 ? new SignInError('locked', lockFor) : new SignInError('wrong_code');
-}
-
 /** The user a link names while it is usable (throws SignInError: 'wrong_code' for a bad or dead link, 'locked'). */
 export async function peekLink(ctx: AppContext, options: { token: string; purpose: LinkPurpose; ip: string }): Promise<{ userId: number; email: string }> {
-  await refuseLocked(ctx, options.ip);
-  const found = TOKEN.test(options.token) ? await findUsableLink(ctx.db, hashToken(options.token), options.purpose, ctx.clock.now()) : undefined;
-  return found ?? countGuess(ctx, options.ip);
+  return followLink(ctx, options.ip, async () => (TOKEN.test(options.token) ? findUsableLink(ctx.db, hashToken(options.token), options.purpose, ctx.clock.now()) : undefined));
 }
 
 /** Spends a link in `tx` (exactly one caller wins; peekLink first): the user it named, or undefined when it is dead. */

@@ -1,5 +1,6 @@
 // The SQL of a merchant's team: its users (by merchant, never another's), role changes, removal with
-// the end of the removed user's sessions, and the team's own log of changes (merchant_team_events).
+// the end of the removed user's sessions, and the team's own log (merchant_team_events) of changes
+// to the team and of each user's security acts.
 import type { Queryable } from '../db/db.js';
 import type { MerchantRole, MerchantUser } from '../merchants/merchant-user.js';
 import { USER_COLUMNS } from '../merchants/merchant-user-store.js';
@@ -65,6 +66,15 @@ export async function insertTeamEvent(db: Queryable, event: { merchantId: number
   await db.query(
     'INSERT INTO merchant_team_events (merchant_id, occurred_at, actor_user_id, actor_email, action, subject_email, detail) VALUES ($1, $2, $3, $4, $5, $6, $7)',
     [event.merchantId, event.now, event.actorUserId, event.actorEmail, event.action, event.subjectEmail, event.detail ?? ''],
+  );
+}
+
+/** A user's own act in their merchant's log: they are its actor and its subject (their e-mail and merchant read from their row). */
+export async function insertUserEvent(db: Queryable, event: { userId: number; now: Date; action: string; detail?: string }): Promise<void> {
+  await db.query(
+    `INSERT INTO merchant_team_events (merchant_id, occurred_at, actor_user_id, actor_email, action, subject_email, detail)
+     SELECT merchant_id, $2, id, email, $3, email, $4 FROM merchant_users WHERE id = $1`,
+    [event.userId, event.now, event.action, event.detail ?? ''],
   );
 }
 

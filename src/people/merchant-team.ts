@@ -1,5 +1,5 @@
 // A merchant's team (issue 17): the owner and admins invite by e-mail (a single-use link valid 7
-// days, invitation-link.ts), resend, revoke, change a role, remove a user (their sessions end in the
+// days, invitation-link.ts; guesses at it limited per address, link-guesses.ts), resend, revoke, change a role, remove a user (their sessions end in the
 // same transaction); the owner hands ownership over (the old owner becomes admin). Each change is one
 // transaction with its line in the team's log; the owner hears of joins, role changes, removals and
 // hand-overs by e-mail once it has committed. Who may call which is the dashboard's permission table;
@@ -13,6 +13,7 @@ import { insertMerchantUser } from '../merchants/merchant-user-store.js';
 import { findMerchantById } from '../merchants/merchant-store.js';
 import { invitationMail } from './invitation-mail.js';
 import { invitationTokenHash, isInvitationToken, newInvitationLink } from './invitation-link.js';
+import { followLink } from './link-guesses.js';
 import {
   findOpenInvitationFor,
   findUsableInvitation,
@@ -114,12 +115,17 @@ export async function revokeTeamInvitation(ctx: AppContext, options: { actor: Te
   });
 }
 
-/** The invitation a link names, with its merchant's name, if it can still be accepted. */
-export async function usableTeamInvitation(ctx: AppContext, token: string): Promise<{ invitation: InvitationRow; merchantName: string } | undefined> {
-  if (!isInvitationToken(token)) return undefined;
-  const invitation = await findUsableInvitation(ctx.db, MERCHANT_INVITATION_LINKS, invitationTokenHash(token), ctx.clock.now());
-  const merchant = invitation && (await findMerchantById(ctx.db, invitation.merchant_id!));
-  return merchant ? { invitation: invitation!, merchantName: merchant.name } : undefined;
+/**
+ * The invitation a link followed from `ip` names, with its merchant's name, while it can be accepted.
+ * Throws SignInError: 'wrong_code' for a wrong or dead link, 'locked' after too many (link-guesses.ts).
+ */
+export function usableTeamInvitation(ctx: AppContext, options: { token: string; ip: string }): Promise<{ invitation: InvitationRow; merchantName: string }> {
+  return followLink(ctx, options.ip, async () => {
+    if (!isInvitationToken(options.token)) return undefined;
+    const invitation = await findUsableInvitation(ctx.db, MERCHANT_INVITATION_LINKS, invitationTokenHash(options.token), ctx.clock.now());
+    const merchant = invitation && (await findMerchantById(ctx.db, invitation.merchant_id!));
+    return merchant ? { invitation: invitation!, merchantName: merchant.name } : undefined;
+  });
 }
 
 export function teamPasswordProblem(password: string, email: string): string | undefined {
@@ -131,13 +137,12 @@ export function teamPasswordProblem(password: string, email: string): string | u
 
 /**
  * Accepts an invitation with the invitee's password: the link is spent and the user exists (e-mail
- * verified: they followed the link) in one transaction. Undefined when the link cannot be used (any
- * more); the e-mail taken meanwhile (by another merchant's invitation or a sign-up) is a conflict.
+ * verified: they followed the link) in one transaction. Throws SignInError when the link cannot be
+ * used (usableTeamInvitation); undefined when it was spent meanwhile; the e-mail taken meanwhile (by
+ * another merchant's invitation or a sign-up) is a conflict.
  */
-export async function acceptTeamInvitation(ctx: AppContext, options: { token: string; password: string }, log: Log): Promise<MerchantUser | undefined> {
-  const usable = await usableTeamInvitation(ctx, options.token);
-  if (!usable) return undefined;
-  const { invitation, merchantName } = usable;
+export async function acceptTeamInvitation(ctx: AppContext, options: { token: string; password: string; ip: string }, log: Log): Promise<MerchantUser | undefined> {
+  const { invitation, merchantName } = await usableTeamInvitation(ctx, options);
   const problem = teamPasswordProblem(options.password, invitation.email);
   if (problem) throw new AppError('validation_error', { fields: { password: [problem] } });
   const passwordHash = await hashPassword(options.password);

@@ -5,6 +5,7 @@ import type { MerchantUser } from '../merchants/merchant-user.js';
 import { markEmailVerified } from '../merchants/merchant-user-store.js';
 import { issueLink, peekLink, spendLink } from './account-links.js';
 import { verifyEmailMail } from './account-mail.js';
+import { recordSecurityAct } from './security-acts.js';
 import { SignInError } from './sign-in-error.js';
 import { countSignInFailure, lockedForSeconds } from './sign-in-throttle.js';
 
@@ -28,7 +29,10 @@ export async function verifyEmail(ctx: AppContext, options: { token: string; ip:
   const owner = await peekLink(ctx, { ...options, purpose: 'verify_email' });
   const spent = await ctx.db.transaction(async (tx) => {
     const userId = await spendLink(tx, { token: options.token, purpose: 'verify_email', now: ctx.clock.now() });
-    if (userId !== undefined) await markEmailVerified(tx, userId, ctx.clock.now());
+    // Recorded once: a reset link may have verified it meanwhile.
+    if (userId !== undefined && (await markEmailVerified(tx, userId, ctx.clock.now()))) {
+      await recordSecurityAct(tx, { userId, act: 'email_confirmed', now: ctx.clock.now() });
+    }
     return userId;
   });
   if (spent === undefined) throw new SignInError('wrong_code');

@@ -1,6 +1,7 @@
 // A merchant user's password: checked again for step-up, changed when logged in (asks the current
 // one), or reset by a single-use e-mailed link valid one hour. A change or a reset ends the user's
-// other sessions (all of them for a reset): whoever knew the old password is logged out.
+// other sessions (all of them for a reset): whoever knew the old password is logged out. Both go in
+// the team's log (security-acts.ts).
 import type { AppContext } from '../context.js';
 import { AppError } from '../http/errors.js';
 import { EMAIL_FAILURES_BEFORE_LOCK } from '../merchants/log-in.js';
@@ -9,6 +10,7 @@ import { findUserByEmail, findUserSecrets, markEmailVerified, updateUserPassword
 import { issueLink, peekLink, spendLink } from './account-links.js';
 import { resetPasswordMail } from './account-mail.js';
 import { hashPassword, verifyPassword } from './password.js';
+import { recordSecurityAct } from './security-acts.js';
 import { SignInError } from './sign-in-error.js';
 import { countSignInFailure, forgetSignInFailures, lockedForSeconds } from './sign-in-throttle.js';
 
@@ -55,6 +57,7 @@ export async function changeUserPassword(ctx: AppContext, options: { userId: num
   await ctx.db.transaction(async (tx) => {
     await updateUserPasswordHash(tx, options.userId, hash);
     await endUserSessions(tx, { userId: options.userId, except: options.sessionId });
+    await recordSecurityAct(tx, { userId: options.userId, act: 'password_change', now: ctx.clock.now() });
   });
 }
 
@@ -93,6 +96,7 @@ export async function resetPassword(ctx: AppContext, options: { token: string; p
     await updateUserPasswordHash(tx, spent, hash);
     await markEmailVerified(tx, spent, now);
     await endUserSessions(tx, { userId: spent });
+    await recordSecurityAct(tx, { userId: spent, act: 'password_reset', now });
     return spent;
   });
   if (userId === undefined) throw new SignInError('wrong_code');

@@ -1,5 +1,5 @@
 // Admins invite operators by e-mail: a single-use link, valid for 7 days, whose token is kept only
-// as its SHA-256. Accepting it sets the password and starts the TOTP enrolment. Inviting, resending
+// as its SHA-256 (guesses at it limited per address, link-guesses.ts). Accepting it sets the password and starts the TOTP enrolment. Inviting, resending
 // and revoking are audited in their own transaction; the e-mail goes out after it commits.
 import type { Actor } from '../audit/audit-entry.js';
 import { appendAudit } from '../audit/audit-store.js';
@@ -10,6 +10,7 @@ import { emailTaken } from './create-operator.js';
 import { invitationTokenHash, isInvitationToken, newInvitationLink } from './invitation-link.js';
 import { findUsableInvitation, insertInvitation, type InvitationRow, markAccepted, markRevoked, OPERATOR_INVITATIONS, reissueInvitation } from './invitation-store.js';
 import { invitationMail } from './invitation-mail.js';
+import { followLink } from './link-guesses.js';
 import { isOperatorRole, normalEmail, type Operator, passwordProblem } from './operator.js';
 import { findOperatorByEmail, insertOperator } from './operator-store.js';
 import { hashPassword } from './password.js';
@@ -67,19 +68,23 @@ export async function revokeInvitation(ctx: AppContext, options: { invitationId:
   });
 }
 
-/** The invitation a link names, if it can still be accepted. */
-export async function usableInvitation(ctx: AppContext, token: string): Promise<InvitationRow | undefined> {
-  if (!isInvitationToken(token)) return undefined;
-  return findUsableInvitation(ctx.db, OPERATOR_INVITATIONS, invitationTokenHash(token), ctx.clock.now());
+/**
+ * The invitation a link followed from `ip` names, while it can be accepted. Throws SignInError:
+ * 'wrong_code' for a wrong or dead link, 'locked' after too many (link-guesses.ts).
+ */
+export function usableInvitation(ctx: AppContext, options: { token: string; ip: string }): Promise<InvitationRow> {
+  return followLink(ctx, options.ip, async () =>
+    isInvitationToken(options.token) ? findUsableInvitation(ctx.db, OPERATOR_INVITATIONS, invitationTokenHash(options.token), ctx.clock.now()) : undefined,
+  );
 }
 
 /**
  * Accepts an invitation with the new operator's password: the link is spent and the operator
- * exists (not yet enrolled) in one transaction. Undefined when the link cannot be used (any more).
+ * exists (not yet enrolled) in one transaction. Throws SignInError when the link cannot be used
+ * (usableInvitation); undefined when it was spent meanwhile.
  */
-export async function acceptInvitation(ctx: AppContext, options: { token: string; password: string }): Promise<Operator | undefined> {
-  const invitation = await usableInvitation(ctx, options.token);
-  if (!invitation) return undefined;
+export async function acceptInvitation(ctx: AppContext, options: { token: string; password: string; ip: string }): Promise<Operator | undefined> {
+  const invitation = await usableInvitation(ctx, options);
   const problem = passwordProblem(options.password, invitation.email);
   if (problem) throw new AppError('validation_error', { fields: { password: [problem] } });
   const passwordHash = await hashPassword(options.password);

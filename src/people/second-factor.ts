@@ -25,8 +25,20 @@ export interface TotpAccounts {
 
 export const codeScope = (kind: RecoveryAccountKind, accountId: number) => `${kind}:code:${accountId}`;
 
-/** Checks a code (throws SignInError when wrong or locked). */
-export async function checkSecondFactor(ctx: AppContext, accounts: TotpAccounts, options: { accountId: number; code: string; allowRecovery: boolean }): Promise<{ usedRecoveryCode: boolean }> {
+export interface AcceptedCode {
+  usedRecoveryCode: boolean;
+}
+
+/**
+ * Checks a code (throws SignInError when wrong or locked). `then` writes what the code allows (and
+ * its record) in the transaction that accepts the code, so neither happens without the other.
+ */
+export async function checkSecondFactor<T = AcceptedCode>(
+  ctx: AppContext,
+  accounts: TotpAccounts,
+  options: { accountId: number; code: string; allowRecovery: boolean },
+  then: (tx: Queryable, accepted: AcceptedCode) => Promise<T> = async (_tx, accepted) => accepted as T,
+): Promise<T> {
   const now = ctx.clock.now();
   const scope = codeScope(accounts.kind, options.accountId);
   const locked = await lockedForSeconds(ctx.db, [scope], now);
@@ -35,15 +47,19 @@ export async function checkSecondFactor(ctx: AppContext, accounts: TotpAccounts,
   const accepted = await ctx.db.transaction(async (tx) => {
     const sealed = await accounts.sealedSecret(tx, options.accountId);
     if (!sealed) return undefined;
+    let usedRecoveryCode = false;
     if (options.allowRecovery && looksLikeRecoveryCode(options.code)) {
-      return (await useRecoveryCode(tx, accounts.kind, options.accountId, hashRecoveryCode(options.code), now)) ? { usedRecoveryCode: true } : undefined;
+      if (!(await useRecoveryCode(tx, accounts.kind, options.accountId, hashRecoveryCode(options.code), now))) return undefined;
+      usedRecoveryCode = true;
+    } else {
+      const step = totpStepOf(await openTotpSecret(tx, sealed), options.code, now);
+      if (step === undefined || !(await accounts.acceptStep(tx, options.accountId, step, now))) return undefined;
     }
-    const step = totpStepOf(await openTotpSecret(tx, sealed), options.code, now);
-    return step !== undefined && (await accounts.acceptStep(tx, options.accountId, step, now)) ? { usedRecoveryCode: false } : undefined;
+    return { outcome: await then(tx, { usedRecoveryCode }) };
   });
   if (accepted) {
     await forgetSignInFailures(ctx.db, scope);
-    return accepted;
+    return accepted.outcome;
   }
   const lockFor = await countSignInFailure(ctx.db, [[scope, CODE_FAILURES_BEFORE_LOCK]], now);
   throw lockFor > 0 ? new SignInError('locked', lockFor) : new SignInError('wrong_code');

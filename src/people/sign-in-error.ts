@@ -13,3 +13,9 @@ export class SignInError extends Error {
     );
   }
 }
+
+/** How a page answers a link from an e-mail it refused: dead or wrong, `deadMessage` (404); its address locked, when to come back (429). */
+export function linkRefusal(error: SignInError, deadMessage: string): { status: 404 | 429; message: string; headers: Record<string, string> } {
+  if (error.code === 'locked') return { status: 429, message: error.message, headers: { 'retry-after': String(error.retryAfterSeconds) } };
+  return { status: 404, message: deadMessage, headers: {} };
+}
