@@ -9,6 +9,7 @@ import { chromium, type Browser, type BrowserContext, type BrowserContextOptions
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import type { Config } from '../src/config.js';
 import { verifyLedger } from '../src/ledger/verify-ledger.js';
+import { type MailInbox, startMailInbox } from '../test/mail-inbox.js';
 import { newMerchant, startTestApp, type TestApp } from '../test/test-app.js';
 
 export const SANDBOX = { mobile: '9800000001', pendingMobile: '9800000007', mpin: '1111', otp: '987654' } as const;
@@ -207,31 +208,46 @@ export async function screenshotsAtBothWidths(page: Page, name: string): Promise
 
 /**
  * What a browser test file sets up: the service, a merchant's site and Chromium, started before its
- * tests and stopped after. The people it opens are closed after each test, which then fails on any
- * problem they met, any dialog, or a broken ledger invariant. Read the fields inside tests.
+ * tests and stopped after (with `mail`, first a real SMTP server the service sends its e-mails to;
+ * with `shop: false`, no merchant's site). The people it opens are closed after each test, which
+ * then fails on any problem they met, any dialog, or a broken ledger invariant. Read the fields
+ * inside tests.
  */
-export function browserSuite(options: { merchantName: string; config?: () => Partial<Config> }) {
+export function browserSuite(options: {
+  merchantName: string;
+  /** More settings of the service, read when the suite starts (a server the file started in its own beforeAll is up by then). */
+  config?: () => Partial<Config>;
+  /** A real SMTP server in the test process (test/mail-inbox.ts): `suite.inbox`, the service's SMTP_URL. */
+  mail?: true;
+  /** No merchant's website: the pages may ask the service only. */
+  shop?: false;
+}) {
   let opened: Payer[] = [];
   const suite = {
     service: undefined as unknown as Service,
     shop: undefined as unknown as MerchantSite,
     browser: undefined as unknown as Browser,
-    async person(contextOptions: BrowserContextOptions = {}): Promise<Payer> {
-      const person = await openPayer(suite.browser, [suite.service.origin, suite.shop.origin], contextOptions);
+    inbox: undefined as unknown as MailInbox,
+    /** A person in a browser context of their own, closed and checked after the test; their pages may ask `hosts` only (the service and the shop). */
+    async person(contextOptions: BrowserContextOptions = {}, hosts?: string[]): Promise<Payer> {
+      const person = await openPayer(suite.browser, hosts ?? suite.hosts(), contextOptions);
       opened.push(person);
       return person;
     },
+    /** The origins the file's pages may ask: the service's, and the shop's when there is one. */
+    hosts: (): string[] => [suite.service.origin, ...(suite.shop ? [suite.shop.origin] : [])],
   };
   beforeAll(async () => {
-    suite.shop = await startMerchantSite();
-    // Read when the suite starts: a server the file started in its own beforeAll (an SMTP inbox) is up by then.
-    suite.service = await startService({ merchantName: options.merchantName, config: options.config?.() });
+    if (options.mail) suite.inbox = await startMailInbox();
+    if (options.shop !== false) suite.shop = await startMerchantSite();
+    suite.service = await startService({ merchantName: options.merchantName, config: { ...suite.inbox?.config, ...options.config?.() } });
     suite.browser = await launchChromium();
   });
   afterAll(async () => {
     await suite.browser?.close();
     await suite.service?.close();
     await suite.shop?.close();
+    await suite.inbox?.close();
   });
   afterEach(async () => {
     const people = opened;
