@@ -16,6 +16,31 @@ export const SANDBOX = { mobile: '9800000001', pendingMobile: '9800000007', mpin
 
 export const PHONE = { width: 390, height: 844 } as const;
 export const DESKTOP = { width: 1280, height: 800 } as const;
+/** The two screens pages are looked at on, the phone's first. */
+export const SCREENS = [
+  ['phone', PHONE],
+  ['desktop', DESKTOP],
+] as const;
+
+/** A person's browser on `device`: its screen, and on a phone a mobile viewport and touch. */
+export function onDevice(device: 'phone' | 'desktop'): BrowserContextOptions {
+  const phone = device === 'phone';
+  return { viewport: phone ? PHONE : DESKTOP, isMobile: phone, hasTouch: phone };
+}
+
+/** An order's details whose breakdown and products add up to its amount, for the pages that show them all. */
+export const TEA_FOR_THE_OFFICE = {
+  amount: 123456,
+  purchase_order_name: 'Tea for the office',
+  amount_breakdown: [
+    { label: 'Tea', amount: 100000 },
+    { label: 'Delivery', amount: 23456 },
+  ],
+  product_details: [
+    { identity: 'tea-ilam', name: 'Ilam first flush', total_price: 80000, quantity: 2, unit_price: 40000 },
+    { identity: 'tea-masala', name: 'Masala chai', total_price: 20000, quantity: 1, unit_price: 20000 },
+  ],
+};
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
@@ -90,7 +115,8 @@ export interface Service {
   merchant: { name: string; key: string };
   /** Initiates as a shop's server does, with the harness merchant's test key unless `key` is given. */
   initiate(body: Record<string, unknown>, key?: string): Promise<Initiated>;
-  lookup(pidx: string): Promise<{ status: number; body: Record<string, unknown> }>;
+  /** Looks up as a shop's server does, with the harness merchant's test key unless `key` is given. */
+  lookup(pidx: string, key?: string): Promise<{ status: number; body: Record<string, unknown> }>;
   /** Every ledger invariant that does not hold (empty when the ledger is sound). */
   brokenLedgerInvariants(): Promise<string[]>;
   close(): Promise<void>;
@@ -121,7 +147,7 @@ export async function startService(options: { merchantName: string; config?: Par
       if (response.status !== 200) throw new Error(`initiate answered ${response.status}: ${JSON.stringify(response.body)}`);
       return response.body as unknown as Initiated;
     },
-    lookup: (pidx) => post('/api/v2/epayment/lookup/', { pidx }),
+    lookup: (pidx, secretKey) => post('/api/v2/epayment/lookup/', { pidx }, secretKey),
     async brokenLedgerInvariants() {
       return (await verifyLedger(t.db)).filter((r) => !r.holds).map((r) => `${r.invariant}: ${JSON.stringify(r.violations)}`);
     },
@@ -200,7 +226,7 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 
 /** `screenshot` at the phone's width and then the desktop's (`<name>-phone`, `<name>-desktop`); the page is left at desktop width. */
 export async function screenshotsAtBothWidths(page: Page, name: string): Promise<void> {
-  for (const [size, viewport] of [['phone', PHONE], ['desktop', DESKTOP]] as const) {
+  for (const [size, viewport] of SCREENS) {
     await page.setViewportSize(viewport);
     await screenshot(page, `${name}-${size}`);
   }
@@ -210,8 +236,8 @@ export async function screenshotsAtBothWidths(page: Page, name: string): Promise
  * What a browser test file sets up: the service, a merchant's site and Chromium, started before its
  * tests and stopped after (with `mail`, first a real SMTP server the service sends its e-mails to;
  * with `shop: false`, no merchant's site). The people it opens are closed after each test, which
- * then fails on any problem they met, any dialog, or a broken ledger invariant. Read the fields
- * inside tests.
+ * then fails on any problem they met, any dialog, or a broken ledger invariant; residents stay open
+ * for the whole file and are checked after each test the same way. Read the fields inside tests.
  */
 export function browserSuite(options: {
   merchantName: string;
@@ -223,6 +249,7 @@ export function browserSuite(options: {
   shop?: false;
 }) {
   let opened: Payer[] = [];
+  const residents: Payer[] = [];
   const suite = {
     service: undefined as unknown as Service,
     shop: undefined as unknown as MerchantSite,
@@ -232,6 +259,12 @@ export function browserSuite(options: {
     async person(contextOptions: BrowserContextOptions = {}, hosts?: string[]): Promise<Payer> {
       const person = await openPayer(suite.browser, hosts ?? suite.hosts(), contextOptions);
       opened.push(person);
+      return person;
+    },
+    /** A person kept for the whole file (signed in once, say), closed with the browser. */
+    async resident(contextOptions: BrowserContextOptions = {}, hosts?: string[]): Promise<Payer> {
+      const person = await openPayer(suite.browser, hosts ?? suite.hosts(), contextOptions);
+      residents.push(person);
       return person;
     },
     /** The origins the file's pages may ask: the service's, and the shop's when there is one. */
@@ -253,8 +286,10 @@ export function browserSuite(options: {
     const people = opened;
     opened = [];
     for (const person of people) await person.context.close();
-    expect(people.flatMap((p) => p.problems)).toEqual([]);
-    expect(people.flatMap((p) => p.dialogs)).toEqual([]);
+    // A resident's are forgotten once checked: the next test answers only for its own.
+    const met = [...people, ...residents];
+    expect(met.flatMap((p) => p.problems.splice(0))).toEqual([]);
+    expect(met.flatMap((p) => p.dialogs.splice(0))).toEqual([]);
     expect(await suite.service.brokenLedgerInvariants()).toEqual([]);
   });
   return suite;
