@@ -241,8 +241,6 @@ export async function screenshotsAtBothWidths(page: Page, name: string): Promise
  */
 export function browserSuite(options: {
   merchantName: string;
-  /** More settings of the service, read when the suite starts (a server the file started in its own beforeAll is up by then). */
-  config?: () => Partial<Config>;
   /** A real SMTP server in the test process (test/mail-inbox.ts): `suite.inbox`, the service's SMTP_URL. */
   mail?: true;
   /** No merchant's website: the pages may ask the service only. */
@@ -256,24 +254,21 @@ export function browserSuite(options: {
     browser: undefined as unknown as Browser,
     inbox: undefined as unknown as MailInbox,
     /** A person in a browser context of their own, closed and checked after the test; their pages may ask `hosts` only (the service and the shop). */
-    async person(contextOptions: BrowserContextOptions = {}, hosts?: string[]): Promise<Payer> {
-      const person = await openPayer(suite.browser, hosts ?? suite.hosts(), contextOptions);
-      opened.push(person);
-      return person;
-    },
+    person: (contextOptions: BrowserContextOptions = {}, hosts?: string[]) => open(opened, contextOptions, hosts),
     /** A person kept for the whole file (signed in once, say), closed with the browser. */
-    async resident(contextOptions: BrowserContextOptions = {}, hosts?: string[]): Promise<Payer> {
-      const person = await openPayer(suite.browser, hosts ?? suite.hosts(), contextOptions);
-      residents.push(person);
-      return person;
-    },
+    resident: (contextOptions: BrowserContextOptions = {}, hosts?: string[]) => open(residents, contextOptions, hosts),
     /** The origins the file's pages may ask: the service's, and the shop's when there is one. */
     hosts: (): string[] => [suite.service.origin, ...(suite.shop ? [suite.shop.origin] : [])],
   };
+  async function open(into: Payer[], contextOptions: BrowserContextOptions, hosts = suite.hosts()): Promise<Payer> {
+    const person = await openPayer(suite.browser, hosts, contextOptions);
+    into.push(person);
+    return person;
+  }
   beforeAll(async () => {
     if (options.mail) suite.inbox = await startMailInbox();
     if (options.shop !== false) suite.shop = await startMerchantSite();
-    suite.service = await startService({ merchantName: options.merchantName, config: { ...suite.inbox?.config, ...options.config?.() } });
+    suite.service = await startService({ merchantName: options.merchantName, config: suite.inbox?.config });
     suite.browser = await launchChromium();
   });
   afterAll(async () => {
