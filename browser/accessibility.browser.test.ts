@@ -16,8 +16,8 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type axe from 'axe-core';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_ACTOR } from '../src/audit/audit-entry.js';
 import { loadConfig } from '../src/config.js';
 import { openDb } from '../src/db/open.js';
@@ -33,22 +33,7 @@ import { merchantIn } from '../test/merchant-approval.js';
 import { operatorWallet, payerBrowser, payWithLiveWallet } from '../test/portal-client.js';
 import { openOutageDatabase, outageDatabaseKind, type OutageDatabase } from '../test/reliability/private-postgres.js';
 import { startTestApp, type TestApp } from '../test/test-app.js';
-import {
-  DESKTOP,
-  enterOtp,
-  enterWallet,
-  freePort,
-  landOnMerchant,
-  launchChromium,
-  openPayer,
-  PHONE,
-  SANDBOX,
-  startMerchantSite,
-  startService,
-  type MerchantSite,
-  type Payer,
-  type Service,
-} from './harness.js';
+import { browserSuite, DESKTOP, enterOtp, enterWallet, freePort, landOnMerchant, PHONE, SANDBOX, type Payer } from './harness.js';
 
 const WCAG_21_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 /** The minified build: less to send and parse on every page than `axe.source`. */
@@ -56,17 +41,26 @@ const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core
 /** Rules beyond those tags: all content inside a landmark (axe files it under best practice). */
 const ALSO = ['region'];
 
-let service: Service;
-let shop: MerchantSite;
-let browser: Browser;
 /** The merchant signed in to the dashboard, with the test key its shop initiates with. */
 let merchant: { payer: Payer; testKey: string; paidPidx: string };
-let contexts: Payer[] = [];
 /** The operator signed in to the console, and the payments and wallets its pages show. */
 let operator: { payer: Payer; pendingPidx: string; walletIdx: string; applicantIdx: string };
 /** The same service on a port of its own, its database taken down once it has started. */
 let outage: { database: OutageDatabase; t: TestApp; origin: string } | undefined;
 const outageKind = outageDatabaseKind();
+let outageService: Promise<typeof outage>;
+
+// The outage service's database takes a while to make: begun before the suite starts, awaited once
+// the rest is set up (the last beforeAll below), and taken away after the suite has stopped.
+beforeAll(() => {
+  outageService = outageKind ? startOutageService() : Promise.resolve(undefined);
+});
+afterAll(async () => {
+  await outage?.t.close();
+  await outage?.t.db.close();
+  await outage?.database.remove();
+});
+const suite = browserSuite({ merchantName: 'Harness merchant' });
 
 const MERCHANT = { name: 'Himalayan Tea House', email: `a11y-${Date.now()}@example.com`, password: 'a long tea secret' };
 
@@ -74,8 +68,7 @@ const MERCHANT = { name: 'Himalayan Tea House', email: `a11y-${Date.now()}@examp
 const ROLES = {
   /** Nobody signed in: a fresh context (own cookies) for each page kind. */
   visitor: async () => {
-    const payer = await openPayer(browser, [service.origin, shop.origin, ...(outage ? [outage.origin] : [])], { viewport: DESKTOP });
-    contexts.push(payer);
+    const payer = await suite.person({ viewport: DESKTOP }, [...suite.hosts(), ...(outage ? [outage.origin] : [])]);
     return payer.page;
   },
   /** The merchant signed in to the dashboard: a new tab in one shared context. */
@@ -93,14 +86,14 @@ interface PageKind {
   outage?: true;
 }
 
-const visit = (path: string) => (page: Page) => page.goto(`${service.origin}${path}`);
+const visit = (path: string) => (page: Page) => page.goto(`${suite.service.origin}${path}`);
 
 let orders = 0;
 function order(overrides: Record<string, unknown> = {}) {
   orders += 1;
   return {
-    return_url: `${shop.origin}/orders/return`,
-    website_url: `${shop.origin}/`,
+    return_url: `${suite.shop.origin}/orders/return`,
+    website_url: `${suite.shop.origin}/`,
     amount: 123456,
     purchase_order_id: `a11y-${Date.now()}-${orders}`,
     purchase_order_name: 'Tea for the office',
@@ -115,18 +108,18 @@ function order(overrides: Record<string, unknown> = {}) {
 }
 
 /** The shop's server initiates with `key` (the harness merchant's unless given): the payment_url. */
-const initiate = async (body = order(), key?: string) => (await service.initiate(body, key)).payment_url;
+const initiate = async (body = order(), key?: string) => (await suite.service.initiate(body, key)).payment_url;
 
 /** A payer pays `paymentUrl` with the sandbox wallet and lands back on the shop. */
 async function pay(page: Page, paymentUrl: string) {
   await page.goto(paymentUrl);
   await enterWallet(page, SANDBOX.mobile, SANDBOX.mpin);
   await enterOtp(page, SANDBOX.otp);
-  return landOnMerchant(page, shop);
+  return landOnMerchant(page, suite.shop);
 }
 
 /** The dashboard's log-in form filled in and sent (by `who`, the test's merchant unless given, on `origin`). */
-async function sendLogIn(page: Page, who: { email: string; password: string } = MERCHANT, origin = service.origin) {
+async function sendLogIn(page: Page, who: { email: string; password: string } = MERCHANT, origin = suite.service.origin) {
   await page.goto(`${origin}/dashboard/login`);
   await page.getByLabel('Email').fill(who.email);
   await page.getByLabel('Password').fill(who.password);
@@ -135,12 +128,12 @@ async function sendLogIn(page: Page, who: { email: string; password: string } = 
 
 async function logIn(page: Page, who: { email: string; password: string } = MERCHANT) {
   await sendLogIn(page, who);
-  await page.waitForURL(`${service.origin}/dashboard`);
+  await page.waitForURL(`${suite.service.origin}/dashboard`);
 }
 
 /** The console's first sign-in step: e-mail and password; the page then asks for the code. */
 async function consolePassword(page: Page, who: TestOperator) {
-  await page.goto(`${service.origin}/console/login`);
+  await page.goto(`${suite.service.origin}/console/login`);
   await page.getByLabel('E-mail').fill(who.email);
   await page.getByLabel('Password').fill(who.password);
   await page.getByRole('button', { name: 'Continue' }).click();
@@ -150,7 +143,7 @@ async function consolePassword(page: Page, who: TestOperator) {
 /** Both steps of the console's sign-in, as an operator does it with the code from the app. */
 async function signInToConsole(page: Page, who: TestOperator) {
   await consolePassword(page, who);
-  await page.getByLabel('Code').fill(totpCode(who.secret, service.t.clock.now()));
+  await page.getByLabel('Code').fill(totpCode(who.secret, suite.service.t.clock.now()));
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('heading', { name: 'Overview' }).waitFor();
 }
@@ -163,31 +156,31 @@ async function signInToConsole(page: Page, who: TestOperator) {
 async function invited(page: Page, step: 'link' | 'enrol' | 'recovery codes') {
   const admin = await ROLES.operator();
   const email = `a11y-invited-${Date.now()}@example.com`;
-  await admin.goto(`${service.origin}/console/operators`);
+  await admin.goto(`${suite.service.origin}/console/operators`);
   await admin.getByLabel('E-mail').fill(email);
   await admin.locator('form[action="/console/operators/invite"] select[name=role]').selectOption('support');
   await admin.getByRole('button', { name: 'Send invitation' }).click();
   await admin.getByText('Invitation sent').waitFor();
   await admin.close();
-  await page.goto(`${service.origin}${invitationLinkFor(service.t.logs, email)}`);
+  await page.goto(`${suite.service.origin}${invitationLinkFor(suite.service.t.logs, email)}`);
   if (step === 'link') return;
   await page.getByLabel('Password', { exact: true }).fill('invited person password');
   await page.getByLabel('Password again').fill('invited person password');
   await page.getByRole('button', { name: 'Continue' }).click();
   const secret = (await page.locator('code.secret').getAttribute('data-secret'))!;
   if (step === 'enrol') return;
-  await page.getByLabel('Code from the app').fill(totpCode(secret, service.t.clock.now()));
+  await page.getByLabel('Code from the app').fill(totpCode(secret, suite.service.t.clock.now()));
   await page.getByRole('button', { name: 'Confirm' }).click();
   await page.locator('ol.recovery-codes').waitFor();
 }
 
 /** Opens `path` while the server says OTP_SENDER=log-insecure (its warning on every page), as the expiry pages move the clock. */
 const insecurelyConfigured = (path: string) => async (page: Page) => {
-  const { config } = service.t.ctx;
+  const { config } = suite.service.t.ctx;
   const was = config.otpSender;
   config.otpSender = 'log-insecure';
   try {
-    await page.goto(`${service.origin}${path}`);
+    await page.goto(`${suite.service.origin}${path}`);
   } finally {
     config.otpSender = was;
   }
@@ -196,10 +189,10 @@ const insecurelyConfigured = (path: string) => async (page: Page) => {
 
 /** A live payout of a new approved merchant's live payment, sent to the bank (Processing): its idx. */
 async function processingLivePayout() {
-  const { ctx, app, sentOtps } = service.t;
+  const { ctx, app, sentOtps } = suite.service.t;
   const approved = await merchantIn(ctx, 'approved');
   const payer = await operatorWallet(ctx, { balance: 200_000 });
-  const { pidx } = await service.initiate(order(), approved.live_secret_key);
+  const { pidx } = await suite.service.initiate(order(), approved.live_secret_key);
   await payWithLiveWallet(payerBrowser(app), sentOtps, pidx, payer);
   const payout = await requestPayout(ctx, { merchantId: approved.merchant.id, environment: 'live', requestedBy: 'api' });
   await markPayout(ctx, { actor: CLI_ACTOR, idx: payout.idx, move: { name: 'process' } });
@@ -208,9 +201,9 @@ async function processingLivePayout() {
 
 /** A payment of a merchant approved for live payments and then suspended: its live payment_url. */
 async function suspendedMerchantsLivePayment() {
-  const approved = await merchantIn(service.t.ctx, 'approved');
+  const approved = await merchantIn(suite.service.t.ctx, 'approved');
   const url = await initiate(order(), approved.live_secret_key);
-  await suspendMerchant(service.t.ctx, { actor: CLI_ACTOR, merchantIdx: approved.merchant.idx, reason: 'Chargebacks under review.' });
+  await suspendMerchant(suite.service.t.ctx, { actor: CLI_ACTOR, merchantIdx: approved.merchant.idx, reason: 'Chargebacks under review.' });
   return url;
 }
 
@@ -262,7 +255,7 @@ const PAGES: PageKind[] = [
       const url = await initiate();
       await page.goto(url);
       await page.getByRole('button', { name: 'Cancel', exact: true }).click();
-      await landOnMerchant(page, shop);
+      await landOnMerchant(page, suite.shop);
       await page.goto(url);
       await page.getByText('This payment was canceled.').waitFor();
     },
@@ -272,11 +265,11 @@ const PAGES: PageKind[] = [
     as: 'visitor',
     open: async (page) => {
       const url = await initiate();
-      service.t.clock.advance(3601);
+      suite.service.t.clock.advance(3601);
       try {
         await page.goto(url);
       } finally {
-        service.t.clock.advance(-3601);
+        suite.service.t.clock.advance(-3601);
       }
       await page.getByRole('heading', { name: 'Payment link expired' }).waitFor();
     },
@@ -338,7 +331,7 @@ const PAGES: PageKind[] = [
     name: 'dashboard: sign up, fields missing',
     as: 'visitor',
     open: async (page) => {
-      await page.goto(`${service.origin}/dashboard/signup`);
+      await page.goto(`${suite.service.origin}/dashboard/signup`);
       await page.getByRole('button', { name: 'Create account' }).click();
       await page.getByLabel('Business name').and(page.locator('[aria-invalid="true"]')).waitFor();
     },
@@ -347,7 +340,7 @@ const PAGES: PageKind[] = [
     name: 'dashboard: welcome, the keys shown once',
     as: 'visitor',
     open: async (page) => {
-      await page.goto(`${service.origin}/dashboard/signup`);
+      await page.goto(`${suite.service.origin}/dashboard/signup`);
       await page.getByLabel('Business name').fill('Everest Momo Co.');
       await page.getByLabel('Email').fill(`momo-${Date.now()}@example.com`);
       await page.getByLabel('Password').fill('momo momo momo');
@@ -364,16 +357,16 @@ const PAGES: PageKind[] = [
     open: async (page) => {
       await logIn(page);
       await page.getByRole('button', { name: 'Switch to live data' }).click();
-      await page.goto(`${service.origin}/dashboard/transactions`);
+      await page.goto(`${suite.service.origin}/dashboard/transactions`);
       await page.getByText('No transactions found.').waitFor();
     },
   },
-  { name: 'dashboard: one payment', as: 'merchant', open: (page) => page.goto(`${service.origin}/dashboard/payments/${merchant.paidPidx}`) },
+  { name: 'dashboard: one payment', as: 'merchant', open: (page) => page.goto(`${suite.service.origin}/dashboard/payments/${merchant.paidPidx}`) },
   {
     name: 'dashboard: refund, amount too large',
     as: 'merchant',
     open: async (page) => {
-      await page.goto(`${service.origin}/dashboard/payments/${merchant.paidPidx}`);
+      await page.goto(`${suite.service.origin}/dashboard/payments/${merchant.paidPidx}`);
       await page.getByLabel('Amount to refund, in rupees (Rs.)').fill('100000');
       await page.getByRole('button', { name: 'Review refund' }).click();
       await page.getByRole('alert').waitFor();
@@ -383,7 +376,7 @@ const PAGES: PageKind[] = [
     name: 'dashboard: refund, confirm',
     as: 'merchant',
     open: async (page) => {
-      await page.goto(`${service.origin}/dashboard/payments/${merchant.paidPidx}`);
+      await page.goto(`${suite.service.origin}/dashboard/payments/${merchant.paidPidx}`);
       await page.getByLabel('Amount to refund, in rupees (Rs.)').fill('10');
       await page.getByRole('button', { name: 'Review refund' }).click();
       await page.getByRole('button', { name: 'Confirm refund' }).waitFor();
@@ -395,7 +388,7 @@ const PAGES: PageKind[] = [
     open: async (page) => {
       const url = await initiate(order(), merchant.testKey);
       const { pidx } = await pay(await ROLES.visitor(), url);
-      await page.goto(`${service.origin}/dashboard/payments/${pidx}`);
+      await page.goto(`${suite.service.origin}/dashboard/payments/${pidx}`);
       await page.getByLabel('Amount to refund, in rupees (Rs.)').fill('10');
       await page.getByRole('button', { name: 'Review refund' }).click();
       await page.getByRole('button', { name: 'Confirm refund' }).click();
@@ -412,7 +405,7 @@ const PAGES: PageKind[] = [
     name: 'dashboard: go live, fields refused',
     as: 'merchant',
     open: async (page) => {
-      await page.goto(`${service.origin}/dashboard/business`);
+      await page.goto(`${suite.service.origin}/dashboard/business`);
       await page.getByLabel('PAN / VAT number').fill('12345');
       await page.getByRole('button', { name: 'Apply to go live' }).click();
       await page.getByText('Enter the PAN or VAT number: 9 digits.').waitFor();
@@ -422,11 +415,11 @@ const PAGES: PageKind[] = [
     name: 'dashboard: go live, not approved with the reason, and the live-off banner',
     as: 'visitor',
     open: async (page) => {
-      const rejected = await merchantIn(service.t.ctx, 'applied');
-      await rejectMerchant(service.t.ctx, { actor: CLI_ACTOR, merchantIdx: rejected.merchant.idx, reason: 'The PAN does not match the legal name.' });
+      const rejected = await merchantIn(suite.service.t.ctx, 'applied');
+      await rejectMerchant(suite.service.t.ctx, { actor: CLI_ACTOR, merchantIdx: rejected.merchant.idx, reason: 'The PAN does not match the legal name.' });
       await logIn(page, { email: rejected.merchant.email, password: 'correct horse battery' });
       await page.getByRole('button', { name: 'Switch to live data' }).click();
-      await page.goto(`${service.origin}/dashboard/business`);
+      await page.goto(`${suite.service.origin}/dashboard/business`);
       await page.getByText('The PAN does not match the legal name.').waitFor();
       await page.getByText('Live payments are off: your business was not approved.').waitFor();
     },
@@ -435,7 +428,7 @@ const PAGES: PageKind[] = [
     name: 'dashboard: rotate a key, confirm',
     as: 'merchant',
     open: async (page) => {
-      await page.goto(`${service.origin}/dashboard/keys`);
+      await page.goto(`${suite.service.origin}/dashboard/keys`);
       await page.getByLabel('Key', { exact: true }).selectOption('live');
       await page.getByRole('button', { name: 'Review rotation' }).click();
       await page.getByRole('heading', { name: 'Rotate the live secret key?' }).waitFor();
@@ -445,7 +438,7 @@ const PAGES: PageKind[] = [
     name: 'dashboard: rotated key, shown once',
     as: 'merchant',
     open: async (page) => {
-      await page.goto(`${service.origin}/dashboard/keys`);
+      await page.goto(`${suite.service.origin}/dashboard/keys`);
       await page.getByLabel('Key', { exact: true }).selectOption('live');
       await page.getByRole('button', { name: 'Review rotation' }).click();
       await page.getByRole('button', { name: /^Rotate key/ }).click();
@@ -457,7 +450,7 @@ const PAGES: PageKind[] = [
     name: 'dashboard: webhooks, endpoint refused',
     as: 'merchant',
     open: async (page) => {
-      await page.goto(`${service.origin}/dashboard/webhooks`);
+      await page.goto(`${suite.service.origin}/dashboard/webhooks`);
       await page.getByLabel('Endpoint URL').fill('ftp://example.com/hooks');
       await page.getByRole('button', { name: 'Save endpoint' }).click();
       await page.getByText('Enter a valid http(s) URL.').waitFor();
@@ -468,7 +461,7 @@ const PAGES: PageKind[] = [
     name: 'dashboard: settlements, payout amount refused',
     as: 'merchant',
     open: async (page) => {
-      await page.goto(`${service.origin}/dashboard/settlements`);
+      await page.goto(`${suite.service.origin}/dashboard/settlements`);
       await page.getByLabel('An amount').check();
       await page.getByLabel('Amount in rupees').fill('99999999');
       await page.getByRole('button', { name: 'Request payout' }).click();
@@ -479,7 +472,7 @@ const PAGES: PageKind[] = [
     name: 'dashboard: a payout statement',
     as: 'merchant',
     open: async (page) => {
-      await page.goto(`${service.origin}/dashboard/settlements`);
+      await page.goto(`${suite.service.origin}/dashboard/settlements`);
       await page.getByLabel('An amount').check();
       await page.getByLabel('Amount in rupees').fill('1');
       await page.getByRole('button', { name: 'Request payout' }).click();
@@ -493,11 +486,11 @@ const PAGES: PageKind[] = [
     name: 'dashboard: joining a team from an invitation',
     as: 'visitor',
     open: async (page) => {
-      const [owner] = await service.t.db.query<{ id: number; merchant_id: number }>('SELECT id, merchant_id FROM merchant_users WHERE email = $1', [MERCHANT.email]);
+      const [owner] = await suite.service.t.db.query<{ id: number; merchant_id: number }>('SELECT id, merchant_id FROM merchant_users WHERE email = $1', [MERCHANT.email]);
       const email = `a11y-invited-${Date.now()}@example.com`;
       const actor = { userId: Number(owner.id), email: MERCHANT.email, merchantId: Number(owner.merchant_id), merchantName: MERCHANT.name };
-      await inviteTeamMember(service.t.ctx, { actor, email, role: 'developer' });
-      await page.goto(`${service.origin}${invitationLinkFor(service.t.logs, email, 'dashboard')}`);
+      await inviteTeamMember(suite.service.t.ctx, { actor, email, role: 'developer' });
+      await page.goto(`${suite.service.origin}${invitationLinkFor(suite.service.t.logs, email, 'dashboard')}`);
       await page.getByLabel('Choose a password').waitFor();
     },
   },
@@ -517,13 +510,13 @@ const PAGES: PageKind[] = [
   {
     name: 'console: sign in, the code from the app',
     as: 'visitor',
-    open: async (page) => consolePassword(page, await newOperator(service.t.ctx, 'support')),
+    open: async (page) => consolePassword(page, await newOperator(suite.service.t.ctx, 'support')),
   },
   {
     name: 'console: sign in, code refused',
     as: 'visitor',
     open: async (page) => {
-      await consolePassword(page, await newOperator(service.t.ctx, 'support'));
+      await consolePassword(page, await newOperator(suite.service.t.ctx, 'support'));
       await page.getByLabel('Code').fill('000000');
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.locator('.notice.error').waitFor();
@@ -535,13 +528,13 @@ const PAGES: PageKind[] = [
   { name: 'console: overview', as: 'operator', open: visit('/console') },
   { name: 'console: overview, an insecure server setting said', as: 'operator', open: insecurelyConfigured('/console') },
   { name: 'console: merchants', as: 'operator', open: visit('/console/merchants') },
-  { name: 'console: one merchant, waiting for approval', as: 'operator', open: (page) => page.goto(`${service.origin}/console/merchants/${operator.applicantIdx}`) },
-  { name: 'console: payments, a search', as: 'operator', open: (page) => page.goto(`${service.origin}/console/payments?q=${operator.pendingPidx}`) },
+  { name: 'console: one merchant, waiting for approval', as: 'operator', open: (page) => page.goto(`${suite.service.origin}/console/merchants/${operator.applicantIdx}`) },
+  { name: 'console: payments, a search', as: 'operator', open: (page) => page.goto(`${suite.service.origin}/console/payments?q=${operator.pendingPidx}`) },
   {
     name: 'console: one Pending payment, the resolve form',
     as: 'operator',
     open: async (page) => {
-      await page.goto(`${service.origin}/console/payments/${operator.pendingPidx}`);
+      await page.goto(`${suite.service.origin}/console/payments/${operator.pendingPidx}`);
       await page.getByRole('button', { name: 'Resolve' }).waitFor();
     },
   },
@@ -550,12 +543,12 @@ const PAGES: PageKind[] = [
     name: 'console: one payout, the forms marking it Paid or Failed',
     as: 'operator',
     open: async (page) => {
-      await page.goto(`${service.origin}/console/payouts/${await processingLivePayout()}`);
+      await page.goto(`${suite.service.origin}/console/payouts/${await processingLivePayout()}`);
       await page.getByRole('button', { name: 'Mark Paid' }).waitFor();
     },
   },
   { name: 'console: wallets', as: 'operator', open: visit('/console/wallets') },
-  { name: 'console: one wallet', as: 'operator', open: (page) => page.goto(`${service.origin}/console/wallets/${operator.walletIdx}`) },
+  { name: 'console: one wallet', as: 'operator', open: (page) => page.goto(`${suite.service.origin}/console/wallets/${operator.walletIdx}`) },
   { name: 'console: operators', as: 'operator', open: visit('/console/operators') },
   { name: 'console: audit log', as: 'operator', open: visit('/console/audit') },
   { name: 'console: account', as: 'operator', open: visit('/console/account') },
@@ -563,8 +556,8 @@ const PAGES: PageKind[] = [
     name: 'console: refused (403) to a role without the permission',
     as: 'visitor',
     open: async (page) => {
-      await signInToConsole(page, await newOperator(service.t.ctx, 'support'));
-      expect((await page.goto(`${service.origin}/console/operators`))?.status()).toBe(403);
+      await signInToConsole(page, await newOperator(suite.service.t.ctx, 'support'));
+      expect((await page.goto(`${suite.service.origin}/console/operators`))?.status()).toBe(403);
     },
   },
   { name: 'console: page not found', as: 'operator', open: visit('/console/payments/not-a-payment') },
@@ -576,7 +569,7 @@ const PAGES: PageKind[] = [
     name: 'demo: order paid',
     as: 'visitor',
     open: async (page) => {
-      await page.goto(`${service.origin}/demo`);
+      await page.goto(`${suite.service.origin}/demo`);
       await page.getByRole('button', { name: 'Buy Ilam First Flush' }).click();
       await enterWallet(page, SANDBOX.mobile, SANDBOX.mpin);
       await enterOtp(page, SANDBOX.otp);
@@ -587,7 +580,7 @@ const PAGES: PageKind[] = [
     name: 'demo: payment canceled',
     as: 'visitor',
     open: async (page) => {
-      await page.goto(`${service.origin}/demo`);
+      await page.goto(`${suite.service.origin}/demo`);
       await page.getByRole('button', { name: 'Buy Himalayan Golden Tips' }).click();
       await page.getByRole('button', { name: 'Cancel', exact: true }).click();
       await page.getByRole('heading', { name: 'Payment canceled' }).waitFor();
@@ -626,22 +619,17 @@ function report(found: Violation[], width: string): string[] {
 }
 
 beforeAll(async () => {
-  // Its database takes a while to make: made while the rest is set up.
-  const outageService = outageKind ? startOutageService() : Promise.resolve(undefined);
-  shop = await startMerchantSite();
-  service = await startService({ merchantName: 'Harness merchant' });
-  await ensureDemoMerchant(service.t.ctx, { storeIsEmpty: async () => true });
-  browser = await launchChromium();
+  await ensureDemoMerchant(suite.service.t.ctx, { storeIsEmpty: async () => true });
 
   // A merchant with a paid payment, signed in for the dashboard's pages.
-  const payer = await openPayer(browser, [service.origin, shop.origin], { viewport: DESKTOP });
-  await payer.page.goto(`${service.origin}/dashboard/signup`);
+  const payer = await suite.resident({ viewport: DESKTOP });
+  await payer.page.goto(`${suite.service.origin}/dashboard/signup`);
   await payer.page.getByLabel('Business name').fill(MERCHANT.name);
   await payer.page.getByLabel('Email').fill(MERCHANT.email);
   await payer.page.getByLabel('Password').fill(MERCHANT.password);
   await payer.page.getByRole('button', { name: 'Create account' }).click();
   const testKey = (await payer.page.getByLabel('Test secret key').textContent())!.trim();
-  await payer.page.goto(`${service.origin}${mailedLink(service.t.logs, MERCHANT.email, 'verify-email')}`);
+  await payer.page.goto(`${suite.service.origin}${mailedLink(suite.service.t.logs, MERCHANT.email, 'verify-email')}`);
   await payer.page.getByText('Your e-mail address is confirmed.').waitFor();
   const buyer = await ROLES.visitor();
   const { pidx } = await pay(buyer, await initiate(order(), testKey));
@@ -649,17 +637,17 @@ beforeAll(async () => {
   merchant = { payer, testKey, paidPidx: pidx };
 
   // An admin in the console; a payment held Pending by the sandbox's pending wallet; a merchant that applied.
-  const admin = await openPayer(browser, [service.origin], { viewport: DESKTOP });
-  await signInToConsole(admin.page, await newOperator(service.t.ctx, 'admin'));
+  const admin = await suite.resident({ viewport: DESKTOP }, [suite.service.origin]);
+  await signInToConsole(admin.page, await newOperator(suite.service.t.ctx, 'admin'));
   await admin.page.close();
   const held = await initiate();
   const heldPayer = await ROLES.visitor();
   await heldPayer.goto(held);
   await enterWallet(heldPayer, SANDBOX.pendingMobile, SANDBOX.mpin);
   await enterOtp(heldPayer, SANDBOX.otp);
-  await landOnMerchant(heldPayer, shop);
-  const [wallet] = await service.t.db.query<{ idx: string }>("SELECT idx FROM wallets WHERE mobile = $1 AND environment = 'test'", [SANDBOX.mobile]);
-  const applicant = await merchantIn(service.t.ctx, 'applied');
+  await landOnMerchant(heldPayer, suite.shop);
+  const [wallet] = await suite.service.t.db.query<{ idx: string }>("SELECT idx FROM wallets WHERE mobile = $1 AND environment = 'test'", [SANDBOX.mobile]);
+  const applicant = await merchantIn(suite.service.t.ctx, 'applied');
   operator = { payer: admin, pendingPidx: new URL(held).pathname.split('/').pop()!, walletIdx: wallet.idx, applicantIdx: applicant.merchant.idx };
 
   outage = await outageService;
@@ -675,23 +663,6 @@ async function startOutageService() {
   await database.down();
   return { database, t, origin };
 }
-
-afterAll(async () => {
-  await browser?.close();
-  await outage?.t.close();
-  await outage?.t.db.close();
-  await outage?.database.remove();
-  await service?.close();
-  await shop?.close();
-});
-
-afterEach(async () => {
-  const opened = contexts;
-  contexts = [];
-  for (const c of opened) await c.context.close();
-  const problems = [...opened, merchant.payer, operator.payer].flatMap((c) => c.problems.splice(0));
-  expect(problems).toEqual([]);
-});
 
 describe('WCAG 2.1 A and AA (axe-core) on every kind of page', () => {
   for (const kind of PAGES) {

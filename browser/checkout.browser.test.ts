@@ -2,62 +2,20 @@
 // into the labelled fields, press the buttons, land back on the merchant's site. Every test also
 // checks that the page logged no console error (CSP violations included), opened no dialog and
 // asked no other host for anything, and that the ledger holds afterwards.
-import type { Browser } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  enterOtp,
-  enterWallet,
-  landOnMerchant,
-  launchChromium,
-  openPayer,
-  SANDBOX,
-  startMerchantSite,
-  startService,
-  type MerchantSite,
-  type Payer,
-  type Service,
-} from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { browserSuite, enterOtp, enterWallet, landOnMerchant, SANDBOX, TEA_FOR_THE_OFFICE } from './harness.js';
 
 const MERCHANT_NAME = 'Himalayan Tea House';
 
-let service: Service;
-let shop: MerchantSite;
-let browser: Browser;
-let payers: Payer[] = [];
-
-beforeAll(async () => {
-  shop = await startMerchantSite();
-  service = await startService({ merchantName: MERCHANT_NAME });
-  browser = await launchChromium();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await service?.close();
-  await shop?.close();
-});
-
-afterEach(async () => {
-  const opened = payers;
-  payers = [];
-  for (const payer of opened) await payer.context.close();
-  expect(opened.flatMap((p) => p.problems)).toEqual([]);
-  expect(opened.flatMap((p) => p.dialogs)).toEqual([]);
-  expect(await service.brokenLedgerInvariants()).toEqual([]);
-});
-
-async function payer(options: { javaScriptEnabled?: boolean } = {}): Promise<Payer> {
-  const opened = await openPayer(browser, [service.origin, shop.origin], options);
-  payers.push(opened);
-  return opened;
-}
+const suite = browserSuite({ merchantName: MERCHANT_NAME });
+const payer = (options: { javaScriptEnabled?: boolean } = {}) => suite.person(options);
 
 let orders = 0;
 function order(overrides: Record<string, unknown> = {}) {
   orders += 1;
   return {
-    return_url: `${shop.origin}/orders/return?cart=7&lang=ne`,
-    website_url: `${shop.origin}/`,
+    return_url: `${suite.shop.origin}/orders/return?cart=7&lang=ne`,
+    website_url: `${suite.shop.origin}/`,
     amount: 123456,
     purchase_order_id: `order-${Date.now()}-${orders}`,
     purchase_order_name: 'Ilam first flush, 2 tins',
@@ -68,13 +26,13 @@ function order(overrides: Record<string, unknown> = {}) {
 describe('paying on the hosted page', () => {
   it('pays with a sandbox wallet and returns to return_url with every callback parameter', async () => {
     const body = order();
-    const initiated = await service.initiate(body);
+    const initiated = await suite.service.initiate(body);
     const { page } = await payer();
     await page.goto(initiated.payment_url);
     await enterWallet(page, SANDBOX.mobile, SANDBOX.mpin);
     await page.getByText('We sent a 6-digit code to 98XXXXXXX1.').waitFor();
     await enterOtp(page, SANDBOX.otp);
-    const params = await landOnMerchant(page, shop);
+    const params = await landOnMerchant(page, suite.shop);
 
     expect(new URL(page.url()).pathname).toBe('/orders/return');
     expect(params).toMatchObject({
@@ -91,20 +49,20 @@ describe('paying on the hosted page', () => {
     expect(params.transaction_id).toMatch(/^[\w-]{10,}$/);
     expect(params.tidx).toBe(params.transaction_id);
     // The merchant's server saw the same redirect the address bar shows.
-    expect(shop.visits.at(-1)).toEqual({ path: '/orders/return', query: params });
+    expect(suite.shop.visits.at(-1)).toEqual({ path: '/orders/return', query: params });
 
-    const lookup = await service.lookup(initiated.pidx);
+    const lookup = await suite.service.lookup(initiated.pidx);
     expect(lookup.status).toBe(200);
     expect(lookup.body).toMatchObject({ pidx: initiated.pidx, status: 'Completed', transaction_id: params.transaction_id, total_amount: 123456, refunded: false });
   });
 
   it('cancels on the first step: User canceled in the callback, 400 from lookup', async () => {
     const body = order();
-    const initiated = await service.initiate(body);
+    const initiated = await suite.service.initiate(body);
     const { page } = await payer();
     await page.goto(initiated.payment_url);
     await page.getByRole('button', { name: 'Cancel', exact: true }).click();
-    const params = await landOnMerchant(page, shop);
+    const params = await landOnMerchant(page, suite.shop);
 
     expect(params).toMatchObject({
       cart: '7',
@@ -119,13 +77,13 @@ describe('paying on the hosted page', () => {
       purchase_order_id: body.purchase_order_id,
       purchase_order_name: body.purchase_order_name,
     });
-    const lookup = await service.lookup(initiated.pidx);
+    const lookup = await suite.service.lookup(initiated.pidx);
     expect(lookup.status).toBe(400);
     expect(lookup.body).toMatchObject({ status: 'User canceled', transaction_id: null });
   });
 
   it('shows a wrong MPIN with the attempts left, then pays with the right one', async () => {
-    const initiated = await service.initiate(order());
+    const initiated = await suite.service.initiate(order());
     const { page } = await payer();
     await page.goto(initiated.payment_url);
     await enterWallet(page, SANDBOX.mobile, '0000');
@@ -140,36 +98,36 @@ describe('paying on the hosted page', () => {
     await page.getByLabel('MPIN').fill(SANDBOX.mpin);
     await page.getByRole('button', { name: 'Pay', exact: true }).click();
     await enterOtp(page, SANDBOX.otp);
-    const params = await landOnMerchant(page, shop);
+    const params = await landOnMerchant(page, suite.shop);
     expect(params.status).toBe('Completed');
-    const lookup = await service.lookup(initiated.pidx);
+    const lookup = await suite.service.lookup(initiated.pidx);
     expect(lookup.status).toBe(200);
     expect(lookup.body).toMatchObject({ status: 'Completed', transaction_id: params.transaction_id });
   });
 
   it('leaves the payment Pending with the sandbox pending wallet', async () => {
-    const initiated = await service.initiate(order());
+    const initiated = await suite.service.initiate(order());
     const { page } = await payer();
     await page.goto(initiated.payment_url);
     await enterWallet(page, SANDBOX.pendingMobile, SANDBOX.mpin);
     await enterOtp(page, SANDBOX.otp);
-    const params = await landOnMerchant(page, shop);
+    const params = await landOnMerchant(page, suite.shop);
 
     expect(params).toMatchObject({ pidx: initiated.pidx, status: 'Pending', mobile: '98XXXXXXX7', cart: '7' });
-    const lookup = await service.lookup(initiated.pidx);
+    const lookup = await suite.service.lookup(initiated.pidx);
     expect(lookup.status).toBe(200);
     expect(lookup.body).toMatchObject({ status: 'Pending', transaction_id: null });
   });
 
   it('shows the expiry page, with a way back to the website, once the link has expired', async () => {
-    const initiated = await service.initiate(order());
+    const initiated = await suite.service.initiate(order());
     const { page } = await payer();
     await page.goto(initiated.payment_url);
     await page.getByLabel('Mobile number').fill(SANDBOX.mobile);
     await page.getByLabel('MPIN').fill(SANDBOX.mpin);
 
     // The payer waits past the link's lifetime, then presses Pay.
-    service.t.clock.advance(3601);
+    suite.service.t.clock.advance(3601);
     await page.getByRole('button', { name: 'Pay', exact: true }).click();
     await page.getByRole('heading', { name: 'Payment link expired' }).waitFor();
 
@@ -178,20 +136,20 @@ describe('paying on the hosted page', () => {
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Payment link expired');
     expect(await page.getByLabel('MPIN').count()).toBe(0);
     const back = page.getByRole('link', { name: `Back to ${MERCHANT_NAME}` });
-    expect(await back.getAttribute('href')).toBe(`${shop.origin}/`);
+    expect(await back.getAttribute('href')).toBe(`${suite.shop.origin}/`);
     await back.click();
-    await page.waitForURL(`${shop.origin}/`);
+    await page.waitForURL(`${suite.shop.origin}/`);
     await page.getByRole('heading', { name: 'Order received' }).waitFor();
 
-    const lookup = await service.lookup(initiated.pidx);
+    const lookup = await suite.service.lookup(initiated.pidx);
     expect(lookup.status).toBe(400);
     expect(lookup.body).toMatchObject({ status: 'Expired' });
   });
 
   it('refuses a second link of an order that is already paid', async () => {
     const first = order();
-    const a = await service.initiate(first);
-    const b = await service.initiate(order({ purchase_order_id: first.purchase_order_id }));
+    const a = await suite.service.initiate(first);
+    const b = await suite.service.initiate(order({ purchase_order_id: first.purchase_order_id }));
     const { page, newTab } = await payer();
 
     // Link B is open in a second tab while the order is paid through link A.
@@ -200,7 +158,7 @@ describe('paying on the hosted page', () => {
     await page.goto(a.payment_url);
     await enterWallet(page, SANDBOX.mobile, SANDBOX.mpin);
     await enterOtp(page, SANDBOX.otp);
-    expect((await landOnMerchant(page, shop)).status).toBe('Completed');
+    expect((await landOnMerchant(page, suite.shop)).status).toBe('Completed');
 
     await enterWallet(tabB, '9800000002', SANDBOX.mpin);
     await tabB.getByRole('heading', { name: 'Order already paid' }).waitFor();
@@ -210,14 +168,14 @@ describe('paying on the hosted page', () => {
     expect(reopened?.status()).toBe(409);
     expect(await tabB.locator('main').textContent()).toContain('already been paid');
     expect(await tabB.getByLabel('Mobile number').count()).toBe(0);
-    expect(await tabB.getByRole('link', { name: `Back to ${MERCHANT_NAME}` }).getAttribute('href')).toBe(`${shop.origin}/`);
+    expect(await tabB.getByRole('link', { name: `Back to ${MERCHANT_NAME}` }).getAttribute('href')).toBe(`${suite.shop.origin}/`);
 
-    expect((await service.lookup(a.pidx)).body).toMatchObject({ status: 'Completed' });
-    expect((await service.lookup(b.pidx)).body).toMatchObject({ status: 'Initiated', transaction_id: null });
+    expect((await suite.service.lookup(a.pidx)).body).toMatchObject({ status: 'Completed' });
+    expect((await suite.service.lookup(b.pidx)).body).toMatchObject({ status: 'Initiated', transaction_id: null });
   });
 
   it('works with JavaScript disabled', async () => {
-    const initiated = await service.initiate(order());
+    const initiated = await suite.service.initiate(order());
     const { page } = await payer({ javaScriptEnabled: false });
     await page.goto(initiated.payment_url);
     // Server-rendered: the amount and the time left are there without any script.
@@ -228,27 +186,16 @@ describe('paying on the hosted page', () => {
     await page.getByLabel('MPIN').fill(SANDBOX.mpin);
     await page.getByRole('button', { name: 'Pay', exact: true }).click();
     await enterOtp(page, SANDBOX.otp);
-    const params = await landOnMerchant(page, shop);
+    const params = await landOnMerchant(page, suite.shop);
     expect(params).toMatchObject({ pidx: initiated.pidx, status: 'Completed' });
-    expect((await service.lookup(initiated.pidx)).body).toMatchObject({ status: 'Completed', transaction_id: params.transaction_id });
+    expect((await suite.service.lookup(initiated.pidx)).body).toMatchObject({ status: 'Completed', transaction_id: params.transaction_id });
   });
 });
 
 describe('what the page shows', () => {
   it('shows the merchant, the order, the amount, the breakdown, the products, the time left and the TEST MODE banner', async () => {
-    const body = order({
-      amount: 123456,
-      purchase_order_name: 'Tea for the office',
-      amount_breakdown: [
-        { label: 'Tea', amount: 100000 },
-        { label: 'Delivery', amount: 23456 },
-      ],
-      product_details: [
-        { identity: 'tea-ilam', name: 'Ilam first flush', total_price: 80000, quantity: 2, unit_price: 40000 },
-        { identity: 'tea-masala', name: 'Masala chai', total_price: 20000, quantity: 1, unit_price: 20000 },
-      ],
-    });
-    const initiated = await service.initiate(body);
+    const body = order(TEA_FOR_THE_OFFICE);
+    const initiated = await suite.service.initiate(body);
     const { page } = await payer();
     const response = await page.goto(initiated.payment_url);
     expect(response?.status()).toBe(200);
@@ -276,7 +223,7 @@ describe('what the page shows', () => {
 
   it('shows an order name with markup as text, running nothing', async () => {
     const name = '<script>alert(1)</script><img src=x onerror=alert(2)>';
-    const initiated = await service.initiate(order({ purchase_order_name: name }));
+    const initiated = await suite.service.initiate(order({ purchase_order_name: name }));
     const { page, dialogs } = await payer();
     await page.goto(initiated.payment_url);
 
@@ -286,14 +233,14 @@ describe('what the page shows', () => {
     await enterWallet(page, SANDBOX.mobile, SANDBOX.mpin);
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(name);
     await enterOtp(page, SANDBOX.otp);
-    const params = await landOnMerchant(page, shop);
+    const params = await landOnMerchant(page, suite.shop);
     expect(params.purchase_order_name).toBe(name);
     expect(dialogs).toEqual([]);
   });
 
   it('shows a not-found page for an unknown link', async () => {
     const { page } = await payer();
-    const response = await page.goto(`${service.origin}/pay/unknownpidx`);
+    const response = await page.goto(`${suite.service.origin}/pay/unknownpidx`);
     expect(response?.status()).toBe(404);
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Payment not found');
     expect(await page.getByLabel('Mobile number').count()).toBe(0);

@@ -2,65 +2,41 @@
 // applied (its live key then works), suspend it (live initiate 403), resolve a Pending payment,
 // make, top up and freeze a wallet and see the hosted page refuse it, and find each action in the
 // audit log. Every console page visited is photographed at phone and desktop widths.
-import { mkdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import * as OTPAuth from 'otpauth';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { newOperator, type TestOperator } from '../test/console-client.js';
 import { merchantIn } from '../test/merchant-approval.js';
-import { DESKTOP, enterOtp, enterWallet, landOnMerchant, launchChromium, openPayer, PHONE, SANDBOX, startMerchantSite, startService, type MerchantSite, type Payer, type Service } from './harness.js';
+import { browserSuite, DESKTOP, enterOtp, enterWallet, landOnMerchant, PHONE, SANDBOX, screenshot, screenshotsAtBothWidths } from './harness.js';
 
-const DIR = fileURLToPath(new URL('./screenshots/', import.meta.url));
+const suite = browserSuite({ merchantName: 'Everest Outfitters' });
 
-let service: Service;
-let shop: MerchantSite;
-let browser: Browser;
 let operator: TestOperator;
-let console_: Payer;
-
 beforeAll(async () => {
-  mkdirSync(DIR, { recursive: true });
-  shop = await startMerchantSite();
-  service = await startService({ merchantName: 'Everest Outfitters' });
-  browser = await launchChromium();
-  operator = await newOperator(service.t.ctx, 'admin');
-  console_ = await openPayer(browser, [service.origin]);
-});
-
-afterAll(async () => {
-  await console_?.context.close();
-  await browser?.close();
-  await service?.close();
-  await shop?.close();
+  operator = await newOperator(suite.service.t.ctx, 'admin');
 });
 
 /** What the operator's authenticator app shows now (RFC 6238, by the service's clock). */
 const totpNow = (secret: string) =>
-  new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' }).generate({ timestamp: service.t.clock.now().getTime() });
+  new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' }).generate({ timestamp: suite.service.t.clock.now().getTime() });
 
-/** A picture of the page at phone and desktop widths; fails when the phone picture scrolls sideways. */
-async function photograph(page: Page, name: string) {
-  for (const [size, viewport] of [['phone', PHONE], ['desktop', DESKTOP]] as const) {
-    await page.setViewportSize(viewport);
-    await page.screenshot({ path: `${DIR}console-${name}-${size}.png`, fullPage: true });
-    if (size === 'phone') expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1), `${name} scrolls sideways on a phone`).toBe(true);
-  }
-}
+const photograph = (page: Page, name: string) => screenshotsAtBothWidths(page, `console-${name}`);
 
 async function liveInitiate(key: string): Promise<number> {
-  const response = await fetch(`${service.origin}/api/v2/epayment/initiate/`, {
+  const response = await fetch(`${suite.service.origin}/api/v2/epayment/initiate/`, {
     method: 'POST',
     headers: { authorization: `Key ${key}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ return_url: `${shop.origin}/orders/return`, website_url: `${shop.origin}/`, amount: 1000, purchase_order_id: `live-${Date.now()}`, purchase_order_name: 'Live check' }),
+    body: JSON.stringify({ return_url: `${suite.shop.origin}/orders/return`, website_url: `${suite.shop.origin}/`, amount: 1000, purchase_order_id: `live-${Date.now()}`, purchase_order_name: 'Live check' }),
   });
   return response.status;
 }
 
 describe("an operator's day", () => {
   it('signs in, approves and suspends a merchant, resolves a Pending payment, freezes a wallet, and finds it all in the audit log', async () => {
+    // The operator's pages ask the service only.
+    const console_ = await suite.person({}, [suite.service.origin]);
     const page = console_.page;
-    await page.goto(`${service.origin}/console`);
+    await page.goto(`${suite.service.origin}/console`);
     await page.getByLabel('E-mail').fill(operator.email);
     await page.getByLabel('Password').fill(operator.password);
     await page.getByRole('button', { name: 'Continue' }).click();
@@ -69,7 +45,7 @@ describe("an operator's day", () => {
     await page.getByRole('heading', { name: 'Overview' }).waitFor();
 
     // A merchant that applied to go live with its business details.
-    const applicant = await merchantIn(service.t.ctx, 'applied');
+    const applicant = await merchantIn(suite.service.t.ctx, 'applied');
     expect(await liveInitiate(applicant.live_secret_key)).toBe(403);
     await page.getByRole('link', { name: 'Merchants', exact: true }).click();
     await page.getByRole('link', { name: 'Applied' }).click();
@@ -86,12 +62,12 @@ describe("an operator's day", () => {
     expect(await liveInitiate(applicant.live_secret_key)).toBe(403);
 
     // A payer pays with the sandbox's pending wallet: the payment waits for the operator.
-    const held = await service.initiate({ return_url: `${shop.origin}/orders/return`, website_url: `${shop.origin}/`, amount: 54321, purchase_order_id: `held-${Date.now()}`, purchase_order_name: 'Down jacket' });
-    const payer = await openPayer(browser, [service.origin, shop.origin]);
+    const held = await suite.service.initiate({ return_url: `${suite.shop.origin}/orders/return`, website_url: `${suite.shop.origin}/`, amount: 54321, purchase_order_id: `held-${Date.now()}`, purchase_order_name: 'Down jacket' });
+    const payer = await suite.person();
     await payer.page.goto(held.payment_url);
     await enterWallet(payer.page, SANDBOX.pendingMobile, SANDBOX.mpin);
     await enterOtp(payer.page, SANDBOX.otp);
-    expect((await landOnMerchant(payer.page, shop)).status).toBe('Pending');
+    expect((await landOnMerchant(payer.page, suite.shop)).status).toBe('Pending');
 
     await page.getByRole('link', { name: 'Payments', exact: true }).click();
     await page.getByLabel('pidx, transaction id, purchase order id or payer mobile').fill(held.pidx);
@@ -104,7 +80,7 @@ describe("an operator's day", () => {
     await page.getByRole('button', { name: 'Resolve' }).click();
     await page.getByText('The payment is resolved.').waitFor();
     await page.getByText('Resolved as Completed').waitFor();
-    expect((await service.lookup(held.pidx)).body.status).toBe('Completed');
+    expect((await suite.service.lookup(held.pidx)).body.status).toBe('Completed');
 
     // A wallet made and topped up here, then frozen: the hosted page refuses it.
     const mobile = `96${String(Date.now()).slice(-8)}`;
@@ -125,13 +101,13 @@ describe("an operator's day", () => {
     await page.getByText('The wallet is frozen').waitFor();
     await photograph(page, 'wallet');
 
-    const order = await service.initiate({ return_url: `${shop.origin}/orders/return`, website_url: `${shop.origin}/`, amount: 1500, purchase_order_id: `frozen-${Date.now()}`, purchase_order_name: 'Trekking poles' });
+    const order = await suite.service.initiate({ return_url: `${suite.shop.origin}/orders/return`, website_url: `${suite.shop.origin}/`, amount: 1500, purchase_order_id: `frozen-${Date.now()}`, purchase_order_name: 'Trekking poles' });
     await payer.page.goto(order.payment_url);
     await enterWallet(payer.page, mobile, '2580');
     await payer.page.getByText('This wallet is frozen and cannot pay.').waitFor();
     await payer.page.setViewportSize(PHONE);
-    await payer.page.screenshot({ path: `${DIR}console-frozen-wallet-refused-phone.png`, fullPage: true });
-    expect((await service.lookup(order.pidx)).body.status).toBe('Initiated');
+    await screenshot(payer.page, 'console-frozen-wallet-refused-phone');
+    expect((await suite.service.lookup(order.pidx)).body.status).toBe('Initiated');
     await payer.context.close();
     expect(payer.problems).toEqual([]);
 
@@ -143,6 +119,6 @@ describe("an operator's day", () => {
     }
     await photograph(page, 'audit');
     expect(console_.problems).toEqual([]);
-    expect(await service.brokenLedgerInvariants()).toEqual([]);
+    expect(await suite.service.brokenLedgerInvariants()).toEqual([]);
   });
 });

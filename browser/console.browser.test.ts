@@ -3,51 +3,24 @@
 // the e-mailed link (written to the log: no SMTP in tests), chooses a password, enrols from the QR
 // page and gets recovery codes; the admin runs the ledger check and finds both actions in the audit
 // log. Then pictures of the console pages on a phone and a desktop in browser/screenshots/.
-import { mkdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { totpCode } from '../src/people/totp.js';
 import { invitationLinkFor, newOperator, type TestOperator } from '../test/console-client.js';
-import { DESKTOP, launchChromium, openPayer, PHONE, startService, type Payer, type Service } from './harness.js';
+import { browserSuite, DESKTOP, SCREENS, screenshot } from './harness.js';
 
-const DIR = fileURLToPath(new URL('./screenshots/', import.meta.url));
+const suite = browserSuite({ merchantName: 'Console harness merchant', shop: false });
+const person = (viewport: { width: number; height: number } = DESKTOP) => suite.person({ viewport });
 
-let service: Service;
-let browser: Browser;
 let admin: TestOperator;
-let opened: Payer[] = [];
-
 beforeAll(async () => {
-  mkdirSync(DIR, { recursive: true });
-  service = await startService({ merchantName: 'Console harness merchant' });
-  browser = await launchChromium();
-  admin = await newOperator(service.t.ctx, 'admin');
+  admin = await newOperator(suite.service.t.ctx, 'admin');
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await service?.close();
-});
-
-afterEach(async () => {
-  const contexts = opened;
-  opened = [];
-  for (const c of contexts) await c.context.close();
-  expect(contexts.flatMap((c) => c.problems)).toEqual([]);
-  expect(contexts.flatMap((c) => c.dialogs)).toEqual([]);
-});
-
-async function person(viewport: { width: number; height: number } = DESKTOP): Promise<Payer> {
-  const p = await openPayer(browser, [service.origin], { viewport });
-  opened.push(p);
-  return p;
-}
-
-const codeNow = (secret: string) => totpCode(secret, service.t.clock.now());
+const codeNow = (secret: string) => totpCode(secret, suite.service.t.clock.now());
 
 async function signIn(page: Page, operator: TestOperator) {
-  await page.goto(`${service.origin}/console`);
+  await page.goto(`${suite.service.origin}/console`);
   expect(new URL(page.url()).pathname).toBe('/console/login');
   await page.getByLabel('E-mail').fill(operator.email);
   await page.getByLabel('Password').fill(operator.password);
@@ -70,26 +43,26 @@ describe('an operator’s day in the console', () => {
     await page.getByRole('button', { name: 'Send invitation' }).click();
     await expect.poll(() => page.locator('.notice.ok').innerText()).toContain('Invitation sent');
 
-    const link = invitationLinkFor(service.t.logs, email)!;
+    const link = invitationLinkFor(suite.service.t.logs, email)!;
     expect(link).toBeDefined();
     const invited = (await person()).page;
-    await invited.goto(`${service.origin}${link}`);
+    await invited.goto(`${suite.service.origin}${link}`);
     await invited.getByLabel('Password', { exact: true }).fill('invited person password');
     await invited.getByLabel('Password again').fill('invited person password');
     await invited.getByRole('button', { name: 'Continue' }).click();
     await expect.poll(() => new URL(invited.url()).pathname).toBe('/console/enrol');
     expect(await invited.locator('.qr svg').count()).toBe(1);
-    await invited.screenshot({ path: `${DIR}console-enrol-desktop.png`, fullPage: true });
+    await screenshot(invited, 'console-enrol-desktop');
     const secret = (await invited.locator('code.secret').getAttribute('data-secret'))!;
     await invited.getByLabel('Code from the app').fill(codeNow(secret));
     await invited.getByRole('button', { name: 'Confirm' }).click();
     expect(await invited.locator('ol.recovery-codes li').count()).toBe(10);
-    await invited.screenshot({ path: `${DIR}console-recovery-codes-desktop.png`, fullPage: true });
+    await screenshot(invited, 'console-recovery-codes-desktop');
     await invited.getByRole('link', { name: 'Continue to the console' }).click();
     expect(await invited.locator('.who').innerText()).toContain(email);
     // Support has no Operators page: not in the menu, and refused when asked.
     expect(await invited.getByRole('link', { name: 'Operators' }).count()).toBe(0);
-    const refused = await invited.goto(`${service.origin}/console/operators`);
+    const refused = await invited.goto(`${suite.service.origin}/console/operators`);
     expect(refused?.status()).toBe(403);
 
     await page.getByRole('link', { name: 'Overview' }).click();
@@ -109,25 +82,21 @@ describe('an operator’s day in the console', () => {
   });
 
   it('works without JavaScript: signs in and signs out', async () => {
-    service.t.clock.advance(30);
-    const p = await openPayer(browser, [service.origin], { javaScriptEnabled: false });
-    opened.push(p);
+    suite.service.t.clock.advance(30);
+    const p = await suite.person({ javaScriptEnabled: false });
     await signIn(p.page, admin);
     await p.page.getByRole('button', { name: 'Sign out' }).click();
     expect(new URL(p.page.url()).pathname).toBe('/console/login');
-    await p.page.goto(`${service.origin}/console/audit`);
+    await p.page.goto(`${suite.service.origin}/console/audit`);
     expect(new URL(p.page.url()).pathname).toBe('/console/login');
   });
 
   it('pictures of the console on a phone and a desktop', async () => {
-    for (const [name, viewport] of [
-      ['phone', PHONE],
-      ['desktop', DESKTOP],
-    ] as const) {
-      service.t.clock.advance(30);
+    for (const [name, viewport] of SCREENS) {
+      suite.service.t.clock.advance(30);
       const { page } = await person(viewport);
-      await page.goto(`${service.origin}/console/login`);
-      await page.screenshot({ path: `${DIR}console-login-${name}.png`, fullPage: true });
+      await page.goto(`${suite.service.origin}/console/login`);
+      await screenshot(page, `console-login-${name}`);
       await signIn(page, admin);
       for (const [shot, path] of [
         ['overview', '/console'],
@@ -135,8 +104,8 @@ describe('an operator’s day in the console', () => {
         ['audit', '/console/audit'],
         ['account', '/console/account'],
       ]) {
-        await page.goto(`${service.origin}${path}`);
-        await page.screenshot({ path: `${DIR}console-${shot}-${name}.png`, fullPage: true });
+        await page.goto(`${suite.service.origin}${path}`);
+        await screenshot(page, `console-${shot}-${name}`);
       }
     }
   });

@@ -4,73 +4,19 @@
 // every dashboard page on a phone and on a desktop, saved to browser/screenshots/ (not committed).
 // Every page is watched for console errors (CSP violations among them), dialogs and requests to
 // other hosts.
-import { mkdirSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  DESKTOP,
-  enterOtp,
-  enterWallet,
-  landOnMerchant,
-  launchChromium,
-  openPayer,
-  PHONE,
-  SANDBOX,
-  startMerchantSite,
-  startService,
-  type MerchantSite,
-  type Payer,
-  type Service,
-} from './harness.js';
+import { readFileSync } from 'node:fs';
+import type { BrowserContextOptions, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { browserSuite, DESKTOP, enterOtp, enterWallet, landOnMerchant, SANDBOX, SCREENS, screenshot as snap } from './harness.js';
 
-const DIR = fileURLToPath(new URL('./screenshots/', import.meta.url));
 const MERCHANT = { name: 'Himalayan Tea House', email: `tea-${Date.now()}@example.com`, password: 'a long tea secret' };
 
-let service: Service;
-let shop: MerchantSite;
-let browser: Browser;
-let opened: Payer[] = [];
+const suite = browserSuite({ merchantName: 'Harness merchant (unused)' });
+const person = (options: BrowserContextOptions = {}) => suite.person({ acceptDownloads: true, ...options });
 
-beforeAll(async () => {
-  mkdirSync(DIR, { recursive: true });
-  shop = await startMerchantSite();
-  service = await startService({ merchantName: 'Harness merchant (unused)' });
-  browser = await launchChromium();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await service?.close();
-  await shop?.close();
-});
-
-afterEach(async () => {
-  const contexts = opened;
-  opened = [];
-  for (const c of contexts) await c.context.close();
-  expect(contexts.flatMap((c) => c.problems)).toEqual([]);
-  expect(contexts.flatMap((c) => c.dialogs)).toEqual([]);
-  expect(await service.brokenLedgerInvariants()).toEqual([]);
-});
-
-async function person(options: { viewport?: { width: number; height: number }; javaScriptEnabled?: boolean } = {}): Promise<Payer> {
-  const p = await openPayer(browser, [service.origin, shop.origin], { acceptDownloads: true, ...options });
-  opened.push(p);
-  return p;
-}
-
-/** The shop's server: initiate over HTTP with the merchant's secret key, as an integration does. */
-const initiateWith = (key: string, body: Record<string, unknown>) => service.initiate(body, key);
-
-async function lookupWith(key: string, pidx: string) {
-  const response = await fetch(`${service.origin}/api/v2/epayment/lookup/`, {
-    method: 'POST',
-    headers: { authorization: `Key ${key}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ pidx }),
-  });
-  return (await response.json()) as Record<string, unknown>;
-}
+/** The shop's server: initiate and look up over HTTP with the merchant's secret key, as an integration does. */
+const initiateWith = (key: string, body: Record<string, unknown>) => suite.service.initiate(body, key);
+const lookupWith = async (key: string, pidx: string) => (await suite.service.lookup(pidx, key)).body;
 
 let orders = 0;
 /** An order as a shop sends it; the breakdown and products only with the default amount they add up to. */
@@ -78,8 +24,8 @@ function order(overrides: Record<string, unknown> = {}) {
   orders += 1;
   const detailed = overrides.amount === undefined;
   return {
-    return_url: `${shop.origin}/orders/return?cart=7`,
-    website_url: `${shop.origin}/`,
+    return_url: `${suite.shop.origin}/orders/return?cart=7`,
+    website_url: `${suite.shop.origin}/`,
     amount: 123456,
     purchase_order_id: `INV-${Date.now()}-${orders}`,
     purchase_order_name: 'Ilam first flush, 2 tins',
@@ -103,18 +49,18 @@ async function payOnPortal(paymentUrl: string) {
   await payer.page.goto(paymentUrl);
   await enterWallet(payer.page, SANDBOX.mobile, SANDBOX.mpin);
   await enterOtp(payer.page, SANDBOX.otp);
-  return landOnMerchant(payer.page, shop);
+  return landOnMerchant(payer.page, suite.shop);
 }
 
 const envBar = (page: Page) => page.getByRole('complementary', { name: 'Environment' });
 const statusOf = (page: Page) => page.getByTestId('status');
 
 async function logIn(page: Page) {
-  await page.goto(`${service.origin}/dashboard/login`);
+  await page.goto(`${suite.service.origin}/dashboard/login`);
   await page.getByLabel('Email').fill(MERCHANT.email);
   await page.getByLabel('Password').fill(MERCHANT.password);
   await page.getByRole('button', { name: 'Log in' }).click();
-  await page.waitForURL(`${service.origin}/dashboard`);
+  await page.waitForURL(`${suite.service.origin}/dashboard`);
 }
 
 async function refund(page: Page, amount: string) {
@@ -130,8 +76,8 @@ describe('the merchant dashboard', () => {
     const { page } = await person({ viewport: DESKTOP });
 
     // Sign up.
-    await page.goto(`${service.origin}/dashboard`);
-    await page.waitForURL(`${service.origin}/dashboard/login`);
+    await page.goto(`${suite.service.origin}/dashboard`);
+    await page.waitForURL(`${suite.service.origin}/dashboard/login`);
     await page.getByRole('link', { name: 'Create an account' }).click();
     await page.getByLabel('Business name').fill(MERCHANT.name);
     await page.getByLabel('Email').fill(MERCHANT.email);
@@ -156,11 +102,11 @@ describe('the merchant dashboard', () => {
 
     // Home shows the money; the list has the payment.
     await page.getByRole('link', { name: 'Go to your dashboard' }).click();
-    await page.waitForURL(`${service.origin}/dashboard`);
+    await page.waitForURL(`${suite.service.origin}/dashboard`);
     expect(await page.getByTestId('today-volume').textContent()).toContain('Rs. 1,234.56');
     expect(await page.getByTestId('balance').textContent()).toContain('Rs. 1,197.52');
     await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Transactions' }).click();
-    await page.waitForURL(`${service.origin}/dashboard/transactions`);
+    await page.waitForURL(`${suite.service.origin}/dashboard/transactions`);
     await page.getByLabel('Search').fill(initiated.pidx);
     await page.getByRole('button', { name: 'Apply' }).click();
     await page.waitForURL(/\/dashboard\/transactions\?q=/);
@@ -170,7 +116,7 @@ describe('the merchant dashboard', () => {
 
     // Open it: everything known about it.
     await row.getByRole('link', { name: body.purchase_order_id }).click();
-    await page.waitForURL(`${service.origin}/dashboard/payments/${initiated.pidx}`);
+    await page.waitForURL(`${suite.service.origin}/dashboard/payments/${initiated.pidx}`);
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(body.purchase_order_name);
     expect(await statusOf(page).textContent()).toBe('Completed');
     const main = (await page.locator('main').textContent())!;
@@ -178,7 +124,7 @@ describe('the merchant dashboard', () => {
       expect(main).toContain(text);
     }
     expect(main).not.toContain(SANDBOX.mobile);
-    expect(await page.getByTestId('callback-url').textContent()).toContain(`${shop.origin}/orders/return?cart=7&pidx=${initiated.pidx}`);
+    expect(await page.getByTestId('callback-url').textContent()).toContain(`${suite.shop.origin}/orders/return?cart=7&pidx=${initiated.pidx}`);
 
     // Refund part of it: review, confirm.
     await refund(page, '500.00');
@@ -205,7 +151,7 @@ describe('the merchant dashboard', () => {
 
     // Export the list as CSV and read the file.
     await page.getByRole('link', { name: '← Transactions' }).click();
-    await page.waitForURL(`${service.origin}/dashboard/transactions`);
+    await page.waitForURL(`${suite.service.origin}/dashboard/transactions`);
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export CSV' }).click()]);
     expect(download.suggestedFilename()).toMatch(/^bhuktani-test-transactions-\d{4}-\d{2}-\d{2}\.csv$/);
     const csv = readFileSync((await download.path())!, 'utf8');
@@ -223,11 +169,11 @@ describe('the merchant dashboard', () => {
 
     // The switch is always visible, and live data is separate.
     await envBar(page).getByRole('button', { name: 'Switch to live data' }).click();
-    await page.waitForURL(`${service.origin}/dashboard/transactions`);
+    await page.waitForURL(`${suite.service.origin}/dashboard/transactions`);
     expect(await envBar(page).textContent()).toContain('LIVE DATA');
     expect(await page.getByText('No transactions found.').isVisible()).toBe(true);
     await envBar(page).getByRole('button', { name: 'Switch to test data' }).click();
-    await page.waitForURL(`${service.origin}/dashboard/transactions`);
+    await page.waitForURL(`${suite.service.origin}/dashboard/transactions`);
     expect(await envBar(page).textContent()).toContain('TEST DATA');
   });
 
@@ -237,7 +183,7 @@ describe('the merchant dashboard', () => {
     const body = order({ amount: 5000 });
     const initiated = await initiateWith(testKey, body);
     await payOnPortal(initiated.payment_url);
-    await page.goto(`${service.origin}/dashboard/payments/${initiated.pidx}`);
+    await page.goto(`${suite.service.origin}/dashboard/payments/${initiated.pidx}`);
     await refund(page, '12.5');
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Refund Rs. 12.50 to 98XXXXXXX1?');
     await page.getByRole('button', { name: 'Confirm refund' }).click();
@@ -260,27 +206,17 @@ describe('the merchant dashboard', () => {
 });
 
 describe('screenshots', () => {
-  async function snap(page: Page, name: string) {
-    // Nothing may stick out sideways: on a phone that means a page that scrolls left and right.
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-    expect(overflow, `${name} is wider than the screen`).toBeLessThanOrEqual(0);
-    await page.screenshot({ path: `${DIR}${name}.png`, fullPage: true });
-  }
-
-  for (const [device, viewport] of [
-    ['phone', PHONE],
-    ['desktop', DESKTOP],
-  ] as const) {
+  for (const [device, viewport] of SCREENS) {
     it(`every dashboard page on a ${device}`, async () => {
       const visitor = await person({ viewport });
-      await visitor.page.goto(`${service.origin}/dashboard/login`);
+      await visitor.page.goto(`${suite.service.origin}/dashboard/login`);
       await snap(visitor.page, `dashboard-${device}-01-login`);
       await visitor.page.getByLabel('Email').fill(MERCHANT.email);
       await visitor.page.getByLabel('Password').fill('not the password');
       await visitor.page.getByRole('button', { name: 'Log in' }).click();
       await visitor.page.getByRole('alert').waitFor();
       await snap(visitor.page, `dashboard-${device}-02-login-wrong`);
-      await visitor.page.goto(`${service.origin}/dashboard/signup`);
+      await visitor.page.goto(`${suite.service.origin}/dashboard/signup`);
       await snap(visitor.page, `dashboard-${device}-03-signup`);
       await visitor.page.getByLabel('Business name').fill('Everest Momo Co.');
       await visitor.page.getByLabel('Email').fill(`momo-${device}-${Date.now()}@example.com`);
@@ -295,16 +231,16 @@ describe('screenshots', () => {
       for (const extra of [order({ amount: 250000 }), order({ amount: 99900, purchase_order_name: 'A very long order name: Ilam first flush, Darjeeling second flush and masala chai for the whole office' })]) {
         await payOnPortal((await initiateWith(testKey, extra)).payment_url);
       }
-      await page.goto(`${service.origin}/dashboard`);
+      await page.goto(`${suite.service.origin}/dashboard`);
       await snap(page, `dashboard-${device}-04-home`);
-      await page.goto(`${service.origin}/dashboard/transactions`);
+      await page.goto(`${suite.service.origin}/dashboard/transactions`);
       await snap(page, `dashboard-${device}-05-transactions`);
-      await page.goto(`${service.origin}/dashboard/payments/${paid.pidx}`);
+      await page.goto(`${suite.service.origin}/dashboard/payments/${paid.pidx}`);
       await snap(page, `dashboard-${device}-06-payment-refunded`);
 
       const open = await initiateWith(testKey, order({ amount: 77700 }));
       await payOnPortal(open.payment_url);
-      await page.goto(`${service.origin}/dashboard/payments/${open.pidx}`);
+      await page.goto(`${suite.service.origin}/dashboard/payments/${open.pidx}`);
       await snap(page, `dashboard-${device}-07-payment`);
       await refund(page, '1000');
       await page.getByRole('alert').waitFor();
@@ -313,16 +249,16 @@ describe('screenshots', () => {
       await snap(page, `dashboard-${device}-09-refund-confirm`);
       await page.getByRole('link', { name: 'Back', exact: true }).click();
 
-      await page.goto(`${service.origin}/dashboard/keys`);
+      await page.goto(`${suite.service.origin}/dashboard/keys`);
       await snap(page, `dashboard-${device}-10-keys`);
       await page.getByRole('button', { name: 'Review rotation' }).click();
       await snap(page, `dashboard-${device}-11-rotate-confirm`);
 
       await envBar(page).getByRole('button', { name: 'Switch to live data' }).click();
-      await page.goto(`${service.origin}/dashboard`);
+      await page.goto(`${suite.service.origin}/dashboard`);
       await snap(page, `dashboard-${device}-12-home-live`);
       await envBar(page).getByRole('button', { name: 'Switch to test data' }).click();
-      await page.goto(`${service.origin}/dashboard/payments/not-a-payment`);
+      await page.goto(`${suite.service.origin}/dashboard/payments/not-a-payment`);
       await snap(page, `dashboard-${device}-13-not-found`);
     });
   }

@@ -1,65 +1,21 @@
 // The demo shop in headless Chromium, as a newcomer uses it in the first minute: open /demo, buy a
 // tea, pay with the sandbox wallet, see "Order paid". Screenshots of each page on a phone and on a
 // desktop go to browser/screenshots/ (not committed) for a person to look at.
-import { mkdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureDemoMerchant } from '../src/demo/ensure-demo-merchant.js';
-import { startTestApp, type TestApp } from '../test/test-app.js';
-import { DESKTOP, enterOtp, enterWallet, freePort, launchChromium, openPayer, PHONE, SANDBOX, type Payer } from './harness.js';
+import { browserSuite, enterOtp, enterWallet, onDevice, SANDBOX, SCREENS, screenshot as snap } from './harness.js';
 
-const DIR = fileURLToPath(new URL('./screenshots/', import.meta.url));
+const suite = browserSuite({ merchantName: 'Harness merchant (unused)', shop: false });
+// After the suite's beforeAll: as `npm start` does on an empty store (the test database may already hold other merchants).
+beforeAll(() => ensureDemoMerchant(suite.service.t.ctx, { storeIsEmpty: async () => true }));
 
-let t: TestApp;
-let origin: string;
-let browser: Browser;
-let payers: Payer[] = [];
-
-beforeAll(async () => {
-  mkdirSync(DIR, { recursive: true });
-  const port = await freePort();
-  origin = `http://127.0.0.1:${port}`;
-  t = await startTestApp({ config: { publicUrl: origin } });
-  await t.app.listen({ port, host: '127.0.0.1' });
-  // As `npm start` does on an empty store (the test database may already hold other merchants).
-  await ensureDemoMerchant(t.ctx, { storeIsEmpty: async () => true });
-  browser = await launchChromium();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
-});
-
-afterEach(async () => {
-  const opened = payers;
-  payers = [];
-  for (const payer of opened) await payer.context.close();
-  expect(opened.flatMap((p) => p.problems)).toEqual([]);
-  expect(opened.flatMap((p) => p.dialogs)).toEqual([]);
-});
-
-async function snap(page: Page, name: string): Promise<void> {
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-  expect(overflow, `${name} is wider than the screen`).toBeLessThanOrEqual(0);
-  await page.screenshot({ path: `${DIR}${name}.png`, fullPage: true });
-}
-
-for (const [device, viewport] of [
-  ['phone', PHONE],
-  ['desktop', DESKTOP],
-] as const) {
+for (const [device, viewport] of SCREENS) {
   describe(`the demo shop on a ${device} (${viewport.width}x${viewport.height})`, () => {
-    const shopper = async () => {
-      const opened = await openPayer(browser, [origin], { viewport, isMobile: device === 'phone', hasTouch: device === 'phone' });
-      payers.push(opened);
-      return opened;
-    };
+    const shopper = () => suite.person(onDevice(device));
 
     it('buy a tea, pay with the sandbox wallet, see "Order paid"', async () => {
       const { page } = await shopper();
-      await page.goto(`${origin}/demo`);
+      await page.goto(`${suite.service.origin}/demo`);
       await page.getByRole('heading', { name: 'Fresh tea, paid through Bhuktani' }).waitFor();
       await snap(page, `${device}-demo-1-shop`);
 

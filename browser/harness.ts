@@ -9,12 +9,38 @@ import { chromium, type Browser, type BrowserContext, type BrowserContextOptions
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import type { Config } from '../src/config.js';
 import { verifyLedger } from '../src/ledger/verify-ledger.js';
+import { type MailInbox, startMailInbox } from '../test/mail-inbox.js';
 import { newMerchant, startTestApp, type TestApp } from '../test/test-app.js';
 
 export const SANDBOX = { mobile: '9800000001', pendingMobile: '9800000007', mpin: '1111', otp: '987654' } as const;
 
 export const PHONE = { width: 390, height: 844 } as const;
 export const DESKTOP = { width: 1280, height: 800 } as const;
+/** The two screens pages are looked at on, the phone's first. */
+export const SCREENS = [
+  ['phone', PHONE],
+  ['desktop', DESKTOP],
+] as const;
+
+/** A person's browser on `device`: its screen, and on a phone a mobile viewport and touch. */
+export function onDevice(device: 'phone' | 'desktop'): BrowserContextOptions {
+  const phone = device === 'phone';
+  return { viewport: phone ? PHONE : DESKTOP, isMobile: phone, hasTouch: phone };
+}
+
+/** An order's details whose breakdown and products add up to its amount, for the pages that show them all. */
+export const TEA_FOR_THE_OFFICE = {
+  amount: 123456,
+  purchase_order_name: 'Tea for the office',
+  amount_breakdown: [
+    { label: 'Tea', amount: 100000 },
+    { label: 'Delivery', amount: 23456 },
+  ],
+  product_details: [
+    { identity: 'tea-ilam', name: 'Ilam first flush', total_price: 80000, quantity: 2, unit_price: 40000 },
+    { identity: 'tea-masala', name: 'Masala chai', total_price: 20000, quantity: 1, unit_price: 20000 },
+  ],
+};
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
@@ -89,7 +115,8 @@ export interface Service {
   merchant: { name: string; key: string };
   /** Initiates as a shop's server does, with the harness merchant's test key unless `key` is given. */
   initiate(body: Record<string, unknown>, key?: string): Promise<Initiated>;
-  lookup(pidx: string): Promise<{ status: number; body: Record<string, unknown> }>;
+  /** Looks up as a shop's server does, with the harness merchant's test key unless `key` is given. */
+  lookup(pidx: string, key?: string): Promise<{ status: number; body: Record<string, unknown> }>;
   /** Every ledger invariant that does not hold (empty when the ledger is sound). */
   brokenLedgerInvariants(): Promise<string[]>;
   close(): Promise<void>;
@@ -120,7 +147,7 @@ export async function startService(options: { merchantName: string; config?: Par
       if (response.status !== 200) throw new Error(`initiate answered ${response.status}: ${JSON.stringify(response.body)}`);
       return response.body as unknown as Initiated;
     },
-    lookup: (pidx) => post('/api/v2/epayment/lookup/', { pidx }),
+    lookup: (pidx, secretKey) => post('/api/v2/epayment/lookup/', { pidx }, secretKey),
     async brokenLedgerInvariants() {
       return (await verifyLedger(t.db)).filter((r) => !r.holds).map((r) => `${r.invariant}: ${JSON.stringify(r.violations)}`);
     },
@@ -199,7 +226,7 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 
 /** `screenshot` at the phone's width and then the desktop's (`<name>-phone`, `<name>-desktop`); the page is left at desktop width. */
 export async function screenshotsAtBothWidths(page: Page, name: string): Promise<void> {
-  for (const [size, viewport] of [['phone', PHONE], ['desktop', DESKTOP]] as const) {
+  for (const [size, viewport] of SCREENS) {
     await page.setViewportSize(viewport);
     await screenshot(page, `${name}-${size}`);
   }
@@ -207,38 +234,57 @@ export async function screenshotsAtBothWidths(page: Page, name: string): Promise
 
 /**
  * What a browser test file sets up: the service, a merchant's site and Chromium, started before its
- * tests and stopped after. The people it opens are closed after each test, which then fails on any
- * problem they met, any dialog, or a broken ledger invariant. Read the fields inside tests.
+ * tests and stopped after (with `mail`, first a real SMTP server the service sends its e-mails to;
+ * with `shop: false`, no merchant's site). The people it opens are closed after each test, which
+ * then fails on any problem they met, any dialog, or a broken ledger invariant; residents stay open
+ * for the whole file and are checked after each test the same way. Read the fields inside tests.
  */
-export function browserSuite(options: { merchantName: string; config?: () => Partial<Config> }) {
+export function browserSuite(options: {
+  merchantName: string;
+  /** A real SMTP server in the test process (test/mail-inbox.ts): `suite.inbox`, the service's SMTP_URL. */
+  mail?: true;
+  /** No merchant's website: the pages may ask the service only. */
+  shop?: false;
+}) {
   let opened: Payer[] = [];
+  const residents: Payer[] = [];
   const suite = {
     service: undefined as unknown as Service,
     shop: undefined as unknown as MerchantSite,
     browser: undefined as unknown as Browser,
-    async person(contextOptions: BrowserContextOptions = {}): Promise<Payer> {
-      const person = await openPayer(suite.browser, [suite.service.origin, suite.shop.origin], contextOptions);
-      opened.push(person);
-      return person;
-    },
+    inbox: undefined as unknown as MailInbox,
+    /** A person in a browser context of their own, closed and checked after the test; their pages may ask `hosts` only (the service and the shop). */
+    person: (contextOptions: BrowserContextOptions = {}, hosts?: string[]) => open(opened, contextOptions, hosts),
+    /** A person kept for the whole file (signed in once, say), closed with the browser. */
+    resident: (contextOptions: BrowserContextOptions = {}, hosts?: string[]) => open(residents, contextOptions, hosts),
+    /** The origins the file's pages may ask: the service's, and the shop's when there is one. */
+    hosts: (): string[] => [suite.service.origin, ...(suite.shop ? [suite.shop.origin] : [])],
   };
+  async function open(into: Payer[], contextOptions: BrowserContextOptions, hosts = suite.hosts()): Promise<Payer> {
+    const person = await openPayer(suite.browser, hosts, contextOptions);
+    into.push(person);
+    return person;
+  }
   beforeAll(async () => {
-    suite.shop = await startMerchantSite();
-    // Read when the suite starts: a server the file started in its own beforeAll (an SMTP inbox) is up by then.
-    suite.service = await startService({ merchantName: options.merchantName, config: options.config?.() });
+    if (options.mail) suite.inbox = await startMailInbox();
+    if (options.shop !== false) suite.shop = await startMerchantSite();
+    suite.service = await startService({ merchantName: options.merchantName, config: suite.inbox?.config });
     suite.browser = await launchChromium();
   });
   afterAll(async () => {
     await suite.browser?.close();
     await suite.service?.close();
     await suite.shop?.close();
+    await suite.inbox?.close();
   });
   afterEach(async () => {
     const people = opened;
     opened = [];
     for (const person of people) await person.context.close();
-    expect(people.flatMap((p) => p.problems)).toEqual([]);
-    expect(people.flatMap((p) => p.dialogs)).toEqual([]);
+    // A resident's are forgotten once checked: the next test answers only for its own.
+    const met = [...people, ...residents];
+    expect(met.flatMap((p) => p.problems.splice(0))).toEqual([]);
+    expect(met.flatMap((p) => p.dialogs.splice(0))).toEqual([]);
     expect(await suite.service.brokenLedgerInvariants()).toEqual([]);
   });
   return suite;

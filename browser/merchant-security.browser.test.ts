@@ -2,91 +2,40 @@
 // up and follow the verification e-mail, set up TOTP two-factor (the secret read from the page, codes
 // computed with otpauth as the app would), log out, log in with a code, reset the password from the
 // e-mail, and log out everywhere: another browser context's session is gone.
-import { simpleParser } from 'mailparser';
 import type { Page } from 'playwright-core';
-import { SMTPServer } from 'smtp-server';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { totpCode } from '../src/people/totp.js';
-import { DESKTOP, freePort, launchChromium, openPayer, type Payer, screenshotsAtBothWidths, type Service, startService } from './harness.js';
-import type { Browser } from 'playwright-core';
+import type { ReceivedMail } from '../test/mail-inbox.js';
+import { browserSuite, screenshotsAtBothWidths } from './harness.js';
 
-interface Received {
-  to: string[];
-  subject: string;
-  text: string;
-  html: string;
-}
-
-let smtp: SMTPServer;
-let service: Service;
-let browser: Browser;
-let opened: Payer[] = [];
-const received: Received[] = [];
-
-beforeAll(async () => {
-  const port = await freePort();
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    onData(stream, session, done) {
-      simpleParser(stream)
-        .then((mail) => {
-          received.push({ to: session.envelope.rcptTo.map((r) => r.address), subject: mail.subject ?? '', text: mail.text ?? '', html: typeof mail.html === 'string' ? mail.html : '' });
-          done();
-        })
-        .catch(done);
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(port, '127.0.0.1', resolve));
-  service = await startService({ merchantName: 'Security harness merchant', config: { smtpUrl: `smtp://127.0.0.1:${port}`, mailFrom: 'Bhuktani <no-reply@bhuktani.test>' } });
-  browser = await launchChromium();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await service?.close();
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
-});
-
-afterEach(async () => {
-  const people = opened;
-  opened = [];
-  for (const p of people) await p.context.close();
-  expect(people.flatMap((p) => p.problems)).toEqual([]);
-  expect(people.flatMap((p) => p.dialogs)).toEqual([]);
-});
-
-async function person(): Promise<Payer> {
-  const p = await openPayer(browser, [service.origin], { viewport: DESKTOP });
-  opened.push(p);
-  return p;
-}
+const suite = browserSuite({ merchantName: 'Security harness merchant', mail: true, shop: false });
+const person = () => suite.person();
 
 /** The link of the last e-mail with `subject` to `to`, once it has arrived. */
 async function mailedLink(to: string, subject: string): Promise<string> {
-  let mail: Received | undefined;
-  await expect.poll(() => (mail = [...received].reverse().find((m) => m.to.includes(to) && m.subject === subject)), { timeout: 10_000 }).toBeDefined();
+  let mail: ReceivedMail | undefined;
+  await expect.poll(() => (mail = suite.inbox.to(to).reverse().find((m) => m.subject === subject)), { timeout: 10_000 }).toBeDefined();
   expect(mail!.html).not.toMatch(/<img/i);
-  const link = new RegExp(`${service.origin.replace(/[.]/g, '\\.')}/dashboard/[\\w-]+/[\\w-]{43}`).exec(mail!.text)![0];
+  const link = new RegExp(`${suite.service.origin.replace(/[.]/g, '\\.')}/dashboard/[\\w-]+/[\\w-]{43}`).exec(mail!.text)![0];
   expect(mail!.html).toContain(link);
   return link;
 }
 
 /** A code of a step not used yet: the service's clock moves on 30 s first. */
 function nextCode(secret: string): string {
-  service.t.clock.advance(30);
-  return totpCode(secret, service.t.clock.now());
+  suite.service.t.clock.advance(30);
+  return totpCode(secret, suite.service.t.clock.now());
 }
 
 async function logIn(page: Page, email: string, password: string, secret: string) {
-  await page.goto(`${service.origin}/dashboard/login`);
+  await page.goto(`${suite.service.origin}/dashboard/login`);
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Log in' }).click();
   await page.getByRole('heading', { name: 'Two-factor code' }).waitFor();
   await page.getByLabel('Code').fill(nextCode(secret));
   await page.getByRole('button', { name: 'Log in' }).click();
-  await page.waitForURL(`${service.origin}/dashboard`);
+  await page.waitForURL(`${suite.service.origin}/dashboard`);
 }
 
 describe('a merchant keeps its account safe', () => {
@@ -94,7 +43,7 @@ describe('a merchant keeps its account safe', () => {
     const email = `safety-${Date.now()}@example.com`;
     const { page } = await person();
 
-    await page.goto(`${service.origin}/dashboard/signup`);
+    await page.goto(`${suite.service.origin}/dashboard/signup`);
     await page.getByLabel('Business name').fill('Annapurna Books');
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password').fill('books books books');
@@ -112,7 +61,7 @@ describe('a merchant keeps its account safe', () => {
     expect(await page.locator('figure.qr svg').count()).toBe(1);
     await screenshotsAtBothWidths(page, 'security-two-factor-setup');
     const secret = (await page.locator('code.secret').textContent())!.replace(/\s+/g, '');
-    await page.getByLabel('Code from the app').fill(totpCode(secret, service.t.clock.now()));
+    await page.getByLabel('Code from the app').fill(totpCode(secret, suite.service.t.clock.now()));
     await page.getByRole('button', { name: 'Turn on two-factor' }).click();
     await page.getByRole('heading', { name: 'Your recovery codes' }).waitFor();
     expect(await page.locator('.recovery-codes li').count()).toBe(10);
@@ -121,7 +70,7 @@ describe('a merchant keeps its account safe', () => {
     await screenshotsAtBothWidths(page, 'security-page');
 
     await page.getByRole('button', { name: 'Log out' }).click();
-    await page.waitForURL(`${service.origin}/dashboard/login`);
+    await page.waitForURL(`${suite.service.origin}/dashboard/login`);
     await logIn(page, email, 'books books books', secret);
 
     // Forgot the password: the e-mail's link sets a new one; the code is still asked after it.
@@ -144,7 +93,7 @@ describe('a merchant keeps its account safe', () => {
     expect(await page.locator('table.sessions tbody tr').count()).toBe(2);
     await page.getByRole('button', { name: 'Log out everywhere' }).click();
     await page.getByText('You were logged out everywhere.').waitFor();
-    await other.page.goto(`${service.origin}/dashboard/keys`);
+    await other.page.goto(`${suite.service.origin}/dashboard/keys`);
     await other.page.getByRole('heading', { name: 'Log in' }).waitFor();
     expect(new URL(other.page.url()).pathname).toBe('/dashboard/login');
   });

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { CLI_ACTOR } from '../src/audit/audit-entry.js';
 import { approveMerchant, rejectMerchant, suspendMerchant } from '../src/merchants/decide-merchant.js';
 import { mailedLink } from '../test/dashboard-client.js';
-import { browserSuite, DESKTOP, PHONE, screenshot as snap } from './harness.js';
+import { browserSuite, SCREENS, screenshot as snap } from './harness.js';
 
 const suite = browserSuite({ merchantName: 'Harness merchant (unused)' });
 
@@ -26,10 +26,7 @@ async function initiateLive(key: string) {
 const status = (page: Page) => page.locator('.approval-status');
 
 describe('going live', () => {
-  for (const [device, viewport] of [
-    ['phone', PHONE],
-    ['desktop', DESKTOP],
-  ] as const) {
+  for (const [device, viewport] of SCREENS) {
     it(`a merchant applies on the website and is approved, on a ${device}`, async () => {
       const { page } = await person(viewport);
       const name = `Everest Momo ${device}`;

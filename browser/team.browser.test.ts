@@ -5,28 +5,21 @@
 // anywhere, and every write posted by hand (CSRF token included) is refused. The owner hears of each
 // join by e-mail. Every page is watched for console errors, dialogs and requests to other hosts.
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { paidPayment } from '../test/dashboard-client.js';
-import { type MailInbox, startMailInbox } from '../test/mail-inbox.js';
 import { browserSuite, screenshotsAtBothWidths } from './harness.js';
 
 const OWNER = { name: 'Annapurna Books', email: `books-owner-${Date.now()}@example.com`, password: 'a long owner secret' };
 const DEVELOPER = `books-dev-${Date.now()}@example.com`;
 const VIEWER = `books-viewer-${Date.now()}@example.com`;
 
-let inbox: MailInbox;
-// Before the suite's own beforeAll, so the service starts with this SMTP server.
-beforeAll(async () => {
-  inbox = await startMailInbox();
-});
-afterAll(() => inbox?.close());
-const suite = browserSuite({ merchantName: 'Harness merchant (unused)', config: () => inbox.config });
+const suite = browserSuite({ merchantName: 'Harness merchant (unused)', mail: true });
 const person = () => suite.person();
 
 /** The invitation link in the e-mail to `to`, as a person would copy it. */
 async function linkFromMail(to: string): Promise<string> {
-  await expect.poll(() => inbox.to(to).length).toBeGreaterThan(0);
-  const mail = inbox.to(to)[0];
+  await expect.poll(() => suite.inbox.to(to).length).toBeGreaterThan(0);
+  const mail = suite.inbox.to(to)[0];
   expect(mail.html).not.toMatch(/<img/i);
   return /(http:\/\/127\.0\.0\.1:\d+\/dashboard\/invitation\/[\w-]{43})/.exec(mail.text)![1];
 }
@@ -154,7 +147,7 @@ describe('the team', () => {
   });
 
   it('the owner was told of both joins by e-mail, and sees the team on its page', async () => {
-    await expect.poll(() => inbox.to(OWNER.email).filter((m) => m.subject.startsWith('A new user joined your team')).length).toBe(2);
+    await expect.poll(() => suite.inbox.to(OWNER.email).filter((m) => m.subject.startsWith('A new user joined your team')).length).toBe(2);
     const { page } = await person();
     await page.goto(`${suite.service.origin}/dashboard/login`);
     await page.getByLabel('Email').fill(OWNER.email);
