@@ -42,7 +42,7 @@ export function registerConsoleInvitation(app: FastifyInstance, deps: ConsoleDep
       invitation = await usableInvitation(ctx, link);
       const password = field(request, 'password');
       if (password !== field(request, 'password_again')) return showInvitation(request, reply, invitation, 'The two passwords differ.', 400);
-      const operator = await acceptInvitation(ctx, { ...link, password });
+      const operator = await acceptInvitation(ctx, { invitation, token: link.token, password });
       // Spent meanwhile (the same link accepted twice at once): dead now.
       if (!operator) return unusable(request, reply, new SignInError('wrong_code'));
       const current = request.operatorSession?.id ?? request.halfwaySession?.session.id;

@@ -147,7 +147,7 @@ export function registerTeam(app: FastifyInstance, deps: DashboardDeps) {
       usable = await usableTeamInvitation(ctx, link);
       const password = field(request, 'password');
       if (password !== field(request, 'password_again')) return showInvitation(request, reply, usable, 'The two passwords differ.', 400);
-      const user = await acceptTeamInvitation(ctx, { ...link, password }, request.log);
+      const user = await acceptTeamInvitation(ctx, { usable, token: link.token, password }, request.log);
       // Spent meanwhile (the same link accepted twice at once): dead now.
       if (!user) return unusable(request, reply, new SignInError('wrong_code'));
       // Whoever was logged in in this browser is not any more: the invitee is.

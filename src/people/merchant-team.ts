@@ -136,13 +136,17 @@ export function teamPasswordProblem(password: string, email: string): string | u
 }
 
 /**
- * Accepts an invitation with the invitee's password: the link is spent and the user exists (e-mail
- * verified: they followed the link) in one transaction. Throws SignInError when the link cannot be
- * used (usableTeamInvitation); undefined when it was spent meanwhile; the e-mail taken meanwhile (by
- * another merchant's invitation or a sign-up) is a conflict.
+ * Accepts the invitation `usable` (as usableTeamInvitation found it for the link `token`) with the
+ * invitee's password: the link is spent and the user exists (e-mail verified: they followed the
+ * link) in one transaction. Undefined when the link was spent meanwhile; the e-mail taken meanwhile
+ * (by another merchant's invitation or a sign-up) is a conflict.
  */
-export async function acceptTeamInvitation(ctx: AppContext, options: { token: string; password: string; ip: string }, log: Log): Promise<MerchantUser | undefined> {
-  const { invitation, merchantName } = await usableTeamInvitation(ctx, options);
+export async function acceptTeamInvitation(
+  ctx: AppContext,
+  options: { usable: { invitation: InvitationRow; merchantName: string }; token: string; password: string },
+  log: Log,
+): Promise<MerchantUser | undefined> {
+  const { invitation, merchantName } = options.usable;
   const problem = teamPasswordProblem(options.password, invitation.email);
   if (problem) throw new AppError('validation_error', { fields: { password: [problem] } });
   const passwordHash = await hashPassword(options.password);

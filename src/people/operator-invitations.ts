@@ -79,12 +79,12 @@ export function usableInvitation(ctx: AppContext, options: { token: string; ip: 
 }
 
 /**
- * Accepts an invitation with the new operator's password: the link is spent and the operator
- * exists (not yet enrolled) in one transaction. Throws SignInError when the link cannot be used
- * (usableInvitation); undefined when it was spent meanwhile.
+ * Accepts `invitation` (as usableInvitation found it for the link `token`) with the new operator's
+ * password: the link is spent and the operator exists (not yet enrolled) in one transaction.
+ * Undefined when the link was spent meanwhile.
  */
-export async function acceptInvitation(ctx: AppContext, options: { token: string; password: string; ip: string }): Promise<Operator | undefined> {
-  const invitation = await usableInvitation(ctx, options);
+export async function acceptInvitation(ctx: AppContext, options: { invitation: InvitationRow; token: string; password: string }): Promise<Operator | undefined> {
+  const { invitation } = options;
   const problem = passwordProblem(options.password, invitation.email);
   if (problem) throw new AppError('validation_error', { fields: { password: [problem] } });
   const passwordHash = await hashPassword(options.password);
