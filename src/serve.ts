@@ -1,4 +1,4 @@
-// `npm start`: configuration, the store, the HTTP server, and a clean stop on SIGTERM/SIGINT.
+// The server: configuration, the store, the HTTP server, and a clean stop on SIGTERM/SIGINT (`npm start` runs it through main.ts).
 import { buildApp } from './app.js';
 import { cryptoIds, systemClock } from './clock.js';
 import { ConfigError, loadConfig } from './config.js';
