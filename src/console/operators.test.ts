@@ -1,3 +1,6 @@
+// The operators page as an admin uses it: invitations (the e-mail written to the log, no SMTP here),
+// enrolment, roles, removal; the invitations of an admin removed or demoted revoked with it; and the
+// last admin kept.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { listAudit } from '../audit/audit-store.js';
 import { enrolFromLink, invitationLinkFor, newOperator, operatorBrowser, type OperatorBrowser, type TestOperator } from '../../test/console-client.js';
@@ -170,6 +173,62 @@ describe('operators: invitations, roles and removal', () => {
     await old.password(operator.email, 'a new password 2');
     expect((await old.post('/console/login/code', { code: operator.recoveryCodes[0] })).status).toBe(401);
     expect((await old.post('/console/login/code', { code: codes[0] })).status).toBe(303);
+  });
+});
+
+describe('invitations and the admin who sent them', () => {
+  let t: TestApp;
+  let admin: TestOperator;
+  beforeAll(async () => {
+    t = await startTestApp();
+    admin = await newOperator(t.ctx, 'admin');
+  });
+  afterAll(() => t.close());
+
+  /** A browser signed in as `operator` (a fresh TOTP step each time). */
+  const signedIn = async (operator: TestOperator) => {
+    t.clock.advance(30);
+    const browser = operatorBrowser(t.app, t.ctx);
+    expect((await browser.signIn(operator)).status).toBe(303);
+    await browser.get('/console/operators');
+    return browser;
+  };
+  const deadLinkVisitor = () => operatorBrowser(t.app, t.ctx, { remoteAddress: '192.0.2.34' });
+  const openInvitations = async () => (await t.db.query<{ email: string }>('SELECT email FROM operator_invitations WHERE accepted_at IS NULL AND revoked_at IS NULL ORDER BY id')).map((r) => r.email);
+
+  it('removing an admin revokes the invitations they sent, each audited with why; demoting one does too; promoting revokes nothing', async () => {
+    const leaving = await newOperator(t.ctx, 'admin');
+    const demoted = await newOperator(t.ctx, 'admin');
+    const [byLeaving, byDemoted, byAdmin] = [uniqueEmail('by-leaving'), uniqueEmail('by-demoted'), uniqueEmail('by-admin')];
+    const leavingBrowser = await signedIn(leaving);
+    expect((await leavingBrowser.post('/console/operators/invite', { email: byLeaving, role: 'admin' })).location).toBe('/console/operators?done=invited');
+    const demotedBrowser = await signedIn(demoted);
+    expect((await demotedBrowser.post('/console/operators/invite', { email: byDemoted, role: 'support' })).location).toBe('/console/operators?done=invited');
+    const adminBrowser = await signedIn(admin);
+    expect((await adminBrowser.post('/console/operators/invite', { email: byAdmin, role: 'finance' })).location).toBe('/console/operators?done=invited');
+    const links = [byLeaving, byDemoted, byAdmin].map((email) => invitationLinkFor(t.logs, email)!);
+
+    expect((await adminBrowser.post(`/console/operators/${leaving.id}/remove`, { reason: 'left' })).location).toBe('/console/operators?done=removed');
+    expect(await openInvitations()).not.toContain(byLeaving);
+    expect((await deadLinkVisitor().get(links[0])).status).toBe(404);
+    await adminBrowser.get('/console/operators');
+    expect((await adminBrowser.post(`/console/operators/${demoted.id}/role`, { role: 'support' })).location).toBe('/console/operators?done=role');
+    expect(await openInvitations()).not.toContain(byDemoted);
+    expect((await deadLinkVisitor().get(links[1])).status).toBe(404);
+    expect(await openInvitations()).toContain(byAdmin);
+    expect((await operatorBrowser(t.app, t.ctx).get(links[2])).status).toBe(200);
+    expect(pageText((await adminBrowser.get('/console/operators')).body)).not.toContain(byLeaving);
+
+    const revoked = await listAudit(t.db, { operatorId: admin.id, action: 'operator.invite_revoke', limit: 10 });
+    expect(revoked.map((e) => ({ reason: e.reason, before: e.before }))).toEqual([
+      { reason: `sent by ${demoted.email}, who is support now and may not invite`, before: { email: byDemoted, role: 'support' } },
+      { reason: `sent by ${leaving.email}, who was removed`, before: { email: byLeaving, role: 'admin' } },
+    ]);
+    // Made admin again, the invitation stays revoked; nothing else is revoked.
+    await adminBrowser.get('/console/operators');
+    expect((await adminBrowser.post(`/console/operators/${demoted.id}/role`, { role: 'admin' })).location).toBe('/console/operators?done=role');
+    expect(await openInvitations()).toContain(byAdmin);
+    expect(await openInvitations()).not.toContain(byDemoted);
   });
 });
 

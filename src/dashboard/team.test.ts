@@ -1,7 +1,8 @@
 // The team page and invitations (issue 17), through the dashboard's forms as a person would use them,
 // with a real SMTP server in the test process receiving the e-mails: invite, follow the link, set a
 // password; resend, revoke, expiry; change a role, remove a user (logged out at once), hand ownership
-// over; and the e-mails to the owner when the team, the bank account or a live key changes.
+// over; the invitations of whoever is removed or may no longer invite revoked with it; and the e-mails
+// to the owner when the team, the bank account or a live key changes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { merchantBrowser, type MerchantBrowser, pageText, paidPayment } from '../../test/dashboard-client.js';
 import { type MailInbox, startMailInbox } from '../../test/mail-inbox.js';
@@ -325,5 +326,80 @@ describe('e-mails to the owner', () => {
     expect(rotated.map((m) => m.subject)).toEqual([`A live secret key was rotated · ${o.fields.name}`]);
     expect(rotated[0].text).toContain('The old live key works until');
     expect(rotated[0].text).not.toMatch(/live_secret_key_[0-9a-f]{32}/);
+  });
+});
+
+/** The owner follows the e-mail verification link they were sent at sign-up. */
+async function confirmEmail(o: Awaited<ReturnType<typeof owner>>) {
+  await waitForMail(o.fields.email, 1);
+  const mail = inbox.to(o.fields.email).find((m) => m.subject.startsWith('Confirm your e-mail'))!;
+  const link = /http:\/\/bhuktani\.test(\/dashboard\/verify-email\/[\w-]{43})/.exec(mail.text)![1];
+  expect((await o.browser.get(link)).location).toBe('/dashboard/account?done=verified');
+}
+
+const openInvitations = (merchantId: number) =>
+  t.db.query<{ email: string }>('SELECT email FROM merchant_invitations WHERE merchant_id = $1 AND accepted_at IS NULL AND revoked_at IS NULL ORDER BY id', [merchantId]);
+const logLines = async (browser: MerchantBrowser) => [...(await browser.get('/dashboard/team')).body.matchAll(/<li data-action="[^"]+">([\s\S]*?)<\/li>/g)].map((m) => pageText(m[1]).replace(/^\d+ \w+ \d+, [\d:]+ /, ''));
+
+describe('invitations of whoever may no longer invite', () => {
+  it('removing an admin revokes the open invitations they sent, in the same change, each in the log; the owner’s e-mail says so; the links die', async () => {
+    const o = await owner();
+    await confirmEmail(o);
+    const admin = await teamMember(t.ctx, o.merchantId, 'admin');
+    const other = await teamMember(t.ctx, o.merchantId, 'admin');
+    const adminBrowser = await loggedInAs(t.app, admin);
+    const [mine, resentByOther, ownersOwn] = [newEmail('by-admin'), newEmail('resent-by-other'), newEmail('by-owner')];
+    expect((await invite(adminBrowser, mine, 'admin')).status).toBe(303);
+    expect((await invite(adminBrowser, resentByOther, 'viewer')).status).toBe(303);
+    expect((await invite(o.browser, ownersOwn, 'finance')).status).toBe(303);
+    // Whoever sends an invitation again makes it theirs: the e-mail now names them.
+    const otherBrowser = await loggedInAs(t.app, other);
+    const [{ id: resentId }] = await t.db.query<{ id: number }>('SELECT id FROM merchant_invitations WHERE email = $1', [resentByOther]);
+    await otherBrowser.get('/dashboard/team');
+    expect((await otherBrowser.post(`/dashboard/team/invitations/${resentId}/resend`)).location).toBe('/dashboard/team?done=resent');
+    expect(inbox.to(resentByOther).at(-1)!.text).toContain(`${other.email} invited you`);
+    const mineLink = linkIn(mine);
+
+    expect((await o.browser.post(`/dashboard/team/users/${admin.id}/remove`)).location).toBe('/dashboard/team?done=removed');
+    expect((await openInvitations(o.merchantId)).map((r) => r.email)).toEqual([resentByOther, ownersOwn]);
+    const dead = await deadLinkVisitor().get(mineLink);
+    expect(dead.status).toBe(404);
+    expect(pageText(dead.body)).toContain('It was used already, revoked, or is more than 7 days old.');
+    expect((await merchantBrowser(t.app).get(linkIn(resentByOther))).status).toBe(200);
+    expect((await merchantBrowser(t.app).get(linkIn(ownersOwn))).status).toBe(200);
+    const team = await o.browser.get('/dashboard/team');
+    expect(pageText(team.body)).not.toContain(`${mine} admin`);
+    expect((await logLines(o.browser)).slice(0, 2)).toEqual([
+      `${o.fields.email} revoked the invitation of ${mine} (admin, sent by ${admin.email}, who was removed)`,
+      `${o.fields.email} removed ${admin.email} (admin)`,
+    ]);
+    await waitForMail(o.fields.email, 2);
+    const told = inbox.to(o.fields.email).find((m) => m.subject.startsWith('A user was removed'))!;
+    expect(told.text).toContain(`Their open invitations were revoked: ${mine} (admin).`);
+  });
+
+  it('an admin made developer loses the invitations they sent, one made admin keeps none to lose, and the owner who hands over keeps theirs as admin', async () => {
+    const o = await owner();
+    const admin = await teamMember(t.ctx, o.merchantId, 'admin');
+    const adminBrowser = await loggedInAs(t.app, admin);
+    const [byAdmin, byOwner] = [newEmail('by-demoted'), newEmail('by-handing-over')];
+    expect((await invite(adminBrowser, byAdmin, 'viewer')).status).toBe(303);
+    expect((await invite(o.browser, byOwner, 'developer')).status).toBe(303);
+
+    expect((await o.browser.post(`/dashboard/team/users/${admin.id}/role`, { role: 'developer' })).location).toBe('/dashboard/team?done=role');
+    expect((await openInvitations(o.merchantId)).map((r) => r.email)).toEqual([byOwner]);
+    expect((await deadLinkVisitor().get(linkIn(byAdmin))).status).toBe(404);
+    expect((await logLines(o.browser))[0]).toBe(`${o.fields.email} revoked the invitation of ${byAdmin} (viewer, sent by ${admin.email}, who is developer now and may not invite)`);
+    await waitForMail(o.fields.email, 2);
+    expect(inbox.to(o.fields.email).find((m) => m.subject.startsWith("A team member's role changed"))!.text).toContain(`Their open invitations were revoked: ${byAdmin} (viewer).`);
+
+    // Back to admin: nothing comes back, nothing else goes.
+    expect((await o.browser.post(`/dashboard/team/users/${admin.id}/role`, { role: 'admin' })).location).toBe('/dashboard/team?done=role');
+    expect((await openInvitations(o.merchantId)).map((r) => r.email)).toEqual([byOwner]);
+
+    // The owner hands over and is an admin now, who may invite: their invitation stays.
+    expect((await o.browser.post('/dashboard/team/transfer', { user_id: String(admin.id) })).location).toBe('/dashboard/team?done=transferred');
+    expect((await openInvitations(o.merchantId)).map((r) => r.email)).toEqual([byOwner]);
+    expect((await join(linkIn(byOwner))).done.location).toBe('/dashboard');
   });
 });

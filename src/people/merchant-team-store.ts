@@ -86,3 +86,9 @@ export async function listTeamEvents(db: Queryable, merchantId: number, limit: n
   );
   return rows.map((row) => ({ ...row, id: Number(row.id) }));
 }
+
+/** Locks a present user's row and returns their role (a role change or a removal at once waits, or is waited for). */
+export async function lockTeamUserRole(db: Queryable, merchantId: number, userId: number): Promise<MerchantRole | undefined> {
+  const [row] = await db.query<{ role: MerchantRole }>('SELECT role FROM merchant_users WHERE merchant_id = $1 AND id = $2 AND removed_at IS NULL FOR UPDATE', [merchantId, userId]);
+  return row?.role;
+}
