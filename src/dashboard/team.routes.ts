@@ -75,6 +75,7 @@ export function registerTeam(app: FastifyInstance, deps: DashboardDeps) {
         return reply.code(303).redirect(`/dashboard/team?done=${done}`);
       } catch (error) {
         if (!(error instanceof AppError) || error.status >= 500) throw error;
+        reply.headers(error.headers);
         if (error.code === 'validation_error') {
           const values = { email: field(request, 'email'), role: field(request, 'role') };
           return show(request, reply, { message: 'Please correct the fields marked below.', values, errors: fieldMessages(error) }, 400);

@@ -1,14 +1,16 @@
 // The team page and invitations (issue 17), through the dashboard's forms as a person would use them,
 // with a real SMTP server in the test process receiving the e-mails: invite, follow the link, set a
 // password; resend, revoke, expiry; change a role, remove a user (logged out at once), hand ownership
-// over; the invitations of whoever is removed or may no longer invite revoked with it; and the e-mails
-// to the owner when the team, the bank account or a live key changes.
+// over; the invitations of whoever is removed or may no longer invite revoked with it; the invitation
+// e-mails a team may send a day; and the e-mails to the owner when the team, the bank account or a
+// live key changes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addDays, dayStart, localDay } from '../local-days.js';
 import { merchantBrowser, type MerchantBrowser, pageText, paidPayment } from '../../test/dashboard-client.js';
 import { type MailInbox, startMailInbox } from '../../test/mail-inbox.js';
 import { validApplication } from '../../test/merchant-approval.js';
 import { loggedInAs, teamMember } from '../../test/team-client.js';
-import { startTestApp, type TestApp } from '../../test/test-app.js';
+import { openTestDb, startTestApp, type TestApp } from '../../test/test-app.js';
 
 let t: TestApp;
 let inbox: MailInbox;
@@ -401,5 +403,94 @@ describe('invitations of whoever may no longer invite', () => {
     expect((await o.browser.post('/dashboard/team/transfer', { user_id: String(admin.id) })).location).toBe('/dashboard/team?done=transferred');
     expect((await openInvitations(o.merchantId)).map((r) => r.email)).toEqual([byOwner]);
     expect((await join(linkIn(byOwner))).done.location).toBe('/dashboard');
+  });
+});
+
+describe('invitation e-mails a day', () => {
+  const sentTo = (email: string) => inbox.to(email).length;
+  const scopeCount = async (scope: string) => (await t.db.query<{ failures: number }>('SELECT failures FROM login_failures WHERE scope = $1', [scope]))[0]?.failures;
+  const idOf = async (email: string) => (await t.db.query<{ id: number }>('SELECT id FROM merchant_invitations WHERE email = $1', [email]))[0].id;
+  const tomorrowIn = () => Math.ceil((dayStart(addDays(localDay(t.clock.now(), t.ctx.config.timeZone), 1), t.ctx.config.timeZone).getTime() - t.clock.now().getTime()) / 1000);
+
+  it('before the owner confirms their e-mail a team sends 3 a day, invitations and resends alike; the 4th is refused on the page (429), nothing sent, nothing changed', async () => {
+    const o = await owner();
+    const [first, second, third] = [newEmail('first'), newEmail('second'), newEmail('third')];
+    expect((await invite(o.browser, first, 'viewer')).status).toBe(303);
+    expect((await o.browser.post(`/dashboard/team/invitations/${await idOf(first)}/resend`)).status).toBe(303);
+    expect((await invite(o.browser, second, 'viewer')).status).toBe(303);
+    expect(sentTo(first) + sentTo(second)).toBe(3);
+    const lastLink = linkIn(first);
+    const [{ token_hash: tokenHash }] = await t.db.query<{ token_hash: string }>('SELECT token_hash FROM merchant_invitations WHERE email = $1', [first]);
+    const logBefore = await logLines(o.browser);
+
+    const resend = await o.browser.post(`/dashboard/team/invitations/${await idOf(first)}/resend`);
+    expect(resend.status).toBe(429);
+    expect(Number(resend.headers['retry-after'])).toBe(tomorrowIn());
+    const said = pageText(resend.body);
+    expect(resend.body).toContain('<h1 class="page-title">Team</h1>');
+    expect(said).toContain('Your team has sent its 3 invitation e-mails for today: 3 a day until the owner confirms their e-mail address, 50 after. Nothing was sent. Try again tomorrow (after midnight, Asia/Kathmandu).');
+    expect(resend.body).toContain('class="alert');
+    const invited = await invite(o.browser, third, 'viewer');
+    expect(invited.status).toBe(429);
+    expect(pageText(invited.body)).toContain('Your team has sent its 3 invitation e-mails for today');
+
+    // Nothing went out, and nothing changed: the last link still works, no new invitation, no log line, the count as it was.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect([sentTo(first), sentTo(second), sentTo(third)]).toEqual([2, 1, 0]);
+    expect(await t.db.query('SELECT token_hash FROM merchant_invitations WHERE email = $1', [first])).toEqual([{ token_hash: tokenHash }]);
+    expect((await merchantBrowser(t.app).get(lastLink)).status).toBe(200);
+    expect(await t.db.query('SELECT 1 FROM merchant_invitations WHERE email = $1', [third])).toEqual([]);
+    expect(await logLines(o.browser)).toEqual(logBefore);
+    expect(await scopeCount(`invitation-mail:merchant:${o.merchantId}`)).toBe(3);
+
+    // Confirming the e-mail opens the team's day to 50.
+    await confirmEmail(o);
+    expect((await invite(o.browser, third, 'viewer')).status).toBe(303);
+    expect(sentTo(third)).toBe(1);
+  });
+
+  it('one address gets 3 a day from a team; a confirmed team sends 50 a day; both start again the next day', async () => {
+    const o = await owner();
+    await confirmEmail(o);
+    const wanted = newEmail('wanted');
+    expect((await invite(o.browser, wanted, 'developer')).status).toBe(303);
+    const id = await idOf(wanted);
+    for (let i = 0; i < 2; i += 1) expect((await o.browser.post(`/dashboard/team/invitations/${id}/resend`)).status).toBe(303);
+    const fourth = await o.browser.post(`/dashboard/team/invitations/${id}/resend`);
+    expect(fourth.status).toBe(429);
+    expect(pageText(fourth.body)).toContain(`${wanted} was sent 3 invitation e-mails today, the most one address gets in a day. Nothing was sent.`);
+    expect(sentTo(wanted)).toBe(3);
+
+    // 47 more addresses make the team's 50.
+    for (let i = 0; i < 47; i += 1) expect((await o.browser.post('/dashboard/team/invite', { email: newEmail(`many-${i}`), role: 'viewer' })).status, `invitation ${i + 4}`).toBe(303);
+    const fiftyFirst = newEmail('fifty-first');
+    const refused = await o.browser.post('/dashboard/team/invite', { email: fiftyFirst, role: 'viewer' });
+    expect(refused.status).toBe(429);
+    expect(pageText(refused.body)).toContain('Your team has sent its 50 invitation e-mails for today (invitations and resends alike). Nothing was sent.');
+
+    // The next day (in TIME_ZONE) both counts start again.
+    t.clock.advance(tomorrowIn());
+    const again = await loggedInAs(t.app, o.fields);
+    expect((await invite(again, fiftyFirst, 'viewer')).status).toBe(303);
+    expect((await again.post(`/dashboard/team/invitations/${id}/resend`)).status).toBe(303);
+    await waitForMail(wanted, 4);
+    expect(sentTo(fiftyFirst)).toBe(1);
+  });
+
+  it('counts in the database: e-mails sent through two instances on one store add up', async () => {
+    const other = await startTestApp({ config: inbox.config, db: process.env.DATABASE_URL?.startsWith('postgres') ? await openTestDb() : t.db });
+    try {
+      other.clock.advance((t.clock.now().getTime() - other.clock.now().getTime()) / 1000);
+      const o = await owner();
+      const onOther = await loggedInAs(other.app, o.fields);
+      expect((await invite(o.browser, newEmail('on-a'), 'viewer')).status).toBe(303);
+      expect((await invite(onOther, newEmail('on-b'), 'viewer')).status).toBe(303);
+      expect((await invite(o.browser, newEmail('on-a-again'), 'viewer')).status).toBe(303);
+      const refused = await invite(onOther, newEmail('one-too-many'), 'viewer');
+      expect(refused.status).toBe(429);
+    } finally {
+      await other.close();
+      if (process.env.DATABASE_URL?.startsWith('postgres')) await other.db.close();
+    }
   });
 });

@@ -6,7 +6,7 @@
 // the rules here are those no role may break: nobody is invited or made owner but by a hand-over, and
 // the owner is never demoted or removed, so a team always has exactly one owner. An invitation lives
 // only while whoever sent it may invite: removing them, or a role that may not invite, revokes it in
-// the same transaction.
+// the same transaction. Invitation e-mails are counted per team and per address a day (mail-allowance.ts).
 import type { AppContext } from '../context.js';
 import { PgCode, pgCode, type Queryable } from '../db/db.js';
 import { may } from '../dashboard/dashboard-permissions.js';
@@ -29,8 +29,9 @@ import {
   reissueInvitation,
   revokeInvitationsSentBy,
 } from './invitation-store.js';
+import { addressAllowance, spendMailAllowances } from './mail-allowance.js';
 import { emailIsAUser, findTeamUser, insertTeamEvent, markUserRemoved, updateUserRole } from './merchant-team-store.js';
-import { lockTeamUserRole } from './merchant-team-store.js';
+import { findOwner, lockTeamUserRole } from './merchant-team-store.js';
 import { normalEmail } from './operator.js';
 import { notifyOwner, type OwnerNotice } from './owner-notice.js';
 import { hashPassword } from './password.js';
@@ -41,6 +42,9 @@ export type InvitableRole = (typeof INVITABLE_ROLES)[number];
 const isInvitable = (role: string): role is InvitableRole => (INVITABLE_ROLES as readonly string[]).includes(role);
 
 export const TEAM_PASSWORD_MIN_LENGTH = 8;
+
+/** Invitation e-mails (invitations and resends alike) one team sends a day: few while the owner's e-mail is unconfirmed (a throwaway sign-up), more after. */
+export const TEAM_INVITATION_MAILS_PER_DAY = { unconfirmed: 3, confirmed: 50 } as const;
 
 /** The logged-in user acting on their own merchant's team. */
 export interface TeamActor {
@@ -89,6 +93,17 @@ async function stillInviting(tx: Queryable, actor: TeamActor): Promise<void> {
   if (!role || !mayInvite(role)) throw new AppError('forbidden', { detail: 'You may no longer invite: your role changed or you were removed from the team.' });
 }
 
+/** Spends one invitation e-mail to `email` of the team's allowances for today, in the e-mail's transaction (see spendMailAllowances). */
+async function spendInvitationMail(ctx: AppContext, tx: Queryable, actor: TeamActor, email: string): Promise<void> {
+  const confirmed = Boolean((await findOwner(tx, actor.merchantId))?.email_verified_at);
+  const perDay = TEAM_INVITATION_MAILS_PER_DAY[confirmed ? 'confirmed' : 'unconfirmed'];
+  const team = `invitation-mail:merchant:${actor.merchantId}`;
+  const refusal = confirmed
+    ? `Your team has sent its ${perDay} invitation e-mails for today (invitations and resends alike).`
+    : `Your team has sent its ${perDay} invitation e-mails for today: ${perDay} a day until the owner confirms their e-mail address, ${TEAM_INVITATION_MAILS_PER_DAY.confirmed} after.`;
+  await spendMailAllowances(tx, [{ scope: team, perDay, refusal }, addressAllowance(team, email)], { now: ctx.clock.now(), timeZone: ctx.config.timeZone });
+}
+
 /** Revokes in `tx` the open invitations `sender` sent, now that they may not invite (`who`: why), each with its line in the log. */
 async function revokeInvitationsOf(tx: Queryable, actor: TeamActor, sender: MerchantUser, who: string, now: Date): Promise<InvitationRow[]> {
   const revoked = await revokeInvitationsSentBy(tx, merchantInvitations(actor.merchantId), sender.id, now);
@@ -116,6 +131,7 @@ export async function inviteTeamMember(ctx: AppContext, options: { actor: TeamAc
   const { token, tokenHash, expiresAt } = newInvitationLink(now);
   const invitation = await ctx.db.transaction(async (tx) => {
     await stillInviting(tx, options.actor);
+    await spendInvitationMail(ctx, tx, options.actor, email!);
     const row = await insertInvitation(tx, book, { email: email!, role, tokenHash, invitedBy: options.actor.userId, now, expiresAt });
     await insertTeamEvent(tx, { merchantId: options.actor.merchantId, now, actorUserId: options.actor.userId, actorEmail: options.actor.email, action: 'invite', subjectEmail: row.email, detail: role });
     return row;
@@ -132,6 +148,7 @@ export async function resendTeamInvitation(ctx: AppContext, options: { actor: Te
     await stillInviting(tx, options.actor);
     const row = await reissueInvitation(tx, merchantInvitations(options.actor.merchantId), options.invitationId, { tokenHash, invitedBy: options.actor.userId, now, expiresAt });
     if (!row) throw noSuchInvitation();
+    await spendInvitationMail(ctx, tx, options.actor, row.email);
     await insertTeamEvent(tx, { merchantId: options.actor.merchantId, now, actorUserId: options.actor.userId, actorEmail: options.actor.email, action: 'invite_resend', subjectEmail: row.email, detail: row.role });
     return row;
   });
