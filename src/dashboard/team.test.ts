@@ -2,8 +2,8 @@
 // with a real SMTP server in the test process receiving the e-mails: invite, follow the link, set a
 // password; resend, revoke, expiry; change a role, remove a user (logged out at once), hand ownership
 // over; the invitations of whoever is removed or may no longer invite revoked with it; the invitation
-// e-mails a team may send a day; and the e-mails to the owner when the team, the bank account or a
-// live key changes.
+// e-mails a team may send a day; the team's log paged; and the e-mails to the owner when the team, the
+// bank account or a live key changes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, dayStart, localDay } from '../local-days.js';
 import { merchantBrowser, type MerchantBrowser, pageText, paidPayment } from '../../test/dashboard-client.js';
@@ -492,5 +492,41 @@ describe('invitation e-mails a day', () => {
       await other.close();
       if (process.env.DATABASE_URL?.startsWith('postgres')) await other.db.close();
     }
+  });
+});
+
+describe("the team's log", () => {
+  it('pages 20 lines at a time, newest first, older by keyset, back to the newest; another team’s lines never', async () => {
+    const o = await owner();
+    const other = await owner();
+    const member = await teamMember(t.ctx, o.merchantId, 'developer');
+    // 45 role changes: 45 lines.
+    const roles = ['finance', 'viewer', 'developer'] as const;
+    for (let i = 0; i < 45; i += 1) {
+      expect((await o.browser.post(`/dashboard/team/users/${member.id}/role`, { role: roles[i % 3] })).status).toBe(303);
+      if (i === 20) expect((await other.browser.post('/dashboard/team/invite', { email: newEmail('other-team'), role: 'viewer' })).status).toBe(303);
+    }
+    const first = await o.browser.get('/dashboard/team');
+    const firstLines = await logLines(o.browser);
+    expect(firstLines).toHaveLength(20);
+    expect(first.body).not.toContain('>Newest<');
+    const older = /<a class="button small" rel="next" href="([^"]+)">/.exec(first.body)![1].replace(/&amp;/g, '&');
+    expect(older).toMatch(/^\/dashboard\/team\?before=\d+#log-heading$/);
+    const second = await o.browser.get(older.split('#')[0]);
+    const secondLines = [...second.body.matchAll(/<li data-action="[^"]+">([\s\S]*?)<\/li>/g)].map((m) => m[1]);
+    expect(secondLines).toHaveLength(20);
+    expect(second.body).toContain('href="/dashboard/team#log-heading">Newest</a>');
+    const third = await o.browser.get(/<a class="button small" rel="next" href="([^"#]+)/.exec(second.body)![1]);
+    const thirdLines = [...third.body.matchAll(/<li data-action="([^"]+)">/g)].map((m) => m[1]);
+    // 45 role changes, the sign-up's lines before them (none here): 5 on the last page, and no older link.
+    expect(thirdLines).toEqual(['role_change', 'role_change', 'role_change', 'role_change', 'role_change']);
+    expect(third.body).not.toContain('rel="next"');
+    expect(pageText(third.body)).not.toContain('other-team');
+    const ids = await t.db.query<{ id: number }>('SELECT id FROM merchant_team_events WHERE merchant_id = $1 ORDER BY id', [o.merchantId]);
+    expect(ids).toHaveLength(45);
+    // A page past the oldest line says so; a garbled `before` is the first page.
+    expect(pageText((await o.browser.get(`/dashboard/team?before=${ids[0].id}`)).body)).toContain('No older lines.');
+    expect(await logLines(o.browser)).toEqual(firstLines);
+    expect(pageText((await o.browser.get('/dashboard/team?before=abc')).body)).toContain(firstLines[0]);
   });
 });
