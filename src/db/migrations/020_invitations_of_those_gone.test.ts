@@ -1,26 +1,13 @@
 // Migration 020 on a store with invitations left open by people already gone: those of a removed or
 // demoted merchant admin, and of a removed or demoted operator, are revoked, each with its line (the
 // team's log, the audit log); those of an owner, an admin and an admin operator stay open.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestDb } from '../../../test/test-app.js';
-import type { Db } from '../db.js';
-import { migrations } from './index.js';
+import { describe, expect, it } from 'vitest';
+import { afterUpgrade } from '../../../test/migration-upgrade.js';
 
 describe('migration 020_invitations_of_those_gone', () => {
-  let db: Db;
-  beforeAll(async () => {
-    db = await openTestDb();
-  });
-  afterAll(() => db.close());
-
   it('revokes the open invitations of whoever was removed or may no longer invite, each recorded', async () => {
-    const rolledBack = new Error('roll back');
-    const seen = await db
-      .transaction(async (tx) => {
-        // A schema of its own, so the shared test store is not touched; the whole run is rolled back.
-        await tx.exec('CREATE SCHEMA upgrade_020; SET LOCAL search_path TO upgrade_020');
-        const at = migrations.findIndex((m) => m.name === '020_invitations_of_those_gone');
-        for (const migration of migrations.slice(0, at)) await migration.run(tx);
+    const seen = await afterUpgrade('020_invitations_of_those_gone', {
+      async before(tx) {
         await tx.query("INSERT INTO merchants (idx, name, email, mobile, fee_bps, status, status_changed_at, created_at) VALUES ('m1', 'One', 'one@example.com', '', 300, 'approved', now(), now())");
         await tx.query(`INSERT INTO merchant_users (merchant_id, email, role, password_hash, email_verified_at, created_at, removed_at)
           SELECT m.id, u.email, u.role, 'h', now(), now(), u.removed_at FROM merchants m,
@@ -32,24 +19,22 @@ describe('migration 020_invitations_of_those_gone', () => {
           VALUES ('ops@example.com', 'admin', 'h', 's', now(), NULL), ('left@example.com', 'admin', 'h', 's', now(), now()), ('support@example.com', 'support', 'h', 's', now(), NULL)`);
         await tx.query(`INSERT INTO operator_invitations (email, role, token_hash, invited_by, created_at, expires_at)
           SELECT 'to-' || email, 'finance', 'hash-' || email, id, now(), now() + interval '7 days' FROM operators`);
-        await migrations[at].run(tx);
-        const merchantOpen = await tx.query('SELECT email FROM merchant_invitations WHERE revoked_at IS NULL ORDER BY email');
+      },
+      async after(tx) {
+        const merchantNotRevoked = await tx.query('SELECT email FROM merchant_invitations WHERE revoked_at IS NULL ORDER BY email');
         const teamLog = await tx.query('SELECT actor_user_id, actor_email, action, subject_email, detail FROM merchant_team_events ORDER BY subject_email');
-        const operatorOpen = await tx.query('SELECT email FROM operator_invitations WHERE revoked_at IS NULL ORDER BY email');
+        const operatorNotRevoked = await tx.query('SELECT email FROM operator_invitations WHERE revoked_at IS NULL ORDER BY email');
         const audit = await tx.query("SELECT actor_kind, actor_label, action, object_type, reason, before FROM audit_log WHERE action = 'operator.invite_revoke' ORDER BY reason");
-        throw Object.assign(rolledBack, { seen: { merchantOpen, teamLog, operatorOpen, audit } });
-      })
-      .catch((error: unknown) => {
-        if (error !== rolledBack) throw error;
-        return (error as Error & { seen: unknown }).seen;
-      });
+        return { merchantNotRevoked, teamLog, operatorNotRevoked, audit };
+      },
+    });
     expect(seen).toEqual({
-      merchantOpen: [{ email: 'accepted-gone@example.com' }, { email: 'to-admin@example.com' }, { email: 'to-owner@example.com' }],
+      merchantNotRevoked: [{ email: 'accepted-gone@example.com' }, { email: 'to-admin@example.com' }, { email: 'to-owner@example.com' }],
       teamLog: [
         { actor_user_id: null, actor_email: 'Bhuktani', action: 'invite_revoke', subject_email: 'to-dev@example.com', detail: 'viewer, sent by dev@example.com, who is developer now and may not invite' },
         { actor_user_id: null, actor_email: 'Bhuktani', action: 'invite_revoke', subject_email: 'to-gone@example.com', detail: 'viewer, sent by gone@example.com, who was removed' },
       ],
-      operatorOpen: [{ email: 'to-ops@example.com' }],
+      operatorNotRevoked: [{ email: 'to-ops@example.com' }],
       audit: [
         { actor_kind: 'cli', actor_label: 'cli', action: 'operator.invite_revoke', object_type: 'operator', reason: 'sent by left@example.com, who was removed', before: { email: 'to-left@example.com', role: 'finance' } },
         { actor_kind: 'cli', actor_label: 'cli', action: 'operator.invite_revoke', object_type: 'operator', reason: 'sent by support@example.com, who is support now and may not invite', before: { email: 'to-support@example.com', role: 'finance' } },
