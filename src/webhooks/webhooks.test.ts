@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { merchantApi, refund, validInitiate } from '../../test/api-client.js';
 import { callbackParams, payerBrowser } from '../../test/portal-client.js';
@@ -44,6 +45,32 @@ describe('signed callbacks', () => {
     expect(verifyCallback(params, m.secret)).toBe(true);
     expect(verifyCallback({ ...params, amount: '1' }, m.secret)).toBe(false);
     expect(verifyCallback(params, 'whsec_wrong')).toBe(false);
+  });
+
+  it("carry txnId outside the signed message: a client written before it verifies them unchanged; the client refuses a txnId other than transaction_id", async () => {
+    // No endpoint: no webhook of these payments waits for the tests below.
+    const created = await newMerchant(t.ctx);
+    const m = { api: merchantApi(t.app, created.test_secret_key), secret: await signingSecret(t.db, created.merchant.id, 'test') };
+    // The verification docs/integrations.md described before txnId, by hand: the nine parameters in order.
+    const signedBefore = ['pidx', 'transaction_id', 'tidx', 'amount', 'total_amount', 'mobile', 'status', 'purchase_order_id', 'purchase_order_name'];
+    const verifiedBefore = (params: Record<string, string>) =>
+      createHmac('sha256', m.secret).update(signedBefore.map((name) => `${name}=${encodeURIComponent(params[name])}`).join('&')).digest('hex') === params.signature;
+    const paid = callbackParams((await payerBrowser(t.app).pay((await m.api.initiate()).body.pidx)).location!);
+    const canceledPidx = (await m.api.initiate()).body.pidx;
+    const canceler = payerBrowser(t.app);
+    await canceler.open(canceledPidx);
+    const canceled = callbackParams((await canceler.cancel(canceledPidx)).location!);
+    expect([paid.txnId, canceled.txnId]).toEqual([paid.transaction_id, '']);
+    expect(paid.txnId).toMatch(/^[\w-]{22}$/);
+    for (const params of [paid, canceled]) {
+      expect(verifiedBefore(params)).toBe(true);
+      expect(verifyCallback(params, m.secret)).toBe(true);
+      expect(verifyCallback({ ...params, txnId: 'someone-elses-transaction' }, m.secret)).toBe(false);
+    }
+    expect(verifyCallback({ ...paid, txnId: '' }, m.secret)).toBe(false);
+    // A callback without txnId (one rebuilt by hand, or saved before) still verifies.
+    const { txnId: _, ...withoutTxnId } = paid;
+    expect(verifyCallback(withoutTxnId, m.secret)).toBe(true);
   });
 });
 
