@@ -191,7 +191,7 @@ describe.concurrent('bhuktani', () => {
         purchase_order_name: 'Held order',
       });
       expect(initiated.status).toBe(200);
-      expect(initiated.body.payment_url).toBe(`http://localhost:${server.port}/pay/${initiated.body.pidx}`);
+      expect(initiated.body.payment_url).toBe(`http://localhost:${server.port}/pay/?pidx=${initiated.body.pidx}`);
       const callback = await payThroughPortal(server.url, initiated.body.pidx, '9800000007');
       expect(callback.searchParams.get('status')).toBe('Pending');
       const transactionId = callback.searchParams.get('transaction_id')!;

@@ -266,7 +266,7 @@ const table: Record<string, Classification> = {
         url: `/pay/${w.a.test.initiated.pidx}/otp/${w.b.test.attempt.token}`,
         expect: (a) => {
           expect(a.status).toBe(303);
-          expect(a.location).toBe(`/pay/${w.a.test.initiated.pidx}`);
+          expect(a.location).toBe(`/pay/?pidx=${w.a.test.initiated.pidx}`);
         },
         hidden: ALL,
       },
@@ -725,6 +725,33 @@ const table: Record<string, Classification> = {
     ],
   },
 };
+
+/** A hosted page's address given out before, at the page's own shape: `/pay/X` → `/pay/?pidx=X`, `/pay/X/otp/T` → `/pay/?pidx=X&attempt=T`, `/pay/X/wallet` → `/pay/wallet?pidx=X`. */
+function queryAddressOf(url: string): string {
+  const [, pidx, rest = ''] = /^\/pay\/([\w-]+)(.*)$/.exec(url)!;
+  const otp = /^\/otp\/([\w-]+)$/.exec(rest);
+  if (otp) return `/pay/?pidx=${pidx}&attempt=${otp[1]}`;
+  return `/pay/${rest.slice(1)}?pidx=${pidx}`;
+}
+
+/** The classifications of routes at the addresses given out before, each attempt sent to the page's own address instead. */
+function atQueryAddress(...keys: string[]): Classification {
+  const classifications = keys.map((key) => table[key]);
+  return {
+    scope: 'portal',
+    reason: classifications.map((c) => c.reason).join('; '),
+    attempts: async (w) => {
+      const attempts: Attempt[] = [];
+      for (const c of classifications) attempts.push(...(await c.attempts(w)));
+      return attempts.map((attempt) => ({ ...attempt, url: queryAddressOf(attempt.url) }));
+    },
+  };
+}
+
+// The hosted page's own addresses, the payment in the query: the same attempts as at the addresses
+// given out before (the page and its OTP step share one route).
+table['GET /pay'] = atQueryAddress('GET /pay/:pidx', 'GET /pay/:pidx/otp/:token');
+for (const step of ['wallet', 'confirm', 'cancel']) table[`POST /pay/${step}`] = atQueryAddress(`POST /pay/:pidx/${step}`);
 
 function transactionListAttempts(w: World, path: string): Attempt[] {
   const q = (value: string) => `${path}?q=${encodeURIComponent(value)}`;

@@ -140,10 +140,11 @@ function expectCallback(page: Page, p: ModelPayment, status: 'Completed' | 'Pend
   expect(`${url.origin}${url.pathname}`).toBe('https://shop.example.com/return');
   const params = Object.fromEntries(url.searchParams);
   expect(params).toMatchObject({ cart: '7', pidx: p.pidx, status, amount: String(p.amount), total_amount: String(p.amount), purchase_order_id: p.orderId });
-  if (status === 'User canceled') expect(params).toMatchObject({ transaction_id: '', tidx: '', mobile: '' });
+  if (status === 'User canceled') expect(params).toMatchObject({ transaction_id: '', tidx: '', txnId: '', mobile: '' });
   else {
     expect(params.transaction_id).toMatch(/^[\w-]+$/);
     expect(params.tidx).toBe(params.transaction_id);
+    expect(params.txnId).toBe(params.transaction_id);
     expect(params.mobile).toBe(M.maskMobile(p.payer!));
   }
   return params;
@@ -393,7 +394,7 @@ class Initiate extends Step {
       return [];
     }
     expect(status).toBe(200);
-    expect(answer).toStrictEqual({ pidx: expect.stringMatching(/^[\w-]+$/), payment_url: `${PUBLIC_URL}/pay/${answer.pidx}`, expires_at: expect.any(String), expires_in: ttlSeconds, merchant_extra: this.slot });
+    expect(answer).toStrictEqual({ pidx: expect.stringMatching(/^[\w-]+$/), payment_url: `${PUBLIC_URL}/pay/?pidx=${answer.pidx}`, expires_at: expect.any(String), expires_in: ttlSeconds, merchant_extra: this.slot });
     const p = M.initiate(m, { pidx: answer.pidx, merchant: this.merchant, environment: this.environment, orderId, amount: this.amount });
     expect(new Date(answer.expires_at).getTime()).toBe(p.expiresAt);
     this.detail = p.pidx;
@@ -434,7 +435,7 @@ async function walletStep(m: Model, r: Real, p: ModelPayment, wallet: { mobile: 
     return undefined;
   }
   expect(page.status).toBe(303);
-  const token = new RegExp(`^/pay/${p.pidx}/otp/([\\w-]+)$`).exec(page.location ?? '')?.[1];
+  const token = new RegExp(`^/pay/\\?pidx=${p.pidx}&attempt=([\\w-]+)$`).exec(page.location ?? '')?.[1];
   expect(token, page.location).toBeDefined();
   const otpPage = await portal(r, 'GET', page.location!);
   expect(otpPage.status).toBe(200);
