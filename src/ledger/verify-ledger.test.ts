@@ -6,8 +6,9 @@ import { merchantApi, validInitiate } from '../../test/api-client.js';
 import { operatorWallet, payerBrowser, payWithLiveWallet, type TestWallet } from '../../test/portal-client.js';
 import { newMerchant, startTestApp, type TestApp } from '../../test/test-app.js';
 import type { Queryable } from '../db/db.js';
-import { CLI_ACTOR } from '../audit/audit-entry.js';
-import { markPayout } from '../settlements/move-payout.js';
+import { applyPayoutMove } from '../settlements/move-payout.js';
+import type { Payout } from '../settlements/payout.js';
+import type { PayoutMove } from '../settlements/payout-state-machine.js';
 import { requestPayout } from '../settlements/request-payout.js';
 import { verifyLedger, type InvariantResult } from './verify-ledger.js';
 
@@ -49,11 +50,15 @@ beforeAll(async () => {
   await payWithLiveWallet(payerBrowser(t.app), t.sentOtps, livePaid, payer);
   // Payouts: one paid, one failed, one still requested.
   const owner = { merchantId: merchant.merchant.id, environment: 'test' as const };
-  paidPayout = (await requestPayout(t.ctx, { ...owner, amount: 3_000, requestedBy: 'api' })).idx;
-  await markPayout(t.ctx, { actor: CLI_ACTOR, idx: paidPayout, move: { name: 'process' } });
-  await markPayout(t.ctx, { actor: CLI_ACTOR, idx: paidPayout, move: { name: 'pay', reference: 'BANK-1' } });
-  failedPayout = (await requestPayout(t.ctx, { ...owner, amount: 2_000, requestedBy: 'api' })).idx;
-  await markPayout(t.ctx, { actor: CLI_ACTOR, idx: failedPayout, move: { name: 'fail', reason: 'Closed' } });
+  // Test payouts move by the ledger's own moves (those the sandbox bank makes): operators mark live ones only.
+  const move = (payout: Payout, step: PayoutMove) => t.db.transaction((tx) => applyPayoutMove(t.ctx, tx, payout, step, t.clock.now()));
+  const toPay = await requestPayout(t.ctx, { ...owner, amount: 3_000, requestedBy: 'api' });
+  await move(toPay, { name: 'process' });
+  await move(toPay, { name: 'pay', reference: 'BANK-1' });
+  paidPayout = toPay.idx;
+  const toFail = await requestPayout(t.ctx, { ...owner, amount: 2_000, requestedBy: 'api' });
+  await move(toFail, { name: 'fail', reason: 'Closed' });
+  failedPayout = toFail.idx;
   requestedPayout = (await requestPayout(t.ctx, { ...owner, amount: 1_000, requestedBy: 'api' })).idx;
   merchantId = merchant.merchant.id;
 });

@@ -461,8 +461,9 @@ const payoutMoves = {
 } as const satisfies Record<string, { from: readonly PayoutState[]; to: PayoutState }>;
 export type PayoutMoveName = keyof typeof payoutMoves;
 
-/** An operator's move: made when the payout's state allows it, refused otherwise. */
-export function movePayout(payout: ModelPayout, move: PayoutMoveName): 'moved' | 'refused' {
+/** An operator's move: test payouts are the sandbox bank's; a live one moves when its state allows it, refused otherwise. */
+export function movePayout(payout: ModelPayout, move: PayoutMoveName): 'moved' | 'refused' | 'sandbox_bank' {
+  if (payout.environment === 'test') return 'sandbox_bank';
   if (!(payoutMoves[move].from as readonly PayoutState[]).includes(payout.state)) return 'refused';
   payout.state = payoutMoves[move].to;
   return 'moved';

@@ -788,14 +788,14 @@ class MovePayout extends Step {
     const payout = m.payouts[this.n % m.payouts.length];
     const before = payout.state;
     const outcome = M.movePayout(payout, this.move);
-    this.detail = `${payout.idx} ${before} → ${outcome === 'moved' ? payout.state : 'refused'}`;
+    this.detail = `${payout.idx} ${before} → ${outcome === 'moved' ? payout.state : outcome}`;
     count(`move payout → ${this.move} ${outcome}`);
     const move = this.move === 'pay' ? { name: 'pay' as const, reference: `REF-${this.n}` } : this.move === 'fail' ? { name: 'fail' as const, reason: 'Closed account' } : { name: 'process' as const };
     const result = await markPayout(t.ctx, { actor: CLI_ACTOR, idx: payout.idx, move }).then(
       (moved) => ({ moved: moved.state }),
       (error: unknown) => ({ refused: error instanceof AppError ? error.code : String(error) }),
     );
-    expect(result).toEqual(outcome === 'moved' ? { moved: payout.state } : { refused: 'bad_request' });
+    expect(result).toEqual(outcome === 'moved' ? { moved: payout.state } : { refused: outcome === 'sandbox_bank' ? 'conflict' : 'bad_request' });
     const { body } = await api(keyOf(r, payout.merchant, payout.environment), 'GET', `/api/v2/settlements/${payout.idx}/`);
     expect(body).toMatchObject({ state: payout.state, amount: payout.amount });
     expect(body.totals.brought_forward + body.totals.records_net - body.totals.carried_forward).toBe(payout.amount);
