@@ -18,6 +18,8 @@ export interface JournalInput {
   pidx: string | null;
   /** The payout a payout journal moves. */
   payoutId?: number;
+  /** The refund's transaction record a sandbox cover is for. */
+  refundRecordId?: number;
   at: Date;
   postings: Posting[];
 }

@@ -18,6 +18,7 @@ import m016 from './016_merchant_team.js';
 import m017 from './017_merchant_account_safety.js';
 import m018 from './018_settlements.js';
 import m019 from './019_payout_schedules.js';
+import m022 from './022_sandbox_covers_confirmed_owners.js';
 
 export interface Migration {
   name: string;
@@ -47,4 +48,5 @@ export const migrations: Migration[] = [
   sql('017_merchant_account_safety', m017),
   sql('018_settlements', m018),
   sql('019_payout_schedules', m019),
+  sql('022_sandbox_covers_confirmed_owners', m022),
 ];
