@@ -15,7 +15,7 @@ beforeAll(async () => {
   t = await startTestApp();
   key = (await newMerchant(t.ctx)).test_secret_key;
   api = merchantApi(t.app, key);
-  // Money for the fees: a whole refund gives back the fee too, which the merchant's balance must hold.
+  // Money for the fees: a whole refund gives back the fee too, which the balance holds (in test the sandbox would cover it).
   await paid(100_000);
 });
 afterAll(() => t.close());
