@@ -261,6 +261,13 @@ async function checkMoney(m: Model, r: Real, touched?: ModelPayment[]) {
   expect(payments).toBe(m.payments.length);
   const [{ payouts }] = await t.db.query<{ payouts: number }>('SELECT count(*)::int AS payouts FROM payouts WHERE merchant_id = ANY($1)', [ids]);
   expect(payouts).toBe(m.payouts.length);
+  // The sandbox's covers of test refunds: exactly those the model's rule gives, in order, each once.
+  const covers = await t.db.query<{ merchant_id: number; amount: number }>(
+    `SELECT t.merchant_id, p.amount FROM journals j JOIN transactions t ON t.id = j.refund_record_id JOIN postings p ON p.journal_id = j.id AND p.amount > 0
+      WHERE j.kind = 'sandbox_cover' AND t.merchant_id = ANY($1) ORDER BY j.id`,
+    [ids],
+  );
+  expect(covers.map((c) => [ids.indexOf(c.merchant_id), c.amount])).toEqual(m.covers.map((c) => [c.merchant, c.amount]));
 }
 
 /** The merchant account's balance, and its split into pending, available and clearing (contract section 10). */
@@ -639,7 +646,7 @@ class Refund extends Step {
     }
     const outcome = M.refund(m, caller, transactionId, amount);
     this.detail = `${p.pidx} ${amount ?? 'rest'} → ${outcome.kind}`;
-    count(`refund → ${outcome.kind}${outcome.kind === 'refunded' ? ` (${p.status})` : ''}`);
+    count(`refund → ${outcome.kind}${outcome.kind === 'refunded' ? ` (${p.status}${outcome.covered ? ', the sandbox covering' : ''})` : ''}`);
     if (outcome.kind === 'refunded') expect(answer).toStrictEqual({ status: 200, body: { detail: 'Transaction refund successful.' } });
     else if (outcome.kind === 'refused') expect(answer).toStrictEqual({ status: 400, body: { detail: expect.any(String), error_key: 'validation_error' } });
     else expect(answer).toStrictEqual({ status: 404, body: { detail: 'Not found.', error_key: 'validation_error' } });
