@@ -18,6 +18,19 @@ export interface Posting {
   wallet?: boolean;
 }
 
+/** One journal to write: what moves, and the payment, payout or refund record it belongs to. */
+export interface JournalInput {
+  environment: Environment;
+  kind: JournalKind;
+  pidx: string | null;
+  /** The payout a payout journal moves. */
+  payoutId?: number;
+  /** The refund's transaction record a sandbox cover is for. */
+  refundRecordId?: number;
+  at: Date;
+  postings: Posting[];
+}
+
 /** The account of an owner, created on first use; `created` when this call made it. */
 export async function findOrCreateAccount(
   db: Queryable,
@@ -47,15 +60,7 @@ export async function findOrCreateAccount(
  * payments from one wallet, and the CHECK on the balance refuses a debit the wallet cannot pay,
  * failing the whole statement (see `isShortWallet`).
  */
-export function journalPart(journal: {
-  environment: Environment;
-  kind: JournalKind;
-  pidx: string | null;
-  payoutId?: number;
-  refundRecordId?: number;
-  at: Date;
-  postings: Posting[];
-}): (s: Statement) => void {
+export function journalPart(journal: JournalInput): (s: Statement) => void {
   return (s) => {
     // In account order, so two journals never wait on each other in a cycle.
     const wallets = journal.postings.filter((p) => p.wallet).sort((a, b) => a.accountId - b.accountId);
