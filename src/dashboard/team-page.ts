@@ -53,6 +53,7 @@ const SECURITY_WORDS: Record<SecurityAct, string> = {
   email_confirmed: 'confirmed their e-mail address',
   team_two_factor_on: 'required two-factor log-in of everyone on the team',
   team_two_factor_off: 'stopped requiring two-factor log-in of the team',
+  bank_account_change: 'set the settlement bank account',
 };
 
 function eventLine(e: TeamEvent): Html {

@@ -44,6 +44,7 @@ export async function createMerchant(
   options: { status?: 'new' | 'approved'; logIn?: boolean } = {},
 ): Promise<CreatedMerchant> {
   const request = parseOrThrow(merchantRequest, input);
+  const status = options.status ?? 'approved';
   const now = ctx.clock.now();
   // `logIn: false` (the demo merchant): an owner nobody can log in as, and no scrypt on a first start.
   const passwordHash = options.logIn === false ? NO_PASSWORD : await hashPassword(request.password!);
@@ -55,12 +56,12 @@ export async function createMerchant(
         email: request.email!,
         mobile: request.mobile ?? '',
         feeBps: request.fee_bps ?? DEFAULT_FEE_BPS,
-        status: options.status ?? 'approved',
+        status,
         now,
       });
       // The one who signs up (or whose e-mail the operator gave) is the team's owner. Signed up on the
       // website, the e-mail is unverified until its link is followed; an operator's word verifies it.
-      const emailVerifiedAt = options.status === 'approved' ? now : null;
+      const emailVerifiedAt = status === 'approved' ? now : null;
       const owner = await insertMerchantUser(tx, { merchantId: merchant.id, email: request.email!, role: 'owner', passwordHash, emailVerifiedAt, now });
       const keys = {} as Record<Environment, string>;
       for (const environment of environments) {

@@ -1,7 +1,8 @@
 // A merchant user's own security acts, in the team's log (merchant_team_events) beside the changes
 // to the team, so that whoever sees the team page sees when someone's two-factor, recovery codes,
-// password, sessions or e-mail changed: a take-over shows. Each is written in the transaction of
-// the act. Never a secret: the act, and at most which way or how many codes are left.
+// password, sessions or e-mail changed, or where payouts go: a take-over shows. Each is written in
+// the transaction of the act. Never a secret: the act, and at most which way, how many codes are
+// left, or the bank account with its number masked.
 import type { Queryable } from '../db/db.js';
 import { insertUserEvent } from './merchant-team-store.js';
 
@@ -17,12 +18,13 @@ export const SECURITY_ACTS = [
   'email_confirmed',
   'team_two_factor_on',
   'team_two_factor_off',
+  'bank_account_change',
 ] as const;
 export type SecurityAct = (typeof SECURITY_ACTS)[number];
 
 export const isSecurityAct = (action: string): action is SecurityAct => (SECURITY_ACTS as readonly string[]).includes(action);
 
-/** The user did `act` (their own account's, or as owner the team's two-factor rule), now, in `tx`. */
+/** The user did `act` (their own account's, or for the team: its two-factor rule, the settlement bank account), now, in `tx`. */
 export async function recordSecurityAct(tx: Queryable, options: { userId: number; act: SecurityAct; now: Date; detail?: string }): Promise<void> {
   await insertUserEvent(tx, { userId: options.userId, now: options.now, action: options.act, detail: options.detail });
 }

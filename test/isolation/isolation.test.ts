@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { merchantBrowser, type MerchantBrowser, uniqueSignUp } from '../dashboard-client.js';
 import { validApplication } from '../merchant-approval.js';
 import { consoleRoute, consoleRouteOf, consoleSignedOutRoute } from './console-isolation.js';
+import { createMerchant } from '../../src/merchants/create-merchant.js';
 import { findMerchantById } from '../../src/merchants/merchant-store.js';
 import { findWallet } from '../../src/wallets/wallet-store.js';
 import { type Answered, type Attempt, buildWorld, intruders, routeKey, runAttempt, snapshotOfA, startRecordingRoutes, type World } from './isolation-helper.js';
@@ -450,6 +451,23 @@ const table: Record<string, Classification> = {
       return [
         { what: 'a new merchant applies, naming A', by: { browser: newcomer }, method: 'POST', url: '/dashboard/business', body: application, expect: (a) => expect(a.status).toBe(303), hidden: ALL },
         { what: 'B (approved) applies again, naming A', by: { browser: 'bLive' }, method: 'POST', url: '/dashboard/business', body: application, expect: 'shown', hidden: ALL },
+      ];
+    },
+  },
+  'POST /dashboard/business/bank-account': {
+    scope: 'dashboard',
+    reason: "sets the bank account of the session's own approved merchant; an id in the form names nothing",
+    attempts: async (w) => {
+      // An approved merchant whose owner counts as confirmed (made by the operator), so the change goes through.
+      const fields = uniqueSignUp();
+      await createMerchant(w.t.ctx, fields);
+      const operatorMade = merchantBrowser(w.t.app);
+      await operatorMade.logIn(fields.email, fields.password);
+      const account = { bank_name: 'Intruder Bank', branch: 'Nowhere', account_name: 'Not A', account_number: '99999999', merchant_id: String(w.a.id), merchant_idx: String(w.a.id) };
+      return [
+        { what: 'an approved merchant sets its bank account, naming A', by: { browser: operatorMade }, method: 'POST', url: '/dashboard/business/bank-account', body: account, expect: (a) => expect(a.status).toBe(303), hidden: ALL },
+        // B's owner has not confirmed its e-mail: refused, and A's account untouched either way.
+        { what: 'B (approved) sets its bank account, naming A', by: { browser: 'bLive' }, method: 'POST', url: '/dashboard/business/bank-account', body: { ...account, confirm_identity: w.b.password }, expect: (a) => expect(a.status).toBe(403), hidden: ALL },
       ];
     },
   },

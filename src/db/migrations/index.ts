@@ -19,6 +19,7 @@ import m017 from './017_merchant_account_safety.js';
 import m018 from './018_settlements.js';
 import m019 from './019_payout_schedules.js';
 import m020 from './020_invitations_of_those_gone.js';
+import m022 from './022_sandbox_covers_confirmed_owners.js';
 
 export interface Migration {
   name: string;
@@ -49,4 +50,5 @@ export const migrations: Migration[] = [
   sql('018_settlements', m018),
   sql('019_payout_schedules', m019),
   sql('020_invitations_of_those_gone', m020),
+  sql('022_sandbox_covers_confirmed_owners', m022),
 ];
