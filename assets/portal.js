@@ -14,6 +14,9 @@
     };
     tick();
   }
+  // The hand-off to a provider that takes a form: posted at once (the button does it without script).
+  var handoff = document.querySelector('form[data-auto-submit]');
+  if (handoff) handoff.submit();
   // One submit per form: disable the buttons while the request is on its way.
   document.querySelectorAll('form').forEach(function (form) {
     form.addEventListener('submit', function () {

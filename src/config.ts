@@ -54,6 +54,18 @@ export interface Config {
   sandboxBankIntervalMs: number;
   /** How often the automatic payout schedules are checked for a payout that is due. */
   payoutScheduleIntervalSeconds: number;
+  /** The key provider credentials are sealed with (32 bytes); required once a live provider is set. */
+  providerSecretsKey: Buffer | undefined;
+  /** How often each instance asks providers again about attempts whose outcome is not known. */
+  providerReconcileIntervalSeconds: number;
+  /** Checks of one attempt after which it goes to the operators (the console's "needs attention"). */
+  providerReconcileLimit: number;
+  /** Failures in a row after which a provider is left off the hosted page… */
+  providerFailureLimit: number;
+  /** …for this long. */
+  providerCooldownSeconds: number;
+  /** How long one call to a provider may take before its answer counts as unknown. */
+  providerTimeoutMs: number;
 }
 
 export const OTP_SENDERS = ['log', 'log-insecure', 'sms'] as const;
@@ -193,6 +205,15 @@ function mailFrom(raw: string | undefined, smtp: string | undefined): string {
   return raw.trim();
 }
 
+/** 64 hex digits, or base64 of 32 bytes (openssl rand -hex 32 / -base64 32). */
+function secretsKey(raw: string | undefined): Buffer | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  const value = raw.trim();
+  const key = /^[0-9a-fA-F]{64}$/.test(value) ? Buffer.from(value, 'hex') : /^[A-Za-z0-9+/_-]{43}=?$/.test(value) ? Buffer.from(value, 'base64') : undefined;
+  if (!key || key.length !== 32) throw new ConfigError('PROVIDER_SECRETS_KEY must be 32 bytes as 64 hex digits or base64 (openssl rand -hex 32)');
+  return key;
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 /** `stdoutIsTty` picks the log format when LOG_FORMAT does not: people read a terminal, programs the rest. */
@@ -237,5 +258,11 @@ export function loadConfig(env: Env = process.env, stdoutIsTty = process.stdout.
     settlementHoldHours: integer(env, 'SETTLEMENT_HOLD_HOURS', 24, 0, 24 * 90),
     sandboxBankIntervalMs: integer(env, 'SANDBOX_BANK_INTERVAL_MS', 2000, 10),
     payoutScheduleIntervalSeconds: integer(env, 'PAYOUT_SCHEDULE_INTERVAL_SECONDS', 300, 1),
+    providerSecretsKey: secretsKey(env.PROVIDER_SECRETS_KEY),
+    providerReconcileIntervalSeconds: integer(env, 'PROVIDER_RECONCILE_INTERVAL_SECONDS', 30, 1),
+    providerReconcileLimit: integer(env, 'PROVIDER_RECONCILE_LIMIT', 12, 1, 1000),
+    providerFailureLimit: integer(env, 'PROVIDER_FAILURE_LIMIT', 5, 1),
+    providerCooldownSeconds: integer(env, 'PROVIDER_COOLDOWN_SECONDS', 60, 1),
+    providerTimeoutMs: integer(env, 'PROVIDER_TIMEOUT_MS', 10_000, 100, 120_000),
   };
 }

@@ -11,6 +11,8 @@ import { rateLimiter } from './http/rate-limiter.js';
 import { createMailer } from './mail/mailer.js';
 import { expirySweep } from './jobs/expiry-sweep.js';
 import { payoutScheduleJob } from './jobs/payout-schedule-job.js';
+import { providerReconcileJob } from './jobs/provider-reconcile-job.js';
+import { checkLiveProviderKeys } from './providers/provider-setup.js';
 import { sandboxBank } from './jobs/sandbox-bank.js';
 import { webhookSender } from './webhooks/webhook-sender.js';
 import { otpSenderFor } from './wallets/otp-sender-for.js';
@@ -24,11 +26,18 @@ async function main() {
     throw error;
   });
   const ctx = { db, clock: systemClock, ids: cryptoIds, config, otp, metrics: createMetrics(db), limiter: rateLimiter(config), mailer: createMailer(config, logger) };
+  // Live provider credentials open only with the key that sealed them: refuse to start without it.
+  const keyProblem = await checkLiveProviderKeys(ctx);
+  if (keyProblem) {
+    await db.close();
+    throw new ConfigError(keyProblem);
+  }
   const demo = await ensureDemoMerchant(ctx);
   const app = await buildApp(ctx, { logger });
   const sweep = expirySweep(ctx, (error) => logger.error({ err: error }, 'expiry sweep failed'));
   const bank = sandboxBank(ctx, (error) => logger.error({ err: error }, 'sandbox bank failed'));
   const schedules = payoutScheduleJob(ctx, logger, (error) => logger.error({ err: error }, 'payout schedules failed'));
+  const reconcile = providerReconcileJob(ctx, logger, (error) => logger.error({ err: error }, 'provider reconciliation failed'));
   const webhooks = webhookSender(ctx, {
     onError: (error) => logger.error({ err: error }, 'webhook delivery failed'),
   });
@@ -39,7 +48,7 @@ async function main() {
     app.log.info({ signal }, 'stopping');
     // The jobs first (each finishes its run, so no delivery is left leased), then the requests in
     // flight (Fastify's close waits for them), and the store last, when nothing can use it.
-    await Promise.all([sweep.stop(), bank.stop(), schedules.stop(), webhooks.stop()]);
+    await Promise.all([sweep.stop(), bank.stop(), schedules.stop(), reconcile.stop(), webhooks.stop()]);
     app.log.info('background jobs stopped');
     // A connection whose request finishes during the close stays open for keep-alive, and close
     // would wait for the client to drop it (up to keepAliveTimeout): close such connections as they go idle.
@@ -67,6 +76,7 @@ async function main() {
   sweep.start();
   bank.start();
   schedules.start();
+  reconcile.start();
   webhooks.start();
   app.log.info({ publicUrl: config.publicUrl, store: config.databaseUrl ? db.kind : `pglite:${config.dataDir}` }, 'Bhuktani is ready');
   if (demo) announceDemoShop(app.log, demo, config.publicUrl);

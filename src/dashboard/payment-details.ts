@@ -37,7 +37,7 @@ export async function readPaymentDetails(
     'SELECT idx, type, amount, created_at, payer_name FROM transactions WHERE pidx = $1 ORDER BY created_at, id',
     [payment.pidx],
   );
-  const paid = records.find((r) => r.type === 'Wallet payment');
+  const paid = records.find((r) => r.type !== 'Refund');
   // A held payment was sent back as Pending, whatever the operator decided later.
   const finished = events.some((e) => e.event === 'hold') ? 'Pending' : callbackStatusOf(payment);
   return {

@@ -12,6 +12,11 @@ export interface Metrics {
   registry: Registry;
   webhookDeliveries: Counter<'result'>;
   otpSends: Counter<'result'>;
+  /** Calls to upstream providers (contract section 13): start, status, refund; ok or failed. */
+  providerCalls: Counter<'provider' | 'environment' | 'operation' | 'result'>;
+  providerLatency: Histogram<'provider' | 'operation'>;
+  /** Settled provider attempts by outcome (Paid, Surplus, Failed, Unknown, Escalated). */
+  providerOutcomes: Counter<'provider' | 'environment' | 'outcome'>;
 }
 
 /** Status counts are a query; a scrape reuses one for this long. */
@@ -66,7 +71,43 @@ export function createMetrics(db: Db): Metrics {
     labelNames: ['result'],
     registers: [registry],
   });
-  return { registry, webhookDeliveries, otpSends };
+  const providerCalls = new Counter({
+    name: 'bhuktani_provider_calls_total',
+    help: 'Calls to payment providers by provider, environment, operation (start, status, refund) and result (ok, failed)',
+    labelNames: ['provider', 'environment', 'operation', 'result'],
+    registers: [registry],
+  });
+  const providerLatency = new Histogram({
+    name: 'bhuktani_provider_call_duration_seconds',
+    help: 'Latency of calls to payment providers by provider and operation',
+    labelNames: ['provider', 'operation'],
+    buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [registry],
+  });
+  const providerOutcomes = new Counter({
+    name: 'bhuktani_provider_attempt_outcomes_total',
+    help: 'Provider attempts moved by this instance, by the state they moved to',
+    labelNames: ['provider', 'environment', 'outcome'],
+    registers: [registry],
+  });
+  let attemptCounts: { at: number; rows: { provider: string; environment: string; state: string; count: number }[] } | undefined;
+  new Gauge({
+    name: 'bhuktani_provider_attempts',
+    help: 'Provider attempts by provider, environment and state (Unknown and Escalated are the open unknowns)',
+    labelNames: ['provider', 'environment', 'state'],
+    registers: [registry],
+    async collect() {
+      if (!attemptCounts || Date.now() - attemptCounts.at > STATUS_CACHE_MS) {
+        const rows = await db.query<{ provider: string; environment: string; state: string; count: number }>(
+          'SELECT provider, environment, state, count(*) AS count FROM provider_attempts GROUP BY provider, environment, state',
+        );
+        attemptCounts = { at: Date.now(), rows };
+      }
+      this.reset();
+      for (const row of attemptCounts.rows) this.set({ provider: row.provider, environment: row.environment, state: row.state }, Number(row.count));
+    },
+  });
+  return { registry, webhookDeliveries, otpSends, providerCalls, providerLatency, providerOutcomes };
 }
 
 type MetricsAccess = Pick<Config, 'metricsPort' | 'metricsToken'>;

@@ -32,3 +32,9 @@ export const walletAccount = (environment: Environment, walletId: number): Accou
 export const clearingAccount = (environment: Environment): AccountRef => ({ environment, kind: 'clearing', ownerId: SERVICE_OWNER });
 /** Outside Bhuktani: the banks payouts are paid to. Its balance is all the money that has left. */
 export const bankAccount = (environment: Environment): AccountRef => ({ environment, kind: 'bank', ownerId: SERVICE_OWNER });
+/** What a provider collected for the operator and has not yet settled (its balance is negative: money in). */
+export const receivableAccount = (environment: Environment, provider: number): AccountRef => ({ environment, kind: 'receivable', ownerId: provider });
+/** What providers kept of what they collected. */
+export const providerFeeAccount = (environment: Environment, provider: number): AccountRef => ({ environment, kind: 'provider_fee', ownerId: provider });
+/** Money owed back to payers through a provider (refunds and second successes not yet refunded there). */
+export const refundDueAccount = (environment: Environment, provider: number): AccountRef => ({ environment, kind: 'refund_due', ownerId: provider });

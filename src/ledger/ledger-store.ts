@@ -3,12 +3,14 @@ import { pgCode, PgCode, type Queryable } from '../db/db.js';
 import type { Statement } from '../db/statement.js';
 import type { Environment } from '../environment.js';
 
-export type AccountKind = 'wallet' | 'merchant' | 'fee' | 'funding' | 'clearing' | 'bank';
+export type AccountKind = 'wallet' | 'merchant' | 'fee' | 'funding' | 'clearing' | 'bank' | 'receivable' | 'provider_fee' | 'refund_due';
 /**
  * A payout has up to two journals: `payout` when requested, then `payout_paid` or `payout_failed`.
  * `sandbox_cover`: in test only, what a refund needed beyond the merchant's balance, from the sandbox.
+ * `provider_surplus`: a second success at a provider, owed back to its payer; `provider_refund`: money
+ * owed back to a payer, refunded at the provider (src/ledger/provider-journals.ts).
  */
-export type JournalKind = 'payment' | 'refund' | 'topup' | 'payout' | 'payout_paid' | 'payout_failed' | 'sandbox_cover';
+export type JournalKind = 'payment' | 'refund' | 'topup' | 'payout' | 'payout_paid' | 'payout_failed' | 'sandbox_cover' | 'provider_surplus' | 'provider_refund';
 
 export interface Posting {
   accountId: number;
@@ -27,6 +29,8 @@ export interface JournalInput {
   payoutId?: number;
   /** The refund's transaction record a sandbox cover is for. */
   refundRecordId?: number;
+  /** The provider refund a provider_surplus or provider_refund journal belongs to. */
+  providerRefundId?: number;
   at: Date;
   postings: Posting[];
 }
@@ -79,6 +83,7 @@ export function journalPart(journal: JournalInput): (s: Statement) => void {
       ['pidx', journal.pidx],
       ...(journal.payoutId === undefined ? [] : [['payout_id', journal.payoutId] as [string, unknown]]),
       ...(journal.refundRecordId === undefined ? [] : [['refund_record_id', journal.refundRecordId] as [string, unknown]]),
+      ...(journal.providerRefundId === undefined ? [] : [['provider_refund_id', journal.providerRefundId] as [string, unknown]]),
       ['created_at', journal.at],
     ];
     s.with('journal', `INSERT INTO journals (${columns.map(([name]) => name).join(', ')}) VALUES (${columns.map(([, value]) => s.param(value)).join(', ')}) RETURNING id`);

@@ -23,6 +23,10 @@ const INVARIANTS = {
   records: 'each transaction record matches its payment',
   payouts: 'payouts balance with their journals: requested, merchant to clearing; paid, clearing to bank; failed, clearing back',
   sandboxCovers: 'sandbox covers are test only: each moves from the test funding account to the merchant of the one refund it names, at most that refund',
+  providerAttempts:
+    'provider attempts and their payments agree: a Paid attempt completed its payment (same amount, its transaction id), each payment paid through a provider has one, a Surplus attempt is owed back in full, refunds at providers match what merchants refunded',
+  providerConservation:
+    'money is conserved with providers: each provider owes what its Paid and Surplus attempts collected less its fees and the refunds made there, kept those fees, and owes back the refunds not yet made',
   merchantNotNegative: 'no merchant balance goes negative',
   conservation:
     'money is conserved across payments, refunds and payouts: each merchant holds what it was paid less refunds and payouts (plus what the sandbox covered of its test refunds), clearing what is on its way, the bank what was paid out',

@@ -52,14 +52,15 @@ const checks: { invariant: string; sql: string }[] = [
   },
   {
     invariant: 'each payment journal moves the payment amount: payer pays it, merchant and fee account share it',
-    sql: `SELECT pay.pidx, pay.amount, pay.fee, sum(CASE WHEN a.kind = 'wallet' THEN -p.amount ELSE 0 END) AS paid,
+    // The payer's side is a wallet, or a provider's receivable and the fee it keeps (contract section 13).
+    sql: `SELECT pay.pidx, pay.amount, pay.fee, sum(CASE WHEN a.kind IN ('wallet', 'receivable', 'provider_fee') THEN -p.amount ELSE 0 END) AS paid,
                  sum(CASE WHEN a.kind = 'merchant' AND a.owner_id = pay.merchant_id THEN p.amount ELSE 0 END) AS to_merchant,
                  sum(CASE WHEN a.kind = 'fee' THEN p.amount ELSE 0 END) AS to_fee
             FROM journals j JOIN payments pay ON pay.pidx = j.pidx
             JOIN postings p ON p.journal_id = j.id JOIN ledger_accounts a ON a.id = p.account_id
            WHERE j.kind = 'payment'
            GROUP BY pay.pidx, pay.amount, pay.fee, pay.merchant_id
-          HAVING sum(CASE WHEN a.kind = 'wallet' THEN -p.amount ELSE 0 END) <> pay.amount
+          HAVING sum(CASE WHEN a.kind IN ('wallet', 'receivable', 'provider_fee') THEN -p.amount ELSE 0 END) <> pay.amount
               OR sum(CASE WHEN a.kind = 'merchant' AND a.owner_id = pay.merchant_id THEN p.amount ELSE 0 END) <> pay.amount - pay.fee
               OR sum(CASE WHEN a.kind = 'fee' THEN p.amount ELSE 0 END) <> pay.fee`,
   },
@@ -69,7 +70,7 @@ const checks: { invariant: string; sql: string }[] = [
             FROM payments pay
             LEFT JOIN (SELECT j.pidx, sum(p.amount) AS refunded
                          FROM journals j JOIN postings p ON p.journal_id = j.id JOIN ledger_accounts a ON a.id = p.account_id
-                        WHERE j.kind = 'refund' AND a.kind = 'wallet' GROUP BY j.pidx) r ON r.pidx = pay.pidx
+                        WHERE j.kind = 'refund' AND a.kind IN ('wallet', 'refund_due') GROUP BY j.pidx) r ON r.pidx = pay.pidx
            WHERE coalesce(r.refunded, 0) <> pay.refunded_amount OR pay.refunded_amount > pay.amount
               OR (pay.refunded_amount > 0 AND pay.status NOT IN ('Partially refunded', 'Refunded'))`,
   },
@@ -77,7 +78,7 @@ const checks: { invariant: string; sql: string }[] = [
     invariant: 'each transaction record matches its payment',
     // A record of a payment that does not exist is reported with a null status.
     sql: `SELECT t.idx, t.state, pay.status FROM transactions t LEFT JOIN payments pay ON pay.pidx = t.pidx
-           WHERE pay.pidx IS NULL OR (t.type = 'Wallet payment' AND (t.idx IS DISTINCT FROM pay.transaction_id OR t.amount <> pay.amount
+           WHERE pay.pidx IS NULL OR (t.type <> 'Refund' AND (t.idx IS DISTINCT FROM pay.transaction_id OR t.amount <> pay.amount
               OR t.merchant_id <> pay.merchant_id OR t.environment <> pay.environment))`,
   },
   {
@@ -131,6 +132,55 @@ const checks: { invariant: string; sql: string }[] = [
           UNION ALL
           SELECT j.id, j.environment, j.refund_record_id, NULL, NULL, NULL, NULL, NULL FROM journals j
            WHERE (j.kind = 'sandbox_cover') <> (j.refund_record_id IS NOT NULL)`,
+  },
+  {
+    invariant:
+      'provider attempts and their payments agree: a Paid attempt completed its payment (same amount, its transaction id), each payment paid through a provider has one, a Surplus attempt is owed back in full, refunds at providers match what merchants refunded',
+    sql: `SELECT a.idx AS attempt, a.state, p.status, 'a Paid attempt whose payment it did not complete' AS problem
+            FROM provider_attempts a JOIN payments p ON p.pidx = a.pidx
+           WHERE a.state = 'Paid' AND (p.status NOT IN ('Completed', 'Partially refunded', 'Refunded') OR p.transaction_id IS DISTINCT FROM a.transaction_id OR p.amount <> a.amount)
+          UNION ALL
+          SELECT t.idx, NULL, p.status, 'a payment paid through a provider without its Paid attempt' FROM transactions t JOIN payments p ON p.pidx = t.pidx
+           WHERE t.type IN ('Khalti payment', 'eSewa payment', 'connectIPS payment') AND p.status IN ('Completed', 'Partially refunded', 'Refunded')
+             AND NOT EXISTS (SELECT FROM provider_attempts a WHERE a.transaction_id = t.idx AND a.state = 'Paid')
+          UNION ALL
+          SELECT a.idx, a.state, NULL, 'a Surplus attempt not owed back once, in full' FROM provider_attempts a
+           WHERE a.state = 'Surplus' AND (SELECT count(*) FROM provider_refunds r WHERE r.attempt_id = a.id AND r.reason = 'surplus' AND r.amount = a.amount) <> 1
+          UNION ALL
+          SELECT a.idx, a.state, p.status, 'refunds at the provider differ from the payment''s refunded amount' FROM provider_attempts a JOIN payments p ON p.pidx = a.pidx
+           WHERE a.state = 'Paid' AND p.refunded_amount <> (SELECT coalesce(sum(r.amount), 0) FROM provider_refunds r WHERE r.attempt_id = a.id AND r.reason = 'refund')
+          UNION ALL
+          SELECT r.idx, r.state, j.kind, 'a provider refund whose journals do not match its state' FROM provider_refunds r
+            LEFT JOIN journals j ON j.provider_refund_id = r.id
+           GROUP BY r.idx, r.state, r.reason, j.kind
+          HAVING count(j.id) > 1 OR (j.kind IS NULL AND r.reason = 'surplus') OR (j.kind = 'provider_refund' AND r.state <> 'Refunded')
+          UNION ALL
+          SELECT r.idx, r.state, NULL, 'a refunded provider refund without its journal' FROM provider_refunds r
+           WHERE r.state = 'Refunded' AND NOT EXISTS (SELECT FROM journals j WHERE j.provider_refund_id = r.id AND j.kind = 'provider_refund')
+          UNION ALL
+          SELECT j.id::text, NULL, j.kind, 'a provider journal without its refund' FROM journals j
+           WHERE j.kind IN ('provider_surplus', 'provider_refund') AND NOT EXISTS (SELECT FROM provider_refunds r WHERE r.id = j.provider_refund_id)`,
+  },
+  {
+    invariant:
+      'money is conserved with providers: each provider owes what its Paid and Surplus attempts collected less its fees and the refunds made there, kept those fees, and owes back the refunds not yet made',
+    // Ledger balances are negative for money that came in (receivable, provider_fee), positive for money owed out (refund_due).
+    sql: `WITH expected AS (
+            SELECT environment, provider, kind, sum(amount) AS amount FROM (
+              SELECT environment, provider, 'receivable' AS kind, -(amount - provider_fee) AS amount FROM provider_attempts WHERE state IN ('Paid', 'Surplus')
+              UNION ALL SELECT environment, provider, 'provider_fee', -provider_fee FROM provider_attempts WHERE state IN ('Paid', 'Surplus')
+              UNION ALL SELECT environment, provider, 'receivable', amount FROM provider_refunds WHERE state = 'Refunded'
+              UNION ALL SELECT environment, provider, 'refund_due', amount FROM provider_refunds WHERE state = 'Queued'
+            ) moves GROUP BY environment, provider, kind
+          ), held AS (
+            SELECT a.environment, CASE a.owner_id WHEN 1 THEN 'khalti' WHEN 2 THEN 'esewa' WHEN 3 THEN 'connectips' ELSE a.owner_id::text END AS provider, a.kind, coalesce(sum(p.amount), 0) AS amount
+              FROM ledger_accounts a LEFT JOIN postings p ON p.account_id = a.id
+             WHERE a.kind IN ('receivable', 'provider_fee', 'refund_due') GROUP BY a.environment, a.owner_id, a.kind
+          )
+          SELECT coalesce(e.environment, h.environment) AS environment, coalesce(e.provider, h.provider) AS provider, coalesce(e.kind, h.kind) AS account,
+                 coalesce(e.amount, 0) AS expected, coalesce(h.amount, 0) AS held
+            FROM expected e FULL JOIN held h ON h.environment = e.environment AND h.provider = e.provider AND h.kind = e.kind
+           WHERE coalesce(e.amount, 0) <> coalesce(h.amount, 0)`,
   },
   {
     invariant: 'no merchant balance goes negative',

@@ -15,7 +15,13 @@ export type Move =
   | { name: 'expire' }
   | { name: 'resolve_completed' }
   | { name: 'resolve_canceled' }
-  | { name: 'refund'; amount: number };
+  | { name: 'refund'; amount: number }
+  // Through a provider (contract section 13): paid, or held while its answer is unknown, from the
+  // hosted page; then decided by the provider's later answer.
+  | { name: 'provider_pay'; transactionId: string }
+  | { name: 'provider_hold'; transactionId: string }
+  | { name: 'provider_confirm' }
+  | { name: 'provider_fail' };
 
 export type MoveName = Move['name'];
 /** The moves of the hosted page's last step, which move money too (completion-store). */
@@ -29,6 +35,10 @@ export const moveRules: Record<MoveName, { from: readonly PaymentStatus[]; to: r
   resolve_completed: { from: ['Pending'], to: ['Completed'] },
   resolve_canceled: { from: ['Pending'], to: ['User canceled'] },
   refund: { from: ['Completed', 'Partially refunded'], to: ['Partially refunded', 'Refunded'] },
+  provider_pay: { from: ['Initiated'], to: ['Completed'] },
+  provider_hold: { from: ['Initiated'], to: ['Pending'] },
+  provider_confirm: { from: ['Pending'], to: ['Completed'] },
+  provider_fail: { from: ['Pending'], to: ['User canceled'] },
 };
 
 /** The webhook event each move queues (the outbox row is written by the move's own statement). */
@@ -40,6 +50,10 @@ export const eventTypeOfMove: Record<MoveName, WebhookEventType> = {
   resolve_completed: 'payment.completed',
   resolve_canceled: 'payment.canceled',
   refund: 'refund.completed',
+  provider_pay: 'payment.completed',
+  provider_hold: 'payment.pending',
+  provider_confirm: 'payment.completed',
+  provider_fail: 'payment.canceled',
 };
 
 /** Whether a payment in `status` may make `move`; the UPDATE checks it again, atomically. */
@@ -62,7 +76,16 @@ function update(move: Exclude<Move, PayingMove>, s: Statement, now: string): Upd
     case 'resolve_completed':
       return { set: `status = 'Completed'`, where: `status = 'Pending'` };
     case 'resolve_canceled':
+    case 'provider_fail':
       return { set: `status = 'User canceled'`, where: `status = 'Pending'` };
+    case 'provider_pay':
+    case 'provider_hold':
+      return {
+        set: `status = '${move.name === 'provider_pay' ? 'Completed' : 'Pending'}', transaction_id = ${s.param(move.transactionId)}`,
+        where: `status = 'Initiated' AND expires_at > ${now}`,
+      };
+    case 'provider_confirm':
+      return { set: `status = 'Completed'`, where: `status = 'Pending'` };
     case 'refund': {
       const amount = s.param(move.amount);
       return {

@@ -7,6 +7,8 @@ import { maskMobile } from '../transactions/transaction-record.js';
 import { sandbox } from '../wallets/wallet.js';
 import { stepAction } from './checkout-address.js';
 import { portalLayout } from './layout.js';
+import { waysToPay } from './ways-to-pay.js';
+import type { ProviderName } from '../providers/provider.js';
 
 export type Step = { name: 'wallet'; mobile?: string } | { name: 'otp'; token: string; mobile: string };
 
@@ -17,6 +19,8 @@ export interface CheckoutView {
   step: Step;
   csrf: string;
   message?: string;
+  /** The providers the payment's environment offers (contract section 13). */
+  providers?: ProviderName[];
 }
 
 function timeLeft(payment: Payment, now: Date): string {
@@ -95,6 +99,7 @@ export function checkoutPage(view: CheckoutView): Html {
 <section class="step" aria-label="${step.name === 'wallet' ? 'Wallet step' : 'Verification step'}">
   <ol class="steps"><li class="${step.name === 'wallet' ? 'current' : 'done'}">Wallet</li><li class="${step.name === 'otp' ? 'current' : ''}">OTP</li><li>Done</li></ol>
   ${view.message ? html`<p class="error" role="alert">${view.message}</p>` : ''}
+  ${step.name === 'wallet' ? waysToPay(payment, view.providers ?? [], view.csrf) : ''}
   ${step.name === 'wallet' ? walletStep(view, step.mobile) : otpStep(view, step)}
   ${cancelForm(payment, view.csrf)}
   ${step.name === 'wallet' ? sandboxHint : ''}

@@ -23,6 +23,12 @@ import type { PostedStep } from './checkout-address.js';
 import { checkoutPage, type Step } from './checkout-page.js';
 import { findCheckout, type Checkout } from './checkout-store.js';
 import { noticePage } from './notice-page.js';
+import { handoffPage } from './ways-to-pay.js';
+import { offeredProviders } from '../providers/offered-providers.js';
+import { isProviderName } from '../providers/provider.js';
+import { returnFromProvider } from '../providers/return-from-provider.js';
+import { startProviderAttempt } from '../providers/start-attempt.js';
+import { payerErrorMessages, type PayerErrorCode } from '../payments/payer-error.js';
 
 const PIDX = /^[\w-]{1,64}$/;
 /** An attempt token as issued (base64url); anything else names no attempt, and never reaches the store. */
@@ -100,9 +106,16 @@ export async function portalPlugin(app: FastifyInstance, { ctx, csrfSecret }: { 
     return undefined;
   }
 
-  const page = (request: FastifyRequest, reply: FastifyReply, loaded: Checkout, step: Step, status = 200, message?: string) => {
+  const page = async (request: FastifyRequest, reply: FastifyReply, loaded: Checkout, step: Step, status = 200, message?: string) => {
     const csrf = csrfToken(request, reply, csrfSecret, { binding: loaded.payment.pidx, secure });
-    return send(reply, status, checkoutPage({ ...loaded, now: ctx.clock.now(), step, csrf, message }), loaded.payment);
+    const providers = step.name === 'wallet' ? await offeredProviders(ctx.db, loaded.payment.environment, ctx.clock.now()) : [];
+    return send(reply, status, checkoutPage({ ...loaded, now: ctx.clock.now(), step, csrf, message, providers }), loaded.payment);
+  };
+
+  /** A notice the hosted page was sent back with (`?notice=`), from the payer messages only. */
+  const noticeOf = (request: FastifyRequest): string | undefined => {
+    const code = queryValue(request, 'notice');
+    return code && Object.hasOwn(payerErrorMessages, code) && code.startsWith('provider_') ? payerErrorMessages[code as PayerErrorCode] : undefined;
   };
 
   function messageFor(error: PayerError): string {
@@ -144,7 +157,7 @@ export async function portalPlugin(app: FastifyInstance, { ctx, csrfSecret }: { 
   const walletStep = async (request: FastifyRequest, reply: FastifyReply) => {
     const loaded = await load(request, reply);
     if (!loaded) return reply;
-    return (await unpayablePage(reply, loaded)) ?? closedMerchantPage(reply, loaded) ?? page(request, reply, loaded, { name: 'wallet' });
+    return (await unpayablePage(reply, loaded)) ?? closedMerchantPage(reply, loaded) ?? page(request, reply, loaded, { name: 'wallet' }, 200, noticeOf(request));
   };
 
   const otpStep = async (request: FastifyRequest, reply: FastifyReply, token: string) => {
@@ -204,6 +217,39 @@ export async function portalPlugin(app: FastifyInstance, { ctx, csrfSecret }: { 
       if (error.code === 'wrong_otp') return page(request, reply, loaded, { name: 'otp', token, mobile: loaded.wallet!.mobile }, 400, messageFor(error));
       return page(request, reply, loaded, { name: 'wallet' }, 400, messageFor(error));
     }
+  });
+
+  // The payer picks a provider: an attempt starts there and the payer goes to its page.
+  onPost('provider', async (request, reply) => {
+    const loaded = await load(request, reply);
+    if (!loaded) return reply;
+    if (!csrfValid(request, csrfSecret, loaded.payment.pidx)) return csrfRejected(reply);
+    if (await throttled(request, reply)) return reply;
+    if (closedMerchantPage(reply, loaded)) return reply;
+    const name = text(request.body, 'provider');
+    try {
+      if (!isProviderName(name)) throw new PayerError('provider_unavailable');
+      const redirect = await startProviderAttempt(ctx, loaded, name);
+      if (redirect.method === 'GET') return reply.code(303).redirect(redirect.url);
+      return setPageHeaders(reply, { formActionOrigins: [new URL(redirect.url).origin, new URL(loaded.payment.return_url).origin] })
+        .code(200)
+        .send(handoffPage({ payment: loaded.payment, name, redirect }).value);
+    } catch (error) {
+      if (!(error instanceof PayerError)) throw error;
+      const status = error.code === 'provider_unavailable' ? 503 : 400;
+      return (await unpayablePage(reply, loaded, error)) ?? page(request, reply, loaded, { name: 'wallet' }, status, messageFor(error));
+    }
+  });
+
+  // The provider sends the payer back here; its own server is asked before anything is decided.
+  app.get('/pay/return/:provider/*', async (request, reply) => {
+    const { provider, '*': rest } = request.params as { provider: string; '*': string };
+    const query = Object.fromEntries(Object.entries((request.query ?? {}) as Record<string, unknown>).filter(([, v]) => typeof v === 'string')) as Record<string, string>;
+    const result = isProviderName(provider) ? await returnFromProvider(ctx, provider, rest.split('/').filter(Boolean), query) : ({ kind: 'not-found' } as const);
+    if (result.kind === 'not-found') return notFound(reply);
+    if (result.kind === 'merchant') return reply.code(303).redirect(result.url);
+    const back = paymentPath(result.pidx);
+    return reply.code(303).redirect(result.notice ? `${back}&notice=${result.notice}` : back);
   });
 
   onPost('cancel', async (request, reply) => {

@@ -37,7 +37,7 @@ export async function balanceFigures(db: Queryable, owner: Owner, since: Date): 
     `SELECT (SELECT coalesce(sum(p.amount), 0) FROM ledger_accounts a JOIN postings p ON p.account_id = a.id
               WHERE a.environment = $2 AND a.kind = 'merchant' AND a.owner_id = $1) AS total,
             (SELECT coalesce(sum(amount - fee_amount), 0) FROM transactions
-              WHERE merchant_id = $1 AND environment = $2 AND created_at > $3 AND type = 'Wallet payment' AND state = 'Completed') AS recent,
+              WHERE merchant_id = $1 AND environment = $2 AND created_at > $3 AND type <> 'Refund' AND state = 'Completed') AS recent,
             (SELECT coalesce(sum(amount), 0) FROM payouts
               WHERE merchant_id = $1 AND environment = $2 AND state IN ('Requested', 'Processing')) AS clearing`,
     [owner.merchantId, owner.environment, since],

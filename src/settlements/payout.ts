@@ -1,5 +1,6 @@
 // A payout: money leaving a merchant's balance for its bank account (contract section 10).
 import type { Environment } from '../environment.js';
+import type { RecordType } from '../transactions/transaction-record.js';
 
 export const payoutStates = ['Requested', 'Processing', 'Paid', 'Failed'] as const;
 export type PayoutState = (typeof payoutStates)[number];
@@ -31,7 +32,8 @@ export interface Payout {
 export interface SettledRecord {
   record_id: number;
   idx: string;
-  type: 'Wallet payment' | 'Refund';
+  /** A payment (`Wallet payment`, or through a provider: `Khalti payment`, …) or a `Refund`. */
+  type: RecordType;
   pidx: string;
   purchase_order_id: string;
   amount: number;

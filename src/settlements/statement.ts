@@ -32,7 +32,7 @@ export interface RecordSums {
 
 /** Pure. */
 export function statementTotals(payout: Pick<Payout, 'amount' | 'available_before'>, records: SettledRecord[]): StatementTotals {
-  const payments = records.filter((r) => r.type === 'Wallet payment');
+  const payments = records.filter((r) => r.type !== 'Refund');
   const refunds = records.filter((r) => r.type === 'Refund');
   return statementTotalsOfSums(payout, {
     payments: payments.reduce((sum, r) => sum + r.amount, 0),

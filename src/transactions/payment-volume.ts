@@ -19,7 +19,7 @@ export async function dailyPaymentVolume(
   return db.query<DailyVolume>(
     `SELECT to_char((t.created_at AT TIME ZONE $3)::date, 'YYYY-MM-DD') AS day, sum(t.amount) AS amount, count(*) AS count
        FROM transactions t
-      WHERE t.merchant_id = $1 AND t.environment = $2 AND t.type = 'Wallet payment' AND t.state = 'Completed'
+      WHERE t.merchant_id = $1 AND t.environment = $2 AND t.type <> 'Refund' AND t.state = 'Completed'
         AND t.created_at >= ($4::date::timestamp AT TIME ZONE $3)
         AND t.created_at < (($5::date + 1)::timestamp AT TIME ZONE $3)
       GROUP BY 1 ORDER BY 1`,

@@ -3,6 +3,10 @@ import { formatTimestamp } from '../http/timestamp.js';
 
 export const recordTypes = {
   'Wallet payment': { idx: 'wallet_payment', name: 'Wallet payment' },
+  // Paid through a provider (contract section 13).
+  'Khalti payment': { idx: 'khalti_payment', name: 'Khalti payment' },
+  'eSewa payment': { idx: 'esewa_payment', name: 'eSewa payment' },
+  'connectIPS payment': { idx: 'connectips_payment', name: 'connectIPS payment' },
   Refund: { idx: 'refund', name: 'Refund' },
 } as const;
 

@@ -4,12 +4,12 @@ import type { Queryable } from '../db/db.js';
 import type { Payment } from '../payments/payment.js';
 import type { Environment } from '../environment.js';
 import { moveCountedState } from './hour-counts.js';
-import type { RecordState } from './transaction-record.js';
+import type { RecordState, RecordType } from './transaction-record.js';
 
 export async function setPaymentRecordState(db: Queryable, transactionId: string, state: RecordState): Promise<void> {
   const [moved] = await db.query<{ merchant_id: number; environment: Environment; created_at: Date; old_state: RecordState }>(
     `UPDATE transactions t SET state = $2 FROM transactions old
-      WHERE t.idx = $1 AND t.type = 'Wallet payment' AND old.id = t.id
+      WHERE t.idx = $1 AND t.type <> 'Refund' AND old.id = t.id
       RETURNING t.merchant_id, t.environment, t.created_at, old.state AS old_state`,
     [transactionId, state],
   );
@@ -18,12 +18,11 @@ export async function setPaymentRecordState(db: Queryable, transactionId: string
   }
 }
 
-/** A `Refund` record, and the payment's record marked refunded. */
-/** The refund's transaction record; returns its id (a sandbox cover names it). */
+/** A `Refund` record, and the payment's record marked refunded; returns its id (a sandbox cover names it). */
 export async function insertRefundRecord(db: Queryable, payment: Payment, refund: { idx: string; amount: number; at: Date }): Promise<number> {
   const [row] = await db.query<{ id: number }>(
     `WITH marked AS (
-       UPDATE transactions SET refunded = true WHERE idx = $1 AND type = 'Wallet payment' RETURNING payer_idx, payer_mobile, payer_name
+       UPDATE transactions SET refunded = true WHERE idx = $1 AND type <> 'Refund' RETURNING payer_idx, payer_mobile, payer_name
      )
      INSERT INTO transactions (idx, merchant_id, environment, type, state, pidx, purchase_order_id, amount, fee_amount,
        payer_idx, payer_mobile, payer_name, created_at)
@@ -49,5 +48,14 @@ export async function recentRecords(db: Queryable, options: { merchantId: number
     `SELECT idx, pidx, type, state, purchase_order_id, amount, created_at FROM transactions
       WHERE merchant_id = $1 AND environment = $2 ORDER BY created_at DESC, id DESC LIMIT $3`,
     [options.merchantId, options.environment, options.limit],
+  );
+}
+
+/** The record of a payment paid (or held) through a provider: who paid is the provider's, not Bhuktani's to show. */
+export async function insertProviderPaymentRecord(db: Queryable, payment: Payment, record: { type: RecordType; state: RecordState; at: Date }): Promise<void> {
+  await db.query(
+    `INSERT INTO transactions (idx, merchant_id, environment, type, state, pidx, purchase_order_id, amount, fee_amount, payer_idx, payer_mobile, payer_name, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, '', '', '', $10)`,
+    [payment.transaction_id, payment.merchant_id, payment.environment, record.type, record.state, payment.pidx, payment.purchase_order_id, payment.amount, payment.fee, record.at],
   );
 }

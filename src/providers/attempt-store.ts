@@ -1,0 +1,65 @@
+// The SQL of provider attempts, apart from their moves (attempt-state-machine.ts).
+import type { Queryable } from '../db/db.js';
+import { attemptColumns, type Attempt } from './attempt-state-machine.js';
+
+export async function insertAttempt(db: Queryable, a: Pick<Attempt, 'idx' | 'pidx' | 'environment' | 'provider' | 'amount'> & { now: Date; nextCheckAt: Date }): Promise<Attempt> {
+  const [row] = await db.query<Attempt>(
+    `WITH started AS (
+       INSERT INTO provider_attempts (idx, pidx, environment, provider, amount, state, next_check_at, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, 'Started', $7, $6, $6) RETURNING ${attemptColumns}
+     ), event AS (
+       INSERT INTO payment_events (pidx, occurred_at, event, detail) SELECT pidx, $6, 'attempt_start', json_build_object('attempt', idx, 'provider', provider) FROM started
+     )
+     SELECT ${attemptColumns} FROM started`,
+    [a.idx, a.pidx, a.environment, a.provider, a.amount, a.now, a.nextCheckAt],
+  );
+  return row;
+}
+
+export async function setProviderReference(db: Queryable, id: number, reference: string): Promise<void> {
+  await db.query('UPDATE provider_attempts SET provider_reference = $2 WHERE id = $1', [id, reference]);
+}
+
+export async function findAttempt(db: Queryable, idx: string): Promise<Attempt | undefined> {
+  const [row] = await db.query<Attempt>(`SELECT ${attemptColumns} FROM provider_attempts WHERE idx = $1`, [idx]);
+  return row;
+}
+
+/** The attempt that holds or completed a payment (the one with its transaction id). */
+export async function findAttemptByTransactionId(db: Queryable, transactionId: string): Promise<Attempt | undefined> {
+  const [row] = await db.query<Attempt>(`SELECT ${attemptColumns} FROM provider_attempts WHERE transaction_id = $1`, [transactionId]);
+  return row;
+}
+
+export async function listPaymentAttempts(db: Queryable, pidx: string): Promise<Attempt[]> {
+  return db.query<Attempt>(`SELECT ${attemptColumns} FROM provider_attempts WHERE pidx = $1 ORDER BY id`, [pidx]);
+}
+
+/** Locks the attempt's row until the transaction ends (two settlements of one attempt take turns). */
+export async function lockAttempt(db: Queryable, id: number): Promise<Attempt | undefined> {
+  const [row] = await db.query<Attempt>(`SELECT ${attemptColumns} FROM provider_attempts WHERE id = $1 FOR UPDATE`, [id]);
+  return row;
+}
+
+/**
+ * Leases up to `limit` attempts that are due to be asked about: each to one instance until
+ * `leaseUntil` (an instance that dies frees its leases when they pass), the others skip them.
+ */
+export async function leaseDueAttempts(db: Queryable, now: Date, leaseUntil: Date, limit: number): Promise<Attempt[]> {
+  return db.query<Attempt>(
+    `WITH due AS (
+       SELECT id FROM provider_attempts
+        WHERE state IN ('Started', 'Unknown') AND next_check_at <= $1 AND (lease_until IS NULL OR lease_until <= $1)
+        ORDER BY next_check_at LIMIT $3 FOR UPDATE SKIP LOCKED
+     )
+     UPDATE provider_attempts a SET lease_until = $2 FROM due WHERE a.id = due.id
+        AND (a.lease_until IS NULL OR a.lease_until <= $1)
+     RETURNING ${attemptColumns.split(', ').map((c) => `a.${c}`).join(', ')}`,
+    [now, leaseUntil, limit],
+  );
+}
+
+/** The attempt was asked about and stays as it is: counted, asked again at `nextCheckAt`, its lease given back. */
+export async function recordCheck(db: Queryable, id: number, answer: string, nextCheckAt: Date): Promise<void> {
+  await db.query('UPDATE provider_attempts SET checks = checks + 1, last_answer = $2, next_check_at = $3, lease_until = NULL WHERE id = $1', [id, answer.slice(0, 500), nextCheckAt]);
+}

@@ -1,0 +1,59 @@
+// eSewa's ePay v2, spoken as a client (contract sections 12 and 13): the payer's browser posts a
+// signed form to form_url; on the way back the signed `data` is read as a hint only, and the status
+// check (status_url, no authorization, as eSewa publishes it) decides. eSewa has no refund API.
+import type { ProviderSetup } from '../provider-setup.js';
+import { TransportError, type Transport } from '../provider-http.js';
+import type { Provider } from '../provider.js';
+import { esewaSignature, rupees } from './signature.js';
+import { returnedData, statusAnswer } from './transformers.js';
+
+const SIGNED = 'total_amount,transaction_uuid,product_code';
+
+/** The attempt a payer's return names (…/pay/return/esewa/<path>?<query>), read before the attempt's set-up is known. */
+export const esewaReturnedAttempt = (path: string[], query: Record<string, string>): string | undefined => path[0];
+
+export function esewaConnector(setup: ProviderSetup, transport: Transport): Provider {
+  const { form_url: formUrl, status_url: statusUrl, product_code: productCode } = setup.settings;
+  const secretKey = setup.credentials.secret_key;
+
+  return {
+    name: 'esewa',
+
+    async start(attempt) {
+      const total = rupees(attempt.amount);
+      const fields: Record<string, string> = {
+        amount: total,
+        tax_amount: '0',
+        total_amount: total,
+        transaction_uuid: attempt.idx,
+        product_code: productCode,
+        product_service_charge: '0',
+        product_delivery_charge: '0',
+        success_url: attempt.returnUrl('success'),
+        failure_url: attempt.returnUrl('failure'),
+        signed_field_names: SIGNED,
+      };
+      fields.signature = esewaSignature(secretKey, fields, SIGNED);
+      return { redirect: { method: 'POST', url: formUrl, fields: Object.entries(fields) } };
+    },
+
+    readReturn(path, query) {
+      const [attemptIdx, outcome] = path;
+      if (outcome !== 'success') return { attemptIdx, claim: outcome === 'failure' ? 'canceled' : 'unclear' };
+      const data = returnedData(query.data, secretKey);
+      const paid = data?.status === 'COMPLETE' && data.transaction_uuid === attemptIdx && data.product_code === productCode;
+      return { attemptIdx, claim: paid ? 'paid' : 'unclear' };
+    },
+
+    async status(attempt) {
+      const query = new URLSearchParams({ product_code: productCode, total_amount: rupees(attempt.amount), transaction_uuid: attempt.idx });
+      try {
+        const answer = await transport({ url: `${statusUrl}?${query}`, method: 'GET', headers: { accept: 'application/json' } });
+        return statusAnswer(answer, { transactionUuid: attempt.idx, productCode, amount: attempt.amount });
+      } catch (error) {
+        if (error instanceof TransportError) return { kind: 'unknown', detail: error.message, fault: true };
+        throw error;
+      }
+    },
+  };
+}

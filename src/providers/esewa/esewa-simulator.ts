@@ -1,0 +1,86 @@
+// eSewa's sandbox as a simulator (contract section 13): ePay v2's signed form and status check under
+// PUBLIC_URL/sandbox/esewa, with eSewa's shapes and signature, and its payment page, where the
+// developer picks what happens. It answers to eSewa's published test pair (EPAYTEST).
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../context.js';
+import { csrfToken, csrfValid } from '../../http/csrf.js';
+import { ESEWA_TEST_PAIR } from '../provider-setup.js';
+import { sendSimulatorPage } from '../simulator-page.js';
+import { countStatusCheck, findSimulation, insertSimulation, pickOutcome, simulatedOutcomes, simulatedStatus, type SimulatedOutcome } from '../simulator-store.js';
+import { esewaSignature, esewaSignatureValid, paisaOf } from './signature.js';
+
+const text = (source: unknown, name: string) => {
+  const value = (source as Record<string, unknown> | undefined)?.[name];
+  return typeof value === 'string' ? value : '';
+};
+
+const FORM_FIELDS = ['amount', 'tax_amount', 'total_amount', 'transaction_uuid', 'product_code', 'product_service_charge', 'product_delivery_charge', 'success_url', 'failure_url', 'signed_field_names', 'signature'];
+const RETURN_SIGNED = 'transaction_code,status,total_amount,transaction_uuid,product_code,signed_field_names';
+
+/** eSewa writes amounts with one decimal at least: `100.0`. */
+const esewaAmount = (paisa: number) => (paisa % 100 === 0 ? `${paisa / 100}.0` : (paisa / 100).toFixed(2));
+
+export function registerEsewaSimulator(app: FastifyInstance, ctx: AppContext, csrfSecret: Buffer, silence: () => Promise<void>) {
+  const { product_code: productCode, secret_key: secretKey } = ESEWA_TEST_PAIR;
+
+  app.post('/sandbox/esewa/api/epay/main/v2/form', async (request, reply) => {
+    const body = request.body;
+    const missing = FORM_FIELDS.filter((name) => !text(body, name));
+    if (missing.length) return reply.code(400).send({ code: 0, error_message: `${missing.join(', ')} required` });
+    if (text(body, 'product_code') !== productCode) return reply.code(400).send({ code: 0, error_message: 'Unable to fetch merchant key. Please try again later.' });
+    const fields = Object.fromEntries(FORM_FIELDS.map((name) => [name, text(body, name)]));
+    if (!esewaSignatureValid(secretKey, fields, fields.signed_field_names, fields.signature)) return reply.code(400).send({ code: 'ES104', message: 'Invalid payload signature.' });
+    const amount = paisaOf(fields.total_amount);
+    if (amount === undefined || amount < 10) return reply.code(400).send({ code: 0, error_message: 'Invalid total_amount.' });
+    await insertSimulation(ctx.db, {
+      provider: 'esewa',
+      reference: fields.transaction_uuid,
+      amount,
+      details: { success_url: fields.success_url, failure_url: fields.failure_url, name: `eSewa payment ${fields.transaction_uuid}` },
+      created_at: ctx.clock.now(),
+    });
+    return reply.code(302).redirect(`/sandbox/esewa/pay?ref=${encodeURIComponent(fields.transaction_uuid)}`);
+  });
+
+  app.get('/sandbox/esewa/pay', async (request, reply) => {
+    const ref = text(request.query, 'ref');
+    const simulation = ref ? await findSimulation(ctx.db, 'esewa', ref) : undefined;
+    if (!simulation) return reply.code(404).send({ code: 0, error_message: 'Not found.' });
+    const csrf = csrfToken(request, reply, csrfSecret, { binding: `sandbox:esewa:${ref}`, secure: ctx.config.publicUrl.startsWith('https:') });
+    const origins = [simulation.details.success_url, simulation.details.failure_url].map((u) => new URL(u).origin);
+    return sendSimulatorPage(reply, { provider: 'esewa', simulation, action: '/sandbox/esewa/pay', fields: [['ref', ref]], csrf, returnOrigins: origins });
+  });
+
+  // The payer's choice; then to success_url with the signed `data`, or to failure_url.
+  app.post('/sandbox/esewa/pay', async (request, reply) => {
+    const ref = text(request.body, 'ref');
+    const outcome = text(request.body, 'outcome') as SimulatedOutcome;
+    if (!csrfValid(request, csrfSecret, `sandbox:esewa:${ref}`) || !simulatedOutcomes.includes(outcome)) return reply.code(400).send({ code: 0, error_message: 'Bad request.' });
+    const simulation = await pickOutcome(ctx.db, 'esewa', ref, outcome, ctx.ids.random(8).toUpperCase());
+    if (!simulation) return reply.code(404).send({ code: 0, error_message: 'Not found.' });
+    const canceled = simulation.outcome === 'canceled';
+    const data: Record<string, string> = {
+      ...(canceled ? {} : { transaction_code: simulation.transaction_id ?? '' }),
+      status: canceled ? 'CANCELED' : simulation.outcome === 'pending_then_paid' ? 'PENDING' : 'COMPLETE',
+      total_amount: esewaAmount(simulation.amount),
+      transaction_uuid: ref,
+      product_code: productCode,
+      signed_field_names: canceled ? RETURN_SIGNED.replace('transaction_code,', '') : RETURN_SIGNED,
+    };
+    data.signature = esewaSignature(secretKey, data, data.signed_field_names);
+    const target = canceled ? simulation.details.failure_url : simulation.details.success_url;
+    return reply.code(303).redirect(`${target}?data=${encodeURIComponent(Buffer.from(JSON.stringify(data)).toString('base64'))}`);
+  });
+
+  app.get('/sandbox/esewa/api/epay/transaction/status/', async (request, reply) => {
+    const query = request.query;
+    const ref = text(query, 'transaction_uuid');
+    const simulation = ref && text(query, 'product_code') === productCode ? await findSimulation(ctx.db, 'esewa', ref) : undefined;
+    const answer = (status: string, refId: string | null = null) => ({ product_code: text(query, 'product_code'), transaction_uuid: ref, total_amount: Number(text(query, 'total_amount')) || 0, status, ref_id: refId });
+    if (!simulation || paisaOf(text(query, 'total_amount')) !== simulation.amount) return answer('NOT_FOUND');
+    const status = simulatedStatus(simulation, await countStatusCheck(ctx.db, 'esewa', ref));
+    if (status === 'silent') return silence().then(() => reply.code(504).send({ code: 0, error_message: 'Gateway timeout.' }));
+    if (status === 'paid') return answer(simulation.refunded ? (simulation.refunded === simulation.amount ? 'FULL_REFUND' : 'PARTIAL_REFUND') : 'COMPLETE', simulation.transaction_id);
+    return answer({ open: 'PENDING', canceled: 'CANCELED', undecided: 'AMBIGUOUS' }[status]);
+  });
+}

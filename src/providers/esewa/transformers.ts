@@ -1,0 +1,43 @@
+// eSewa's ePay v2 wire types (the signed `data` of the return, the status check) mapped to ours.
+import { jsonOf, type HttpAnswer } from '../provider-http.js';
+import type { ProviderAnswer } from '../provider.js';
+import { esewaSignatureValid, paisaOf } from './signature.js';
+
+/** The `data` eSewa appends to success_url: its JSON when the signature holds, else undefined. */
+export function returnedData(data: string | undefined, secretKey: string): Record<string, string> | undefined {
+  if (!data || data.length > 4000) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(data, 'base64').toString('utf8'));
+  } catch {
+    return undefined;
+  }
+  if (typeof parsed !== 'object' || parsed === null) return undefined;
+  const fields = Object.fromEntries(Object.entries(parsed).map(([k, v]) => [k, typeof v === 'string' ? v : String(v)]));
+  const names = fields.signed_field_names;
+  if (!names || !fields.signature || !esewaSignatureValid(secretKey, fields, names, fields.signature)) return undefined;
+  return fields;
+}
+
+/** The status check's answer about `transaction_uuid` of `product_code` for `amount` paisa. */
+export function statusAnswer(answer: HttpAnswer, expected: { transactionUuid: string; productCode: string; amount: number }): ProviderAnswer {
+  if (answer.status !== 200) return { kind: 'unknown', detail: `status check answered ${answer.status}`, fault: true };
+  const body = jsonOf(answer);
+  if (body.transaction_uuid !== expected.transactionUuid || body.product_code !== expected.productCode) return { kind: 'unknown', detail: 'status check answered for another payment', fault: true };
+  const status = body.status;
+  switch (status) {
+    case 'COMPLETE': {
+      if (paisaOf(body.total_amount) !== expected.amount) return { kind: 'unknown', detail: `eSewa: COMPLETE for ${String(body.total_amount)}, not ${expected.amount} paisa`, fault: true };
+      if (typeof body.ref_id !== 'string' || body.ref_id === '') return { kind: 'unknown', detail: 'eSewa: COMPLETE without a ref_id', fault: true };
+      return { kind: 'paid', transactionId: body.ref_id.slice(0, 100), fee: 0, detail: 'eSewa: COMPLETE' };
+    }
+    case 'PENDING':
+    case 'NOT_FOUND':
+      return { kind: 'open', detail: `eSewa: ${status}` };
+    case 'CANCELED':
+      return { kind: 'failed', detail: 'eSewa: CANCELED' };
+    default:
+      // AMBIGUOUS, a refund Bhuktani did not make, or a status eSewa does not publish.
+      return { kind: 'unknown', detail: `eSewa: ${typeof status === 'string' ? status.slice(0, 40) : 'no status'}` };
+  }
+}

@@ -1,0 +1,64 @@
+// Khalti's v2 web checkout, spoken as a client (contract section 13): initiate, send the payer to
+// payment_url, and on the way back ask lookup; refunds through its refund API. `base_url` is the
+// root that /api/v2/epayment/initiate/ is appended to; the secret key goes as `Authorization: Key …`.
+import type { ProviderSetup } from '../provider-setup.js';
+import { TransportError, type Transport } from '../provider-http.js';
+import { ProviderUnavailableError, type Provider } from '../provider.js';
+import { initiated, lookupAnswer, refundAnswer } from './transformers.js';
+
+/** The attempt a payer's return names (…/pay/return/khalti/<path>?<query>), read before the attempt's set-up is known. */
+export const khaltiReturnedAttempt = (path: string[], query: Record<string, string>): string | undefined => path[0];
+
+export function khaltiConnector(setup: ProviderSetup, transport: Transport): Provider {
+  const base = setup.settings.base_url;
+  const headers = { authorization: `Key ${setup.credentials.secret_key}`, 'content-type': 'application/json' };
+  const post = (path: string, body: unknown, extra: Record<string, string> = {}) =>
+    transport({ url: `${base}${path}`, method: 'POST', headers: { ...headers, ...extra }, body: JSON.stringify(body) });
+
+  return {
+    name: 'khalti',
+
+    async start(attempt) {
+      try {
+        const answer = await post('/api/v2/epayment/initiate/', {
+          return_url: attempt.returnUrl('success'),
+          website_url: attempt.websiteUrl,
+          amount: attempt.amount,
+          purchase_order_id: attempt.idx,
+          purchase_order_name: attempt.orderName.slice(0, 200),
+        });
+        const started = initiated(answer);
+        if (typeof started === 'string') throw new ProviderUnavailableError(started);
+        return { redirect: { method: 'GET', url: started.payment_url }, providerReference: started.pidx };
+      } catch (error) {
+        if (error instanceof TransportError) throw new ProviderUnavailableError(error.message);
+        throw error;
+      }
+    },
+
+    readReturn(path, query) {
+      const status = query.status;
+      return { attemptIdx: path[0] ?? query.purchase_order_id, claim: status === 'Completed' ? 'paid' : status === 'User canceled' ? 'canceled' : 'unclear' };
+    },
+
+    async status(attempt) {
+      if (!attempt.providerReference) return { kind: 'unknown', detail: 'Khalti never gave this attempt a pidx' };
+      try {
+        return lookupAnswer(await post('/api/v2/epayment/lookup/', { pidx: attempt.providerReference }), { pidx: attempt.providerReference, amount: attempt.amount });
+      } catch (error) {
+        if (error instanceof TransportError) return { kind: 'unknown', detail: error.message, fault: true };
+        throw error;
+      }
+    },
+
+    async refund(attempt, refund) {
+      try {
+        const answer = await post(`/api/merchant-transaction/${encodeURIComponent(attempt.providerTransactionId)}/refund/`, refund.whole ? {} : { amount: refund.amount }, { 'idempotency-key': refund.key });
+        return refundAnswer(answer);
+      } catch (error) {
+        if (error instanceof TransportError) return { kind: 'unknown', detail: error.message, fault: true };
+        throw error;
+      }
+    },
+  };
+}

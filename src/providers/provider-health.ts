@@ -1,0 +1,47 @@
+// Providers' health across instances (contract section 13): every call counted in the store and in
+// /metrics; a provider that fails PROVIDER_FAILURE_LIMIT times in a row is left off the hosted page
+// for PROVIDER_COOLDOWN_SECONDS, whichever instance saw the failures. After the cool-down it is
+// offered again; one more failure then sends it back, one success clears it.
+import type { AppContext } from '../context.js';
+import type { Queryable } from '../db/db.js';
+import type { Environment } from '../environment.js';
+import type { ProviderName } from './provider.js';
+
+export type Operation = 'start' | 'status' | 'refund';
+
+export async function recordCall(ctx: AppContext, call: { name: ProviderName; environment: Environment; operation: Operation; ok: boolean; ms: number }): Promise<void> {
+  ctx.metrics.providerCalls.inc({ provider: call.name, environment: call.environment, operation: call.operation, result: call.ok ? 'ok' : 'failed' });
+  ctx.metrics.providerLatency.observe({ provider: call.name, operation: call.operation }, call.ms / 1000);
+  const now = ctx.clock.now();
+  await ctx.db.query(
+    `INSERT INTO provider_health AS h (name, environment, failures_in_a_row, cooldown_until, calls, failed_calls, call_ms)
+     VALUES ($1, $2, CASE WHEN $3 THEN 0 ELSE 1 END, CASE WHEN NOT $3 AND 1 >= $5 THEN $6::timestamptz ELSE NULL END, 1, CASE WHEN $3 THEN 0 ELSE 1 END, $4)
+     ON CONFLICT (name, environment) DO UPDATE SET
+       calls = h.calls + 1,
+       failed_calls = h.failed_calls + CASE WHEN $3 THEN 0 ELSE 1 END,
+       call_ms = h.call_ms + $4,
+       failures_in_a_row = CASE WHEN $3 THEN 0 ELSE h.failures_in_a_row + 1 END,
+       cooldown_until = CASE WHEN $3 THEN NULL WHEN h.failures_in_a_row + 1 >= $5 THEN $6::timestamptz ELSE h.cooldown_until END`,
+    [call.name, call.environment, call.ok, Math.round(call.ms), ctx.config.providerFailureLimit, new Date(now.getTime() + ctx.config.providerCooldownSeconds * 1000)],
+  );
+}
+
+/** The providers of `environment` cooling down now: not offered on the hosted page. */
+export async function coolingDown(db: Queryable, environment: Environment, now: Date): Promise<Set<ProviderName>> {
+  const rows = await db.query<{ name: ProviderName }>('SELECT name FROM provider_health WHERE environment = $1 AND cooldown_until > $2', [environment, now]);
+  return new Set(rows.map((r) => r.name));
+}
+
+export interface ProviderHealthRow {
+  name: ProviderName;
+  environment: Environment;
+  failures_in_a_row: number;
+  cooldown_until: Date | null;
+  calls: number;
+  failed_calls: number;
+  call_ms: number;
+}
+
+export async function listProviderHealth(db: Queryable): Promise<ProviderHealthRow[]> {
+  return db.query<ProviderHealthRow>('SELECT name, environment, failures_in_a_row, cooldown_until, calls, failed_calls, call_ms FROM provider_health');
+}

@@ -1,0 +1,90 @@
+// The hosted page's ways to pay through providers, end to end against each provider's sandbox
+// simulator (contract section 13): the payer picks Khalti, eSewa or connectIPS, pays on its page,
+// comes back; the payment completes only on the provider's server-to-server answer.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verifyLedger } from '../ledger/verify-ledger.js';
+import { merchantApi, validInitiate } from '../../test/api-client.js';
+import { callbackParams } from '../../test/portal-client.js';
+import { providerPayer } from '../../test/provider-payer.js';
+import { newMerchant, startTestApp, type TestApp } from '../../test/test-app.js';
+import { reconcileAttempts } from './reconcile-attempts.js';
+import type { ProviderName } from './provider.js';
+
+let t: TestApp;
+let api: ReturnType<typeof merchantApi>;
+
+beforeAll(async () => {
+  t = await startTestApp({ config: { providerTimeoutMs: 300, providerReconcileIntervalSeconds: 1, providerReconcileLimit: 4 } });
+  api = merchantApi(t.app, (await newMerchant(t.ctx)).test_secret_key);
+});
+afterAll(() => t.close());
+
+async function initiate(amount = 1500) {
+  const { body } = await api.initiate(validInitiate({ amount }));
+  return body.pidx as string;
+}
+
+const providers: [ProviderName, string][] = [
+  ['khalti', 'Khalti payment'],
+  ['esewa', 'eSewa payment'],
+  ['connectips', 'connectIPS payment'],
+];
+
+describe.each(providers)('paying through %s in the sandbox', (name, typeName) => {
+  it('offers the provider on the hosted page, as a button named for it', async () => {
+    const pidx = await initiate();
+    const page = await providerPayer(t.app).browser.open(pidx);
+    expect(page.body).toContain(`value="${name}"`);
+    expect(page.body).toMatch(new RegExp(`<button[^>]*value="${name}"[^>]*>${{ khalti: 'Khalti', esewa: 'eSewa', connectips: 'connectIPS' }[name]}</button>`));
+  });
+
+  it('completes the payment once the provider says it was paid, with the record named for the provider', async () => {
+    const pidx = await initiate(1500);
+    const back = await providerPayer(t.app).pay(pidx, name, 'paid');
+    expect(back.status).toBe(303);
+    const callback = callbackParams(back.location!);
+    expect(callback).toMatchObject({ pidx, status: 'Completed', amount: '1500' });
+    const lookup = await api.lookup(pidx);
+    expect(lookup.body).toMatchObject({ status: 'Completed', transaction_id: callback.transaction_id });
+    const list = await api.transactions({ purchase_order_id: lookup.body.purchase_order_id });
+    expect(list.body.records[0].type.name).toBe(typeName);
+    expect((await verifyLedger(t.db)).filter((r) => !r.holds)).toEqual([]);
+  });
+
+  it('leaves the payment payable when the payer cancels there, and says so on the hosted page', async () => {
+    const pidx = await initiate();
+    const payer = providerPayer(t.app);
+    const back = await payer.pay(pidx, name, 'canceled');
+    expect(back.status).toBe(303);
+    expect(back.location).toContain(`/pay/?pidx=${pidx}`);
+    const page = await payer.browser.get(back.location!);
+    expect(page.body).toContain('not completed there');
+    expect((await api.lookup(pidx)).body.status).toBe('Initiated');
+  });
+
+  it('holds the payment Pending while the provider cannot tell, then completes it when it can', async () => {
+    const pidx = await initiate(2000);
+    const back = await providerPayer(t.app).pay(pidx, name, 'pending_then_paid');
+    expect(callbackParams(back.location!).status).toBe('Pending');
+    expect((await api.lookup(pidx)).body.status).toBe('Pending');
+    for (let run = 0; run < 6 && (await api.lookup(pidx)).body.status === 'Pending'; run++) {
+      t.clock.advance(600);
+      await reconcileAttempts(t.ctx);
+    }
+    expect((await api.lookup(pidx)).body.status).toBe('Completed');
+    expect((await verifyLedger(t.db)).filter((r) => !r.holds)).toEqual([]);
+  });
+
+  it('holds the payment Pending when the provider never answers, and hands it to the operators at the limit', async () => {
+    const pidx = await initiate();
+    const back = await providerPayer(t.app).pay(pidx, name, 'never_answers');
+    expect(callbackParams(back.location!).status).toBe('Pending');
+    for (let run = 0; run < 6; run++) {
+      t.clock.advance(600);
+      await reconcileAttempts(t.ctx);
+    }
+    const [attempt] = await t.db.query<{ state: string; checks: number }>('SELECT state, checks FROM provider_attempts WHERE pidx = $1', [pidx]);
+    expect(attempt.state).toBe('Escalated');
+    expect((await api.lookup(pidx)).body.status).toBe('Pending');
+  });
+});

@@ -1,0 +1,71 @@
+// Money owed back to payers at providers (contract section 13): a merchant's refund of a provider
+// payment, or a second success. Where the provider has a refund API (Khalti's) the reconciliation job
+// makes it, again with the same Idempotency-Key after an unknown answer, up to the limit; otherwise,
+// or when the provider refuses, it waits in the operators' queue ("refund at the provider, then mark
+// it"). Either way the refund_due money goes back to the provider's receivable only once it is done.
+import type { Actor } from '../audit/audit-entry.js';
+import { appendAudit } from '../audit/audit-store.js';
+import type { AppContext } from '../context.js';
+import { AppError } from '../http/errors.js';
+import { postProviderRefundJournal } from '../ledger/provider-journals.js';
+import { findAttempt } from './attempt-store.js';
+import type { Attempt } from './attempt-state-machine.js';
+import { measuredConnector } from './connectors.js';
+import { providerNumbers } from './provider.js';
+import { findProviderRefund, markProviderRefunded, recordRefundTry, type ProviderRefund } from './provider-refund-store.js';
+import { findProviderSetup } from './provider-setup.js';
+import { nextCheck } from './settle-attempt.js';
+
+async function markDone(ctx: AppContext, refund: ProviderRefund, attempt: Pick<Attempt, 'pidx'>, done: { by: string; reference?: string; answer: string }, audit?: { actor: Actor; reason?: string }): Promise<boolean> {
+  const now = ctx.clock.now();
+  return ctx.db.transaction(async (tx) => {
+    const marked = await markProviderRefunded(tx, refund.id, { ...done, at: now });
+    if (!marked) return false;
+    await postProviderRefundJournal(ctx, tx, { environment: refund.environment, provider: providerNumbers[refund.provider], amount: refund.amount, pidx: attempt.pidx, providerRefundId: refund.id }, now);
+    if (audit) {
+      await appendAudit(tx, {
+        now,
+        actor: audit.actor,
+        action: 'provider_refund.mark',
+        object: { type: 'provider_refund', id: refund.idx },
+        environment: refund.environment,
+        reason: audit.reason,
+        before: { state: 'Queued' },
+        after: { state: 'Refunded', reference: done.reference },
+      });
+    }
+    return true;
+  });
+}
+
+/** One try of a queued refund through the provider's refund API; resolves to whether it is refunded now. */
+export async function refundAtProvider(ctx: AppContext, refund: ProviderRefund, attemptIdx?: string): Promise<boolean> {
+  const attempt = attemptIdx ? await findAttempt(ctx.db, attemptIdx) : (await ctx.db.query<Attempt>('SELECT * FROM provider_attempts WHERE id = $1', [refund.attempt_id]))[0];
+  const setup = attempt && (await findProviderSetup(ctx, refund.provider, refund.environment));
+  const toOperators = (answer: string) => recordRefundTry(ctx.db, refund.id, answer, null).then(() => false);
+  if (!attempt || !setup || !attempt.provider_transaction_id) return toOperators('no refund API for this attempt: refund it at the provider');
+  const connector = measuredConnector(ctx, setup);
+  const earlier = await ctx.db.query<{ refunded: number }>("SELECT coalesce(sum(amount), 0) AS refunded FROM provider_refunds WHERE attempt_id = $1 AND state = 'Refunded'", [attempt.id]);
+  const whole = Number(earlier[0].refunded) === 0 && refund.amount === attempt.amount;
+  const answer = await connector.refund(
+    { idx: attempt.idx, amount: attempt.amount, environment: attempt.environment, providerReference: attempt.provider_reference, createdAt: attempt.created_at, providerTransactionId: attempt.provider_transaction_id },
+    { key: refund.idx, amount: refund.amount, whole },
+  );
+  if (!answer) return toOperators(`${refund.provider} has no refund API: refund it at the provider, then mark it`);
+  if (answer.kind === 'refunded') return markDone(ctx, refund, attempt, { by: `${refund.provider} refund API`, reference: answer.reference, answer: answer.detail });
+  if (answer.kind === 'refused' || refund.tries + 1 >= ctx.config.providerReconcileLimit) return toOperators(answer.detail);
+  await recordRefundTry(ctx.db, refund.id, answer.detail, nextCheck(ctx, refund.tries + 1, ctx.clock.now()));
+  return false;
+}
+
+/** An operator refunded it at the provider by hand (the console): marked, with the provider's reference, audited. */
+export async function markRefundedByOperator(ctx: AppContext, input: { actor: Actor; idx: string; reference: string }): Promise<void> {
+  const refund = await findProviderRefund(ctx.db, input.idx);
+  if (!refund) throw new AppError('not_found');
+  if (refund.state !== 'Queued') throw new AppError('conflict', { detail: 'This refund is already marked refunded.' });
+  const reference = input.reference.trim();
+  if (!reference) throw new AppError('validation_error', { fields: { reference: ['Give the provider’s reference of the refund.'] } });
+  const attempt = (await ctx.db.query<Attempt>('SELECT * FROM provider_attempts WHERE id = $1', [refund.attempt_id]))[0];
+  const done = await markDone(ctx, refund, attempt, { by: input.actor.label, reference: reference.slice(0, 100), answer: 'marked by an operator' }, { actor: input.actor });
+  if (!done) throw new AppError('conflict', { detail: 'This refund was marked by someone else meanwhile.' });
+}

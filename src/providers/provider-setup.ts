@@ -1,0 +1,221 @@
+// Providers as the operator set them up (contract section 13): `bhuktani provider set|enable|disable`
+// and the console's Providers page, audited, the same for every instance (in the store). In the test
+// environment a provider nobody set up runs against its simulator, with nothing to configure.
+import type { Actor } from '../audit/audit-entry.js';
+import { appendAudit } from '../audit/audit-store.js';
+import type { AppContext } from '../context.js';
+import type { Environment } from '../environment.js';
+import { AppError } from '../http/errors.js';
+import { serverSecret } from '../http/server-secret.js';
+import { open, seal, sealedWithConfiguredKey, sealKeys, type SealKeys } from '../secrets/seal.js';
+import { readPfx } from './connectips/connectips-token.js';
+import { sandboxPfx } from './connectips/sandbox-certificate.js';
+import { providerLabels, type ProviderName } from './provider.js';
+import { findProviderRow, listProviderRows, setProviderEnabled, upsertProviderRow, type ProviderRow } from './provider-store.js';
+
+/** The fields of each provider's set-up: settings are shown back, credentials never. */
+export const setupFields = {
+  khalti: { settings: ['base_url'], credentials: ['secret_key'] },
+  esewa: { settings: ['form_url', 'status_url', 'product_code'], credentials: ['secret_key'] },
+  connectips: { settings: ['base_url', 'merchant_id', 'app_id', 'app_name'], credentials: ['password', 'pfx', 'key_passphrase'] },
+} as const satisfies Record<ProviderName, { settings: readonly string[]; credentials: readonly string[] }>;
+
+export interface ProviderSetup {
+  name: ProviderName;
+  environment: Environment;
+  enabled: boolean;
+  /** Nobody set it up: the test environment's simulator. */
+  sandbox: boolean;
+  settings: Record<string, string>;
+  credentials: Record<string, string>;
+}
+
+/** eSewa's published test pair, which its sandbox (and the simulator) answer to. */
+export const ESEWA_TEST_PAIR = { product_code: 'EPAYTEST', secret_key: '8gBm/:&EnhH.1/q' };
+
+const keysOf = new WeakMap<object, Promise<SealKeys>>();
+
+/** The seal keys of this store and configuration, read once. */
+export function providerSealKeys(ctx: Pick<AppContext, 'db' | 'config'>): Promise<SealKeys> {
+  let keys = keysOf.get(ctx.config);
+  if (!keys) {
+    keys = sealKeys(ctx.db, ctx.config.providerSecretsKey);
+    keysOf.set(ctx.config, keys);
+    keys.catch(() => keysOf.delete(ctx.config));
+  }
+  return keys;
+}
+
+const context = (name: ProviderName, environment: Environment) => `provider:${name}:${environment}`;
+
+/** The test environment's simulator of `name`: addresses under PUBLIC_URL/sandbox/, keys of the store. */
+export async function sandboxSetup(ctx: Pick<AppContext, 'db' | 'config'>, name: ProviderName): Promise<ProviderSetup> {
+  const base = `${ctx.config.publicUrl}/sandbox/${name}`;
+  const secret = async (purpose: string) => (await serverSecret(ctx.db, `sandbox-${name}-${purpose}`)).toString('hex').slice(0, 32);
+  const common = { name, environment: 'test' as const, enabled: true, sandbox: true };
+  switch (name) {
+    case 'khalti':
+      return { ...common, settings: { base_url: base }, credentials: { secret_key: `test_secret_key_${await secret('key')}` } };
+    case 'esewa':
+      return {
+        ...common,
+        settings: { form_url: `${base}/api/epay/main/v2/form`, status_url: `${base}/api/epay/transaction/status/`, product_code: ESEWA_TEST_PAIR.product_code },
+        credentials: { secret_key: ESEWA_TEST_PAIR.secret_key },
+      };
+    case 'connectips':
+      return {
+        ...common,
+        settings: { base_url: base, merchant_id: '1', app_id: 'BHUKTANI-SANDBOX-1', app_name: 'Bhuktani sandbox' },
+        credentials: { password: await secret('password'), pfx: (await sandboxPfx(ctx.db)).toString('base64'), key_passphrase: '' },
+      };
+  }
+}
+
+async function setupOf(ctx: Pick<AppContext, 'db' | 'config'>, row: ProviderRow): Promise<ProviderSetup> {
+  const keys = await providerSealKeys(ctx);
+  const credentials = JSON.parse(open(keys, row.credentials_sealed, context(row.name, row.environment))) as Record<string, string>;
+  return { name: row.name, environment: row.environment, enabled: row.enabled, sandbox: false, settings: row.settings, credentials };
+}
+
+/** The provider's set-up in `environment`: the operator's, the simulator in test when there is none, else undefined. */
+export async function findProviderSetup(ctx: Pick<AppContext, 'db' | 'config'>, name: ProviderName, environment: Environment): Promise<ProviderSetup | undefined> {
+  const row = await findProviderRow(ctx.db, name, environment);
+  if (row) return setupOf(ctx, row);
+  return environment === 'test' ? sandboxSetup(ctx, name) : undefined;
+}
+
+export interface ProviderListing {
+  name: ProviderName;
+  label: string;
+  environment: Environment;
+  enabled: boolean;
+  sandbox: boolean;
+  settings: Record<string, string>;
+  updatedAt?: Date;
+}
+
+/** Every provider of both environments as `provider list` and the console show them: never a credential. */
+export async function listProviders(ctx: Pick<AppContext, 'db' | 'config'>): Promise<ProviderListing[]> {
+  const rows = await listProviderRows(ctx.db);
+  const listings: ProviderListing[] = [];
+  for (const environment of ['test', 'live'] as const) {
+    for (const name of Object.keys(setupFields) as ProviderName[]) {
+      const row = rows.find((r) => r.name === name && r.environment === environment);
+      if (row) listings.push({ name, label: providerLabels[name], environment, enabled: row.enabled, sandbox: false, settings: row.settings, updatedAt: row.updated_at });
+      else if (environment === 'test') listings.push({ name, label: providerLabels[name], environment, enabled: true, sandbox: true, settings: (await sandboxSetup(ctx, name)).settings });
+    }
+  }
+  return listings;
+}
+
+function checkUrl(field: string, raw: string, environment: Environment): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new AppError('validation_error', { fields: { [field]: ['Enter a valid URL.'] } });
+  }
+  const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && (environment === 'test' || loopback))) {
+    throw new AppError('validation_error', { fields: { [field]: ['A live provider is reached over https.'] } });
+  }
+  return raw.replace(/\/+$/, '');
+}
+
+/** Checks every field at once; the settings and credentials to store. */
+function checkSetup(name: ProviderName, environment: Environment, given: Record<string, string | undefined>) {
+  const fields: Record<string, string[]> = {};
+  const settings: Record<string, string> = {};
+  const credentials: Record<string, string> = {};
+  const optional = new Set(['key_passphrase']);
+  for (const field of [...setupFields[name].settings, ...setupFields[name].credentials]) {
+    const value = given[field]?.trim() ?? '';
+    if (!value && !optional.has(field)) {
+      fields[field] = [given[field] === undefined ? 'This field is required.' : 'This field may not be blank.'];
+      continue;
+    }
+    const into = (setupFields[name].settings as readonly string[]).includes(field) ? settings : credentials;
+    into[field] = field.endsWith('_url') ? value : field === 'pfx' || field === 'key_passphrase' ? (given[field] ?? '') : value;
+  }
+  for (const field of Object.keys(settings).filter((f) => f.endsWith('_url'))) {
+    try {
+      settings[field] = checkUrl(field, settings[field], environment);
+    } catch (error) {
+      if (!(error instanceof AppError) || !error.fields) throw error;
+      Object.assign(fields, error.fields);
+    }
+  }
+  if (name === 'connectips' && credentials.pfx) {
+    try {
+      readPfx(Buffer.from(credentials.pfx, 'base64'), credentials.key_passphrase ?? '');
+    } catch (error) {
+      fields.key_file = [`The key file does not open: ${(error as Error).message}`];
+    }
+  }
+  if (Object.keys(fields).length > 0) throw new AppError('validation_error', { fields });
+  return { settings, credentials };
+}
+
+/**
+ * Sets up (or replaces) a provider in one environment. A live one needs PROVIDER_SECRETS_KEY: its
+ * credentials are never sealed with the store's own key. The audit entry shows the settings, never a
+ * credential (only which credential fields changed).
+ */
+export async function setProvider(
+  ctx: Pick<AppContext, 'db' | 'config' | 'clock'>,
+  input: { actor: Actor; name: ProviderName; environment: Environment; values: Record<string, string | undefined> },
+): Promise<ProviderListing> {
+  const { name, environment, actor } = input;
+  if (environment === 'live' && !ctx.config.providerSecretsKey) {
+    throw new AppError('bad_request', { detail: 'Set PROVIDER_SECRETS_KEY (32 bytes, e.g. openssl rand -hex 32) before setting up a live provider: live credentials are sealed with it.' });
+  }
+  const { settings, credentials } = checkSetup(name, environment, input.values);
+  const keys = await providerSealKeys(ctx);
+  const now = ctx.clock.now();
+  const sealed = seal(keys, JSON.stringify(credentials), context(name, environment));
+  return ctx.db.transaction(async (tx) => {
+    const before = await upsertProviderRow(tx, { name, environment, enabled: true, settings, credentials_sealed: sealed, updated_at: now });
+    await appendAudit(tx, {
+      now,
+      actor,
+      action: 'provider.set',
+      object: { type: 'provider', id: `${name}:${environment}` },
+      environment,
+      before: before ? { settings: before.settings, enabled: before.enabled } : undefined,
+      after: { settings, enabled: before?.enabled ?? true, credentials: Object.keys(credentials).filter((k) => credentials[k] !== '') },
+    });
+    return { name, label: providerLabels[name], environment, enabled: before?.enabled ?? true, sandbox: false, settings, updatedAt: now };
+  });
+}
+
+/** Enables or disables a provider of one environment; the sandbox's simulator is set up on first use of this. */
+export async function enableProvider(
+  ctx: Pick<AppContext, 'db' | 'config' | 'clock'>,
+  input: { actor: Actor; name: ProviderName; environment: Environment; enabled: boolean },
+): Promise<void> {
+  const { name, environment, enabled, actor } = input;
+  const now = ctx.clock.now();
+  if (!(await findProviderRow(ctx.db, name, environment))) {
+    if (environment === 'live') throw new AppError('bad_request', { detail: `${providerLabels[name]} is not set up in live: use provider set first.` });
+    // Disabling the sandbox's simulator stores it as a set-up of its own, so the choice is kept.
+    const sandbox = await sandboxSetup(ctx, name);
+    await upsertProviderRow(ctx.db, { name, environment, enabled: true, settings: sandbox.settings, credentials_sealed: seal(await providerSealKeys(ctx), JSON.stringify(sandbox.credentials), context(name, environment)), updated_at: now });
+  }
+  await ctx.db.transaction(async (tx) => {
+    const before = await setProviderEnabled(tx, name, environment, enabled, now);
+    await appendAudit(tx, { now, actor, action: enabled ? 'provider.enable' : 'provider.disable', object: { type: 'provider', id: `${name}:${environment}` }, environment, before: { enabled: before?.enabled }, after: { enabled } });
+  });
+}
+
+/** A server refuses to start with a live provider whose credentials PROVIDER_SECRETS_KEY does not open. */
+export async function checkLiveProviderKeys(ctx: Pick<AppContext, 'db' | 'config'>): Promise<string | undefined> {
+  const rows = (await listProviderRows(ctx.db)).filter((r) => r.environment === 'live');
+  if (rows.length === 0) return undefined;
+  if (!ctx.config.providerSecretsKey) return 'the store has live providers set up: set PROVIDER_SECRETS_KEY, the key their credentials were sealed with';
+  const keys = await providerSealKeys(ctx);
+  for (const row of rows) {
+    if (!sealedWithConfiguredKey(keys, row.credentials_sealed)) return `the credentials of ${row.name} (live) were sealed with another PROVIDER_SECRETS_KEY`;
+  }
+  return undefined;
+}
+

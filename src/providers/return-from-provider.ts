@@ -1,0 +1,58 @@
+// The payer's browser comes back from a provider (contract section 13). What the browser carries is
+// only a hint: the provider's own server is asked, and its answer settles the attempt. The payer goes
+// on to the merchant's return_url (Completed, or Pending while the answer is unknown) or back to the
+// hosted page to choose again.
+import type { AppContext } from '../context.js';
+import { callbackUrl } from '../payments/callback.js';
+import { findPayment } from '../payments/payment-store.js';
+import type { PayerErrorCode } from '../payments/payer-error.js';
+import { connectipsReturnedAttempt } from './connectips/connectips-connector.js';
+import { esewaReturnedAttempt } from './esewa/esewa-connector.js';
+import { khaltiReturnedAttempt } from './khalti/khalti-connector.js';
+import { findAttempt } from './attempt-store.js';
+import { measuredConnector } from './connectors.js';
+import type { ProviderName } from './provider.js';
+import { findProviderSetup } from './provider-setup.js';
+import { settleAttempt } from './settle-attempt.js';
+
+export type ReturnResult = { kind: 'merchant'; url: string } | { kind: 'hosted-page'; pidx: string; notice?: PayerErrorCode } | { kind: 'not-found' };
+
+const returnedAttempt = { khalti: khaltiReturnedAttempt, esewa: esewaReturnedAttempt, connectips: connectipsReturnedAttempt };
+
+const ATTEMPT = /^[A-Za-z0-9]{1,40}$/;
+
+async function onwards(ctx: AppContext, pidx: string, notice?: PayerErrorCode): Promise<ReturnResult> {
+  const payment = (await findPayment(ctx.db, pidx))!;
+  if (payment.status === 'Pending') return { kind: 'merchant', url: await callbackUrl(ctx.db, payment, 'Pending') };
+  if (['Completed', 'Partially refunded', 'Refunded'].includes(payment.status)) return { kind: 'merchant', url: await callbackUrl(ctx.db, payment, 'Completed') };
+  return { kind: 'hosted-page', pidx, notice };
+}
+
+export async function returnFromProvider(ctx: AppContext, name: ProviderName, path: string[], query: Record<string, string>): Promise<ReturnResult> {
+  const idx = returnedAttempt[name](path, query);
+  const attempt = idx && ATTEMPT.test(idx) ? await findAttempt(ctx.db, idx) : undefined;
+  if (!attempt || attempt.provider !== name) return { kind: 'not-found' };
+  if (attempt.state !== 'Started') {
+    // Settled or asked about already (a reload, a replayed return): show what came of it.
+    const notice = attempt.state === 'Failed' ? 'provider_not_paid' : attempt.state === 'Surplus' ? 'provider_surplus' : undefined;
+    return onwards(ctx, attempt.pidx, notice);
+  }
+  const setup = await findProviderSetup(ctx, name, attempt.environment);
+  if (!setup) return onwards(ctx, attempt.pidx, 'provider_unavailable');
+  const connector = measuredConnector(ctx, setup);
+  const { claim } = connector.provider.readReturn(path, query);
+  const answer = await connector.status({ idx: attempt.idx, amount: attempt.amount, environment: attempt.environment, providerReference: attempt.provider_reference, createdAt: attempt.created_at });
+  const settled = await settleAttempt(ctx, attempt, answer, { payerBack: true, claim });
+  switch (settled.kind) {
+    case 'completed':
+      return { kind: 'merchant', url: await callbackUrl(ctx.db, settled.payment, 'Completed') };
+    case 'held':
+      return { kind: 'merchant', url: await callbackUrl(ctx.db, settled.payment, 'Pending') };
+    case 'surplus':
+      return onwards(ctx, attempt.pidx, 'provider_surplus');
+    case 'failed':
+      return onwards(ctx, attempt.pidx, 'provider_not_paid');
+    default:
+      return onwards(ctx, attempt.pidx, claim === 'paid' ? undefined : 'provider_not_paid');
+  }
+}

@@ -1,0 +1,36 @@
+// The page of a sandbox provider (its simulator): the payment it was asked to take, and the outcome
+// the developer picks. The same page for the three simulators, in each provider's name.
+import type { FastifyReply } from 'fastify';
+import { html } from '../http/html.js';
+import { formatRupees } from '../http/money.js';
+import { setPageHeaders } from '../http/page-headers.js';
+import { portalLayout } from '../portal/layout.js';
+import { providerLabels, type ProviderName } from './provider.js';
+import type { Simulation, SimulatedOutcome } from './simulator-store.js';
+
+const choices: [SimulatedOutcome, string, string][] = [
+  ['paid', 'Pay', 'The payment succeeds; the status check says paid.'],
+  ['canceled', 'Cancel', 'The payer cancels; nothing is paid.'],
+  ['pending_then_paid', 'Pay: pending, then paid', 'The status check answers undecided twice, then paid.'],
+  ['never_answers', 'Pay: status never answers', 'The payment succeeds, but the status check never answers.'],
+];
+
+export function sendSimulatorPage(reply: FastifyReply, options: { provider: ProviderName; simulation: Simulation; action: string; fields: [string, string][]; csrf: string; returnOrigins: string[] }) {
+  const label = providerLabels[options.provider];
+  const page = portalLayout({
+    title: `${label} sandbox`,
+    environment: 'test',
+    body: html`<section class="simulator" aria-label="${label} sandbox">
+  <p class="merchant">${label} <strong>sandbox</strong>: a simulator of ${label}'s page, speaking its protocol</p>
+  <h1 class="order">${options.simulation.details.name ?? options.simulation.reference}</h1>
+  <p class="amount">${formatRupees(options.simulation.amount)}</p>
+  <p class="hint">Pick what happens: the outcome is the same every time Bhuktani asks.</p>
+  <form method="post" action="${options.action}" class="simulator-choices">
+    <input type="hidden" name="csrf_token" value="${options.csrf}">
+    ${options.fields.map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`)}
+    ${choices.map(([outcome, text, hint]) => html`<button type="submit" name="outcome" value="${outcome}" class="${outcome === 'paid' ? 'primary' : 'secondary'}" title="${hint}">${text}</button>`)}
+  </form>
+</section>`,
+  });
+  return setPageHeaders(reply, { formActionOrigins: options.returnOrigins }).send(page.value);
+}

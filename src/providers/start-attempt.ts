@@ -1,0 +1,59 @@
+// The payer picks a provider on the hosted page (contract section 13): an attempt is started there
+// and the payer sent to its page. Nothing is paid by this; the payment stays payable, so a payer who
+// comes back can try another way.
+import type { AppContext } from '../context.js';
+import type { Merchant } from '../merchants/merchant.js';
+import { assertPayable } from '../payments/payable.js';
+import type { Payment } from '../payments/payment.js';
+import { PayerError } from '../payments/payer-error.js';
+import { moveAttempt } from './attempt-state-machine.js';
+import { insertAttempt, setProviderReference } from './attempt-store.js';
+import { measuredConnector } from './connectors.js';
+import { offeredProviders } from './offered-providers.js';
+import { ProviderUnavailableError, type ProviderName, type ProviderRedirect } from './provider.js';
+import { findProviderSetup } from './provider-setup.js';
+
+/** Where a provider sends the payer back: PUBLIC_URL/pay/return/<provider>/<attempt>/<outcome>. */
+export const returnUrl = (publicUrl: string, name: ProviderName, attemptIdx: string, outcome: 'success' | 'failure') =>
+  `${publicUrl}/pay/return/${name}/${encodeURIComponent(attemptIdx)}/${outcome}`;
+
+export async function startProviderAttempt(ctx: AppContext, { payment, merchant }: { payment: Payment; merchant: Pick<Merchant, 'name'> }, name: ProviderName): Promise<ProviderRedirect> {
+  const now = ctx.clock.now();
+  await assertPayable(ctx.db, payment, now);
+  if (!(await offeredProviders(ctx.db, payment.environment, now)).includes(name)) throw new PayerError('provider_unavailable');
+  const setup = await findProviderSetup(ctx, name, payment.environment);
+  if (!setup?.enabled) throw new PayerError('provider_unavailable');
+  // 12 random bytes: 17 letters and digits, within connectIPS's 20 for a TXNID.
+  const attempt = await insertAttempt(ctx.db, {
+    idx: ctx.ids.random(12),
+    pidx: payment.pidx,
+    environment: payment.environment,
+    provider: name,
+    amount: payment.amount,
+    now,
+    nextCheckAt: new Date(now.getTime() + ctx.config.providerReconcileIntervalSeconds * 2000),
+  });
+  const connector = measuredConnector(ctx, setup);
+  try {
+    const started = await connector.start({
+      idx: attempt.idx,
+      amount: attempt.amount,
+      environment: attempt.environment,
+      providerReference: null,
+      createdAt: attempt.created_at,
+      pidx: payment.pidx,
+      orderName: payment.purchase_order_name,
+      merchantName: merchant.name,
+      websiteUrl: payment.website_url,
+      customer: payment.customer_info,
+      returnUrl: (outcome) => returnUrl(ctx.config.publicUrl, name, attempt.idx, outcome),
+    });
+    if (started.providerReference) await setProviderReference(ctx.db, attempt.id, started.providerReference);
+    return started.redirect;
+  } catch (error) {
+    if (!(error instanceof ProviderUnavailableError)) throw error;
+    // The payer never reached the provider: nothing can have been paid through this attempt.
+    await moveAttempt(ctx.db, attempt, 'fail', { answer: `could not start: ${error.message}` }, ctx.clock.now());
+    throw new PayerError('provider_unavailable');
+  }
+}
