@@ -38,9 +38,9 @@ export function providerPayer(app: FastifyInstance, publicUrl = 'http://bhuktani
     },
     /** Picks the outcome on the simulator's page; the address it sends the payer back to. */
     async pick(simulatorPage: PortalResponse, outcome: SimulatedOutcome): Promise<string> {
+      // The page's own token: the browser may have opened other pages since.
       const { action, fields } = formOf(simulatorPage.body);
-      const { csrf_token: _, ...rest } = fields;
-      const answer = await browser.post(action, { ...rest, outcome });
+      const answer = await browser.post(action, { ...fields, outcome });
       if (answer.status !== 303) throw new Error(`the simulator answered ${answer.status}: ${answer.body.slice(0, 500)}`);
       return answer.location!;
     },

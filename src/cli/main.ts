@@ -17,6 +17,7 @@ import { operatorCreate } from './operator-create.command.js';
 import { ledgerVerify } from './ledger-verify.command.js';
 import { paymentResolve } from './payment-resolve.command.js';
 import { payoutExport, payoutMark } from './payout.commands.js';
+import { providerDisable, providerEnable, providerList, providerReconcile, providerSet } from './provider.commands.js';
 import { walletCreate, walletTopup } from './wallet.commands.js';
 
 export const commands: Record<string, Command> = {
@@ -34,6 +35,11 @@ export const commands: Record<string, Command> = {
   'payout export': payoutExport,
   'payout mark': payoutMark,
   'operator create': operatorCreate,
+  'provider set': providerSet,
+  'provider enable': providerEnable,
+  'provider disable': providerDisable,
+  'provider list': providerList,
+  'provider reconcile': providerReconcile,
 };
 
 function usage(): string {

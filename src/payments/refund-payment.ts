@@ -8,6 +8,10 @@ import type { Queryable } from '../db/db.js';
 import { AppError } from '../http/errors.js';
 import { balanceFigures, lockSettlementAccount } from '../settlements/payout-store.js';
 import { postRefundJournal } from '../ledger/refund-journal.js';
+import { postProviderRefundDueJournal } from '../ledger/provider-journals.js';
+import { findAttemptByTransactionId } from '../providers/attempt-store.js';
+import { providerNumbers } from '../providers/provider.js';
+import { insertProviderRefund } from '../providers/provider-refund-store.js';
 import { postSandboxCoverJournal } from '../ledger/sandbox-cover-journal.js';
 import { refundDraw } from '../settlements/balance.js';
 import { insertRefundRecord } from '../transactions/transaction-store.js';
@@ -47,6 +51,34 @@ function insufficientBalance(balance: number): AppError {
   });
 }
 
+/**
+ * The refund's journal and record. A wallet payment's money goes back to the wallet; a provider
+ * payment's is owed back through its provider (contract section 13), queued for its refund API or
+ * for the operators. Returns the refund record's id.
+ */
+async function refundToPayer(ctx: AppContext, tx: Queryable, moved: Payment, refund: { refundIdx: string; amount: number; now: Date }): Promise<number> {
+  const attempt = moved.payer_mobile === null ? await findAttemptByTransactionId(tx, moved.transaction_id!) : undefined;
+  if (!attempt) {
+    const wallet = (await findWallet(tx, moved.environment, moved.payer_mobile!))!;
+    await postRefundJournal(ctx, tx, moved, wallet.id, refund.amount, refund.now);
+    return insertRefundRecord(tx, moved, { idx: refund.refundIdx, amount: refund.amount, at: refund.now });
+  }
+  await postProviderRefundDueJournal(ctx, tx, moved, providerNumbers[attempt.provider], refund.amount, refund.now);
+  const recordId = await insertRefundRecord(tx, moved, { idx: refund.refundIdx, amount: refund.amount, at: refund.now });
+  await insertProviderRefund(tx, {
+    idx: refund.refundIdx,
+    attempt_id: attempt.id,
+    environment: attempt.environment,
+    provider: attempt.provider,
+    amount: refund.amount,
+    reason: 'refund',
+    refund_record_id: recordId,
+    created_at: refund.now,
+    nextTryAt: refund.now,
+  });
+  return recordId;
+}
+
 export async function refundPayment(
   ctx: AppContext,
   owner: { merchantId: number; environment: Environment },
@@ -69,9 +101,7 @@ export async function refundPayment(
     if (draw.refused) throw insufficientBalance(total);
     const moved = await transition(tx, payment.pidx, { name: 'refund', amount }, now);
     if (!moved) return null;
-    const wallet = (await findWallet(tx, moved.environment, moved.payer_mobile!))!;
-    await postRefundJournal(ctx, tx, moved, wallet.id, amount, now);
-    const recordId = await insertRefundRecord(tx, moved, { idx: refundIdx, amount, at: now });
+    const recordId = await refundToPayer(ctx, tx, moved, { refundIdx, amount, now });
     if (draw.cover > 0) await postSandboxCoverJournal(ctx, tx, { merchantId: owner.merchantId, pidx: moved.pidx, refundRecordId: recordId, amount: draw.cover, at: now });
     await alsoInTransaction?.(tx);
     return moved;

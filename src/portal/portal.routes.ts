@@ -248,6 +248,9 @@ export async function portalPlugin(app: FastifyInstance, { ctx, csrfSecret }: { 
     const result = isProviderName(provider) ? await returnFromProvider(ctx, provider, rest.split('/').filter(Boolean), query) : ({ kind: 'not-found' } as const);
     if (result.kind === 'not-found') return notFound(reply);
     if (result.kind === 'merchant') return reply.code(303).redirect(result.url);
+    if (result.kind === 'surplus') {
+      return send(reply, 200, noticePage({ title: 'Already decided', message: payerErrorMessages.provider_surplus, link: { href: result.onwards, text: 'Continue' } }), (await findCheckout(ctx.db, result.pidx))?.payment);
+    }
     const back = paymentPath(result.pidx);
     return reply.code(303).redirect(result.notice ? `${back}&notice=${result.notice}` : back);
   });

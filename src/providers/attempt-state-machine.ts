@@ -6,7 +6,7 @@
 //      │    ──surplus──▶ Surplus    confirmed, but the payment was no longer payable: owed back
 //      │    ──fail─────▶ Failed     the provider says no money was taken
 //      ├─doubt─▶ Unknown ─(pay | surplus | fail | escalate)
-//      └─escalate─▶ Escalated ─(pay | surplus | fail), by an operator or a late answer
+//      └─escalate─▶ Escalated ─(pay | surplus | fail), by an operator; reopen ─▶ Unknown (ask again)
 import type { Queryable } from '../db/db.js';
 import { Statement } from '../db/statement.js';
 import type { Environment } from '../environment.js';
@@ -23,6 +23,8 @@ export const attemptMoves = {
   fail: { from: open, to: 'Failed' },
   doubt: { from: ['Started'], to: 'Unknown' },
   escalate: { from: ['Started', 'Unknown'], to: 'Escalated' },
+  /** An operator has the job ask again. */
+  reopen: { from: ['Escalated'], to: 'Unknown' },
 } as const satisfies Record<string, { from: readonly AttemptState[]; to: AttemptState }>;
 
 export type AttemptMove = keyof typeof attemptMoves;

@@ -3,7 +3,7 @@
 // on to the merchant's return_url (Completed, or Pending while the answer is unknown) or back to the
 // hosted page to choose again.
 import type { AppContext } from '../context.js';
-import { callbackUrl } from '../payments/callback.js';
+import { callbackStatusOf, callbackUrl } from '../payments/callback.js';
 import { findPayment } from '../payments/payment-store.js';
 import type { PayerErrorCode } from '../payments/payer-error.js';
 import { connectipsReturnedAttempt } from './connectips/connectips-connector.js';
@@ -15,7 +15,12 @@ import type { ProviderName } from './provider.js';
 import { findProviderSetup } from './provider-setup.js';
 import { settleAttempt } from './settle-attempt.js';
 
-export type ReturnResult = { kind: 'merchant'; url: string } | { kind: 'hosted-page'; pidx: string; notice?: PayerErrorCode } | { kind: 'not-found' };
+export type ReturnResult =
+  | { kind: 'merchant'; url: string }
+  | { kind: 'hosted-page'; pidx: string; notice?: PayerErrorCode }
+  /** Paid at the provider for a payment decided before: the payer is told it is refunded, then sent on. */
+  | { kind: 'surplus'; pidx: string; onwards: string }
+  | { kind: 'not-found' };
 
 const returnedAttempt = { khalti: khaltiReturnedAttempt, esewa: esewaReturnedAttempt, connectips: connectipsReturnedAttempt };
 
@@ -23,6 +28,10 @@ const ATTEMPT = /^[A-Za-z0-9]{1,40}$/;
 
 async function onwards(ctx: AppContext, pidx: string, notice?: PayerErrorCode): Promise<ReturnResult> {
   const payment = (await findPayment(ctx.db, pidx))!;
+  if (notice === 'provider_surplus') {
+    const status = callbackStatusOf(payment);
+    return { kind: 'surplus', pidx, onwards: status ? await callbackUrl(ctx.db, payment, status) : payment.website_url };
+  }
   if (payment.status === 'Pending') return { kind: 'merchant', url: await callbackUrl(ctx.db, payment, 'Pending') };
   if (['Completed', 'Partially refunded', 'Refunded'].includes(payment.status)) return { kind: 'merchant', url: await callbackUrl(ctx.db, payment, 'Completed') };
   return { kind: 'hosted-page', pidx, notice };

@@ -27,11 +27,15 @@ export type Settled =
   /** Settled before (another request or instance): nothing done now. */
   | { kind: 'already'; attempt: Attempt };
 
+/** Written in the settlement's own transaction (an operator's decision's audit entry). */
+type AlsoInTransaction = (tx: Queryable) => Promise<void>;
+
 export interface SettleOptions {
   /** The payer is back on Bhuktani: an unknown outcome then holds the payment Pending. */
   payerBack: boolean;
   /** What the returning browser claimed (a hint: it only turns an `open` answer into a doubt). */
   claim?: 'paid' | 'canceled' | 'unclear';
+  alsoInTransaction?: AlsoInTransaction;
 }
 
 /** When the reconciliation job asks next: its interval, doubled per question already asked, at most 64 times it. */
@@ -49,7 +53,7 @@ async function lockPayment(tx: Queryable, pidx: string): Promise<Payment> {
 
 const holdsPayment = (payment: Payment, attempt: Attempt) => payment.status === 'Pending' && attempt.transaction_id !== null && payment.transaction_id === attempt.transaction_id;
 
-async function pay(ctx: AppContext, attempt: Attempt, answer: Extract<ProviderAnswer, { kind: 'paid' }>): Promise<Settled> {
+async function pay(ctx: AppContext, attempt: Attempt, answer: Extract<ProviderAnswer, { kind: 'paid' }>, also?: AlsoInTransaction): Promise<Settled> {
   const now = ctx.clock.now();
   const provider = providerNumbers[attempt.provider];
   const paidFields = { answer: answer.detail, providerTransactionId: answer.transactionId, providerFee: answer.fee };
@@ -62,6 +66,7 @@ async function pay(ctx: AppContext, attempt: Attempt, answer: Extract<ProviderAn
       await moveAttempt(tx, current, 'pay', paidFields, now);
       await postProviderPaymentJournal(ctx, tx, moved, { provider, providerFee: answer.fee }, now);
       await setPaymentRecordState(tx, moved.transaction_id!, 'Completed');
+      await also?.(tx);
       return { kind: 'completed', payment: moved } as const;
     }
     if (effectiveStatus(payment, now) === 'Initiated' && !(await orderPaidElsewhere(tx, payment))) {
@@ -71,6 +76,7 @@ async function pay(ctx: AppContext, attempt: Attempt, answer: Extract<ProviderAn
         await moveAttempt(tx, current, 'pay', { ...paidFields, transactionId }, now);
         await postProviderPaymentJournal(ctx, tx, moved, { provider, providerFee: answer.fee }, now);
         await insertProviderPaymentRecord(tx, moved, { type: recordTypeOfProvider[attempt.provider], state: 'Completed', at: now });
+        await also?.(tx);
         return { kind: 'completed', payment: moved } as const;
       }
     }
@@ -89,11 +95,12 @@ async function pay(ctx: AppContext, attempt: Attempt, answer: Extract<ProviderAn
     });
     await moveAttempt(tx, current, 'surplus', paidFields, now);
     await postSurplusJournal(ctx, tx, { environment: current.environment, provider, amount: current.amount, providerFee: answer.fee, pidx: current.pidx, providerRefundId: refund.id }, now);
+    await also?.(tx);
     return { kind: 'surplus', refundIdx: refund.idx } as const;
   });
 }
 
-async function fail(ctx: AppContext, attempt: Attempt, detail: string): Promise<Settled> {
+async function fail(ctx: AppContext, attempt: Attempt, detail: string, also?: AlsoInTransaction): Promise<Settled> {
   const now = ctx.clock.now();
   return ctx.db.transaction(async (tx) => {
     const current = await lockAttempt(tx, attempt.id);
@@ -105,6 +112,7 @@ async function fail(ctx: AppContext, attempt: Attempt, detail: string): Promise<
       await transition(tx, payment.pidx, { name: 'provider_fail' }, now);
       await setPaymentRecordState(tx, payment.transaction_id!, 'Canceled');
     }
+    await also?.(tx);
     return { kind: 'failed' } as const;
   });
 }
@@ -163,8 +171,8 @@ export async function settleAttempt(ctx: AppContext, attempt: Attempt, answer: P
   let settled: Settled;
   for (let tries = 1; ; tries++) {
     try {
-      if (action === 'pay' && answer.kind === 'paid') settled = await pay(ctx, attempt, answer);
-      else if (action === 'fail') settled = await fail(ctx, attempt, answer.detail);
+      if (action === 'pay' && answer.kind === 'paid') settled = await pay(ctx, attempt, answer, options.alsoInTransaction);
+      else if (action === 'fail') settled = await fail(ctx, attempt, answer.detail, options.alsoInTransaction);
       else if (action === 'doubt') settled = await doubt(ctx, attempt, answer.detail);
       else settled = options.payerBack ? { kind: 'waiting' } : await keepAsking(ctx, attempt, answer.detail);
       break;

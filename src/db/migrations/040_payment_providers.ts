@@ -85,6 +85,20 @@ CREATE TABLE provider_refunds (
 CREATE INDEX provider_refunds_queued ON provider_refunds (environment, id) WHERE state = 'Queued';
 CREATE INDEX provider_refunds_attempt ON provider_refunds (attempt_id);
 
+-- Each run of bhuktani provider reconcile: a provider's settlement report matched against the ledger.
+CREATE TABLE provider_reconciliations (
+  id bigserial PRIMARY KEY,
+  name text NOT NULL,
+  environment text NOT NULL CHECK (environment IN ('test', 'live')),
+  file_name text NOT NULL,
+  rows integer NOT NULL,
+  matched integer NOT NULL,
+  differences jsonb NOT NULL,
+  actor_label text NOT NULL,
+  reconciled_at timestamptz NOT NULL
+);
+CREATE INDEX provider_reconciliations_newest ON provider_reconciliations (name, environment, id DESC);
+
 -- The providers' sandboxes: the simulators' own payments (src/providers/*/…-simulator.ts).
 CREATE TABLE provider_simulations (
   provider text NOT NULL,
