@@ -14,7 +14,8 @@ let t: TestApp;
 let api: ReturnType<typeof merchantApi>;
 
 beforeAll(async () => {
-  t = await startTestApp({ config: { providerTimeoutMs: 300, providerReconcileIntervalSeconds: 1, providerReconcileLimit: 4 } });
+  // A store of its own: provider health and set-up are the whole store's.
+  t = await startTestApp({ ownDb: true, config: { providerTimeoutMs: 300, providerReconcileIntervalSeconds: 1, providerReconcileLimit: 4 } });
   api = merchantApi(t.app, (await newMerchant(t.ctx)).test_secret_key);
 });
 afterAll(() => t.close());

@@ -18,7 +18,8 @@ let key: string;
 let api: ReturnType<typeof merchantApi>;
 
 beforeAll(async () => {
-  t = await startTestApp({ config: { providerTimeoutMs: 300, providerReconcileIntervalSeconds: 1, providerReconcileLimit: 3 } });
+  // A store of its own: provider health and set-up are the whole store's.
+  t = await startTestApp({ ownDb: true, config: { providerTimeoutMs: 300, providerReconcileIntervalSeconds: 1, providerReconcileLimit: 3 } });
   key = (await newMerchant(t.ctx)).test_secret_key;
   api = merchantApi(t.app, key);
 });
