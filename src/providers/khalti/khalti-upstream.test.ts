@@ -1,0 +1,111 @@
+// The Khalti connector against a second Bhuktani process as its upstream (contract section 13): a
+// Bhuktani speaks the v2 web checkout exactly as Khalti does, so it is a faithful Khalti for tests.
+// The payer picks Khalti downstream, pays on the upstream's hosted page with its sandbox wallet,
+// comes back; downstream completes only on the upstream's lookup. Refunds go through its refund API.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLI_ACTOR } from '../../audit/audit-entry.js';
+import { verifyLedger } from '../../ledger/verify-ledger.js';
+import { paymentPath } from '../../payments/payment-url.js';
+import { stepAction } from '../../portal/checkout-address.js';
+import { merchantApi, refund, validInitiate } from '../../../test/api-client.js';
+import { callbackParams, payerBrowser } from '../../../test/portal-client.js';
+import { freePort, runCli, tempDir } from '../../../test/processes.js';
+import { startServer, type ServerProcess } from '../../../test/reliability/server-process.js';
+import { payUpstream } from '../../../test/upstream-payer.js';
+import { newMerchant, startTestApp, type TestApp } from '../../../test/test-app.js';
+import { setProvider } from '../provider-setup.js';
+import { reconcileAttempts } from '../reconcile-attempts.js';
+
+const PROCESS_TIMEOUT = 120_000;
+const dir = tempDir('bhuktani-khalti-upstream-');
+let upstream: ServerProcess;
+let upstreamKey: string;
+let t: TestApp;
+let key: string;
+let api: ReturnType<typeof merchantApi>;
+
+beforeAll(async () => {
+  const created = await runCli(['merchant', 'create', '--name', 'Downstream Bhuktani', '--email', 'ops@example.com', '--password', 'correct horse battery', '--json'], { DATA_DIR: dir.path });
+  upstreamKey = JSON.parse(created.stdout).test_secret_key;
+  upstream = await startServer(await freePort(), { DATA_DIR: dir.path });
+  t = await startTestApp({ ownDb: true, config: { providerTimeoutMs: 5000 } });
+  await setProvider(t.ctx, { actor: CLI_ACTOR, name: 'khalti', environment: 'test', values: { base_url: upstream.base, secret_key: upstreamKey } });
+  key = (await newMerchant(t.ctx)).test_secret_key;
+  api = merchantApi(t.app, key);
+}, PROCESS_TIMEOUT);
+afterAll(async () => {
+  await upstream?.kill();
+  await t?.close();
+  dir.remove();
+});
+
+/** The payer on the downstream hosted page presses Khalti; the upstream's payment_url it is sent to. */
+async function chooseKhalti(pidx: string) {
+  const browser = payerBrowser(t.app);
+  await browser.get(paymentPath(pidx));
+  const chosen = await browser.post(stepAction('provider', pidx), { provider: 'khalti' });
+  expect(chosen.status).toBe(303);
+  return { browser, paymentUrl: chosen.location! };
+}
+
+const local = (url: string) => url.replace(t.ctx.config.publicUrl, '');
+
+describe('Khalti, with a second Bhuktani as the upstream', () => {
+  it(
+    'pays on the upstream’s page and completes downstream on its lookup; the refund goes through its refund API',
+    async () => {
+      const { body } = await api.initiate(validInitiate({ amount: 2500 }));
+      const { browser, paymentUrl } = await chooseKhalti(body.pidx);
+      expect(paymentUrl.startsWith(`${upstream.base}/pay/?pidx=`)).toBe(true);
+      const returnUrl = await payUpstream(paymentUrl, 'pay');
+      expect(returnUrl.startsWith(`${t.ctx.config.publicUrl}/pay/return/khalti/`)).toBe(true);
+      const back = await browser.get(local(returnUrl));
+      expect(callbackParams(back.location!)).toMatchObject({ pidx: body.pidx, status: 'Completed', amount: '2500' });
+      expect((await api.lookup(body.pidx)).body.status).toBe('Completed');
+      const list = await api.transactions({ purchase_order_id: body.purchase_order_id ?? (await api.lookup(body.pidx)).body.purchase_order_id });
+      expect(list.body.records[0].type.name).toBe('Khalti payment');
+
+      const [attempt] = await t.db.query<{ provider_reference: string; provider_transaction_id: string }>("SELECT provider_reference, provider_transaction_id FROM provider_attempts WHERE pidx = $1 AND state = 'Paid'", [body.pidx]);
+      expect(await refund(t.app, key, callbackParams(back.location!).transaction_id, { amount: 1000 })).toMatchObject({ status: 200 });
+      await reconcileAttempts(t.ctx);
+      const upstreamLookup = await fetch(`${upstream.base}/api/v2/epayment/lookup/`, { method: 'POST', headers: { authorization: `Key ${upstreamKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ pidx: attempt.provider_reference }) });
+      expect(await upstreamLookup.json()).toMatchObject({ status: 'Partially refunded', refunded_amount: 1000, transaction_id: attempt.provider_transaction_id });
+      expect((await verifyLedger(t.db)).filter((r) => !r.holds)).toEqual([]);
+    },
+    PROCESS_TIMEOUT,
+  );
+
+  it(
+    'leaves the payment payable when the payer cancels upstream',
+    async () => {
+      const { body } = await api.initiate(validInitiate());
+      const { browser, paymentUrl } = await chooseKhalti(body.pidx);
+      const back = await browser.get(local(await payUpstream(paymentUrl, 'cancel')));
+      expect(back.location).toBe(`${paymentPath(body.pidx)}&notice=provider_not_paid`);
+      expect((await api.lookup(body.pidx)).body.status).toBe('Initiated');
+      const [attempt] = await t.db.query<{ state: string }>('SELECT state FROM provider_attempts WHERE pidx = $1', [body.pidx]);
+      expect(attempt.state).toBe('Failed');
+    },
+    PROCESS_TIMEOUT,
+  );
+
+  it(
+    'never completes on a return whose upstream payment was not paid, whatever the return says',
+    async () => {
+      const { body } = await api.initiate(validInitiate());
+      const { browser, paymentUrl } = await chooseKhalti(body.pidx);
+      const [attempt] = await t.db.query<{ idx: string }>('SELECT idx FROM provider_attempts WHERE pidx = $1', [body.pidx]);
+      const upstreamPidx = new URL(paymentUrl).searchParams.get('pidx')!;
+      // A forged return: the status and amounts of a success, for a payment nobody paid upstream.
+      const forged = await browser.get(`/pay/return/khalti/${attempt.idx}/success?pidx=${upstreamPidx}&status=Completed&transaction_id=FORGED&amount=1000&total_amount=1000`);
+      expect(callbackParams(forged.location!).status).toBe('Pending');
+      expect((await api.lookup(body.pidx)).body.status).toBe('Pending');
+      // The upstream still says Initiated; once its time is up the payment is released, never paid.
+      t.clock.advance(t.ctx.config.paymentTtlSeconds + 3600);
+      await reconcileAttempts(t.ctx);
+      expect((await api.lookup(body.pidx)).body.status).toBe('User canceled');
+      expect((await verifyLedger(t.db)).filter((r) => !r.holds)).toEqual([]);
+    },
+    PROCESS_TIMEOUT,
+  );
+});

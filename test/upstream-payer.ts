@@ -1,0 +1,30 @@
+// A payer's browser on another Bhuktani's hosted page, over real HTTP (the upstream of a provider
+// test: a second Bhuktani speaks the v2 web checkout as Khalti does): keeps its cookie, reads each
+// form's CSRF token, pays with a sandbox wallet or cancels, and returns where that page redirects.
+
+const fieldOf = (body: string, name: string) => new RegExp(`name="${name}" value="([^"]+)"`).exec(body)?.[1] ?? '';
+const actionOf = (body: string, step: string) => new RegExp(`action="(/pay/${step}\\?[^"]+)"`).exec(body)?.[1]?.replaceAll('&amp;', '&');
+
+export async function payUpstream(paymentUrl: string, choice: 'pay' | 'cancel', wallet = { mobile: '9800000001', mpin: '1111', otp: '987654' }): Promise<string> {
+  const origin = new URL(paymentUrl).origin;
+  let cookie = '';
+  const request = async (url: string, form?: Record<string, string>) => {
+    const response = await fetch(new URL(url, origin), {
+      method: form ? 'POST' : 'GET',
+      redirect: 'manual',
+      headers: { ...(cookie ? { cookie } : {}), ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
+      body: form ? new URLSearchParams(form).toString() : undefined,
+    });
+    const set = response.headers.get('set-cookie');
+    if (set) cookie = set.split(';')[0];
+    return { status: response.status, body: await response.text(), location: response.headers.get('location') ?? undefined };
+  };
+  const page = await request(paymentUrl);
+  if (page.status !== 200) throw new Error(`the upstream's page answered ${page.status}`);
+  if (choice === 'cancel') return (await request(actionOf(page.body, 'cancel')!, { csrf_token: fieldOf(page.body, 'csrf_token') })).location!;
+  const walletStep = await request(actionOf(page.body, 'wallet')!, { csrf_token: fieldOf(page.body, 'csrf_token'), mobile: wallet.mobile, mpin: wallet.mpin });
+  const otpPage = await request(walletStep.location!);
+  const done = await request(actionOf(otpPage.body, 'confirm')!, { csrf_token: fieldOf(otpPage.body, 'csrf_token'), attempt: fieldOf(otpPage.body, 'attempt'), otp: wallet.otp });
+  if (done.status !== 303) throw new Error(`the upstream's confirm answered ${done.status}: ${done.body.slice(0, 300)}`);
+  return done.location!;
+}
