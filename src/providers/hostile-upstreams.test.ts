@@ -9,7 +9,7 @@ import { esewaConnector } from './esewa/esewa-connector.js';
 import { esewaSignature } from './esewa/signature.js';
 import { connectipsConnector } from './connectips/connectips-connector.js';
 import { validationAnswer } from './connectips/transformers.js';
-import { lookupAnswer } from './khalti/transformers.js';
+import { initiated, lookupAnswer } from './khalti/transformers.js';
 import { statusAnswer } from './esewa/transformers.js';
 import { fetchTransport, MAX_ANSWER_BYTES } from './provider-http.js';
 import type { ProviderSetup } from './provider-setup.js';
@@ -94,6 +94,12 @@ describe('the transport refuses what is not a provider’s answer', () => {
 const json = (body: unknown, status = 200) => ({ status, contentType: 'application/json', text: JSON.stringify(body) });
 
 describe('an answer about another payment is not this one’s', () => {
+  it('Khalti: an initiate answer whose payment_url names another pidx is refused', () => {
+    expect(initiated(json({ pidx: 'P1', payment_url: 'https://pay.khalti.com/?pidx=P1' }))).toEqual({ pidx: 'P1', payment_url: 'https://pay.khalti.com/?pidx=P1' });
+    expect(initiated(json({ pidx: 'P2', payment_url: 'https://pay.khalti.com/?pidx=P1' }))).toBe('initiate answered a payment_url of another pidx');
+    expect(initiated(json({ pidx: 'P1', payment_url: 'javascript:alert(1)' }))).toMatch(/http\(s\)/);
+  });
+
   it('Khalti: another pidx, another amount, Completed without a transaction id, Pending, Refunded', () => {
     const expected = { pidx: 'P1', amount: 1000 };
     const completed = { pidx: 'P1', total_amount: 1000, status: 'Completed', transaction_id: 'T', fee: 30 };

@@ -15,6 +15,8 @@ export function initiated(answer: HttpAnswer): KhaltiInitiated | string {
   const { pidx, payment_url } = body;
   if (typeof pidx !== 'string' || !/^[\w-]{1,64}$/.test(pidx)) return 'initiate answered without a pidx';
   if (typeof payment_url !== 'string' || !/^https?:\/\//.test(payment_url)) return 'initiate answered without an http(s) payment_url';
+  // Khalti's payment_url names its payment (…/?pidx=<pidx>): one naming another is not this answer.
+  if (new URL(payment_url).searchParams.get('pidx') !== pidx) return 'initiate answered a payment_url of another pidx';
   return { pidx, payment_url };
 }
 

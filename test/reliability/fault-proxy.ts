@@ -1,0 +1,98 @@
+// A proxy of the tests' own between Bhuktani and a provider's server: each request goes through
+// untouched or meets a fault, as networks and upstreams misbehave. delay: the answer comes after the
+// caller has given up (the upstream acted); drop: the request never reaches the upstream;
+// lose: the upstream acted and its answer is lost; cut: half an answer, then the connection closes;
+// duplicate: the upstream gets the request twice; corrupt: the answer is HTML, or JSON for another
+// payment or amount. A closed upstream (killed) is a connection the proxy cannot make: it drops.
+import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export const faults = ['none', 'delay', 'drop', 'lose', 'cut', 'duplicate', 'corrupt'] as const;
+export type Fault = (typeof faults)[number];
+
+interface Upstream {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+}
+
+function forward(port: number, method: string, path: string, headers: IncomingHttpHeaders, body: Buffer): Promise<Upstream> {
+  return new Promise((resolve, reject) => {
+    const outgoing = httpRequest({ host: '127.0.0.1', port, method, path, headers: { ...headers, host: `127.0.0.1:${port}` } }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk) => chunks.push(chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 502, headers: response.headers, body: Buffer.concat(chunks) }));
+      response.on('error', reject);
+    });
+    outgoing.on('error', reject);
+    outgoing.end(body);
+  });
+}
+
+function corrupted(answer: Upstream, random: () => number): Upstream {
+  if (random() < 0.5) return { status: 200, headers: { 'content-type': 'text/html' }, body: Buffer.from('<html><body><h1>502 Bad Gateway</h1></body></html>') };
+  try {
+    const json = JSON.parse(answer.body.toString('utf8'));
+    // A success that is not this payment's: another amount, or another pidx.
+    const forged = random() < 0.5 ? { ...json, status: 'Completed', total_amount: Number(json.total_amount ?? 0) + 100, transaction_id: 'FORGED' } : { ...json, status: 'Completed', pidx: 'someone-elses-pidx', transaction_id: 'FORGED' };
+    return { status: 200, headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify(forged)) };
+  } catch {
+    return { ...answer, body: answer.body.subarray(0, Math.floor(answer.body.length / 2)) };
+  }
+}
+
+export interface FaultProxy {
+  base: string;
+  /** How the next requests are treated; `pick` is asked once per request. */
+  setFaults(pick: () => Fault): void;
+  /** Requests seen per fault. */
+  counts: Record<Fault, number>;
+  close(): Promise<void>;
+}
+
+export async function startFaultProxy(options: { upstreamPort: number; delayMs: number; random: () => number }): Promise<FaultProxy> {
+  let pick: () => Fault = () => 'none';
+  const counts = Object.fromEntries(faults.map((f) => [f, 0])) as Record<Fault, number>;
+  const server: Server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk) => chunks.push(chunk));
+    request.on('end', async () => {
+      const fault = pick();
+      counts[fault]++;
+      const body = Buffer.concat(chunks);
+      const send = (answer: Upstream) => {
+        const { 'transfer-encoding': _, connection: __, 'content-length': ___, ...headers } = answer.headers;
+        response.writeHead(answer.status, { ...headers, 'content-length': answer.body.length });
+        response.end(answer.body);
+      };
+      try {
+        if (fault === 'drop') return response.socket?.destroy();
+        const path = request.url ?? '/';
+        if (fault === 'duplicate') await forward(options.upstreamPort, request.method!, path, request.headers, body).catch(() => undefined);
+        const answer = await forward(options.upstreamPort, request.method!, path, request.headers, body);
+        if (fault === 'lose') return response.socket?.destroy();
+        if (fault === 'delay') await new Promise((resolve) => setTimeout(resolve, options.delayMs));
+        if (fault === 'cut') {
+          response.writeHead(answer.status, { 'content-type': String(answer.headers['content-type'] ?? ''), 'content-length': answer.body.length });
+          response.write(answer.body.subarray(0, Math.floor(answer.body.length / 2)));
+          return setTimeout(() => response.socket?.destroy(), 20);
+        }
+        send(fault === 'corrupt' ? corrupted(answer, options.random) : answer);
+      } catch {
+        // The upstream is down: the caller sees a connection closed without an answer.
+        response.socket?.destroy();
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    setFaults: (next) => (pick = next),
+    counts,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
