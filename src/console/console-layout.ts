@@ -7,7 +7,7 @@ import { pageHead } from '../http/page-head.js';
 import type { OperatorRole } from '../people/operator.js';
 import { mayUse, type Permission } from './console-permissions.js';
 
-export type ConsoleSection = 'overview' | 'merchants' | 'payments' | 'payouts' | 'wallets' | 'operators' | 'audit' | 'account';
+export type ConsoleSection = 'overview' | 'merchants' | 'payments' | 'payouts' | 'providers' | 'wallets' | 'operators' | 'audit' | 'account';
 
 interface ConsoleOperator {
   email: string;
@@ -19,6 +19,7 @@ const NAV: [ConsoleSection, string, string, Permission][] = [
   ['merchants', 'Merchants', '/console/merchants', 'read'],
   ['payments', 'Payments', '/console/payments', 'read'],
   ['payouts', 'Payouts', '/console/payouts', 'read'],
+  ['providers', 'Providers', '/console/providers', 'read'],
   ['wallets', 'Wallets', '/console/wallets', 'read'],
   ['operators', 'Operators', '/console/operators', 'operators.manage'],
   ['audit', 'Audit log', '/console/audit', 'read'],

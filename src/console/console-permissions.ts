@@ -20,6 +20,10 @@ export const PERMISSIONS = {
   'operators.manage': ['admin'],
   /** Move payouts (settlements). */
   'payouts.process': ['admin', 'finance'],
+  /** Set up payment providers, enable and disable them (contract section 13). */
+  'providers.manage': ['admin'],
+  /** Mark refunds made at a provider by hand. */
+  'providers.refunds': ['admin', 'finance'],
 } as const satisfies Record<string, readonly OperatorRole[]>;
 
 export type Permission = keyof typeof PERMISSIONS;

@@ -5,6 +5,7 @@ import type { Queryable } from '../db/db.js';
 import type { Environment } from '../environment.js';
 import { lastLedgerVerification, type LedgerVerification } from '../ledger/ledger-verifications.js';
 import { waitingPayouts, type WaitingPayouts } from '../settlements/operator-payouts-store.js';
+import { providerAttention } from '../providers/provider-figures.js';
 
 export interface Volume {
   environment: Environment;
@@ -20,6 +21,8 @@ export interface OverviewFigures {
   merchantsWaiting: number;
   webhooksFailing: { environment: Environment; count: number }[];
   payoutsWaiting: WaitingPayouts;
+  /** Provider attempts handed to the operators, and refunds to make at providers by hand. */
+  providers: { escalated: number; refundsToMake: number };
   lastVerification?: LedgerVerification;
 }
 
@@ -29,7 +32,7 @@ export async function overviewFigures(db: Queryable, options: { now: Date; timeZ
   const { now, timeZone } = options;
   const starts = `date_trunc('day', $1::timestamptz AT TIME ZONE $2) AT TIME ZONE $2`;
   const month = `date_trunc('month', $1::timestamptz AT TIME ZONE $2) AT TIME ZONE $2`;
-  const [volumes, byStatus, waiting, failing, payoutsWaiting, lastVerification] = await Promise.all([
+  const [volumes, byStatus, waiting, failing, payoutsWaiting, lastVerification, providers] = await Promise.all([
     db.query<{ environment: Environment; today: string; today_count: number; month: string; month_count: number }>(
       `SELECT environment,
               coalesce(sum(amount) FILTER (WHERE created_at >= ${starts}), 0) AS today, (count(*) FILTER (WHERE created_at >= ${starts}))::int AS today_count,
@@ -46,10 +49,11 @@ export async function overviewFigures(db: Queryable, options: { now: Date; timeZ
     db.query<{ environment: Environment; count: number }>("SELECT environment, count(*)::int AS count FROM webhook_deliveries WHERE status = 'failed' GROUP BY environment ORDER BY environment"),
     waitingPayouts(db, 'live'),
     lastLedgerVerification(db),
+    providerAttention(db),
   ]);
   const volumeOf = (environment: Environment): Volume => {
     const row = volumes.find((v) => v.environment === environment);
     return { environment, todayPaisa: Number(row?.today ?? 0), todayCount: row?.today_count ?? 0, monthPaisa: Number(row?.month ?? 0), monthCount: row?.month_count ?? 0 };
   };
-  return { volumes: [volumeOf('live'), volumeOf('test')], byStatus, merchantsWaiting: waiting[0].count, webhooksFailing: failing, payoutsWaiting, lastVerification };
+  return { volumes: [volumeOf('live'), volumeOf('test')], byStatus, merchantsWaiting: waiting[0].count, webhooksFailing: failing, payoutsWaiting, providers, lastVerification };
 }

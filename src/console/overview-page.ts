@@ -29,6 +29,8 @@ ${figures.volumes.map(
     <dt>Webhook deliveries failed</dt><dd data-figure="webhooks-failing">${failing}</dd>
     ${figures.webhooksFailing.map((f) => html`<dt class="muted">… ${envTag(f.environment)}</dt><dd>${f.count}</dd>`)}
     <dt><a href="/console/payouts?state=Requested">Live payouts to export</a></dt><dd data-figure="payouts-requested">${figures.payoutsWaiting.requested.count} · ${formatRupees(figures.payoutsWaiting.requested.amount)}</dd>
+    <dt><a href="/console/providers#escalated-heading">Provider payments to decide</a></dt><dd data-figure="provider-attempts">${figures.providers.escalated}</dd>
+    <dt><a href="/console/providers#refunds-heading">Refunds to make at providers</a></dt><dd data-figure="provider-refunds">${figures.providers.refundsToMake}</dd>
     <dt><a href="/console/payouts?state=Processing">Live payouts sent, to mark</a></dt><dd data-figure="payouts-processing">${figures.payoutsWaiting.processing.count} · ${formatRupees(figures.payoutsWaiting.processing.amount)}</dd>
   </dl>
 </section>

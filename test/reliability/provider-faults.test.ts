@@ -131,7 +131,7 @@ describe(`Khalti through a faulty network and a dying upstream (seed ${seed})`, 
         const [queued] = await t.db.query<{ n: number }>("SELECT count(*)::int AS n FROM provider_refunds WHERE state = 'Queued'");
         if (open.n === 0 && queued.n === 0) break;
         t.clock.advance(open.n ? 1200 : 120);
-        await reconcileAttempts(t.ctx, { error: (o: object, m: string) => console.error(m, o) });
+        await reconcileAttempts(t.ctx);
       }
 
       for (const pidx of pidxs) {
