@@ -28,6 +28,8 @@ interface Classification {
 
 const ALL: Attempt['hidden'] = ['merchant', 'test', 'live'];
 
+const validInitiateForSimulator = { return_url: 'https://evil.example.com/r', website_url: 'https://evil.example.com', amount: 1000, purchase_order_id: 'x', purchase_order_name: 'x' };
+
 /** A public route: asked without any credentials, it shows nothing of A's. */
 const publicRoute = (reason: string, url: string, method: 'GET' | 'POST' = 'GET', body?: Record<string, unknown>): Classification => ({
   scope: 'public',
@@ -305,6 +307,33 @@ const table: Record<string, Classification> = {
         },
       ];
     },
+  },
+  'POST /pay/:pidx/provider': {
+    scope: 'portal',
+    reason: "starting an attempt at a provider needs this payment's CSRF token: another payment's token is refused, and no attempt starts",
+    attempts: (w) => [
+      {
+        what: "B's payment's token posted to start a Khalti attempt for A's payment",
+        by: { payer: true },
+        method: 'POST',
+        url: `/pay/${w.a.test.initiated.pidx}/provider`,
+        body: { csrf_token: w.payer.tokenFor(w.b.test.initiated.pidx), provider: 'khalti' },
+        expect: async (a) => {
+          expect(a.status).toBe(403);
+          expect(await w.t.db.query('SELECT 1 FROM provider_attempts WHERE pidx = $1', [w.a.test.initiated.pidx])).toEqual([]);
+        },
+        hidden: ALL,
+      },
+    ],
+  },
+  'GET /pay/return/:provider/*': {
+    scope: 'portal',
+    reason: "the attempt named by the provider's return is the capability (random, the payer's browser's only): an unknown attempt, or one of another provider, shows the not-found page and asks no provider",
+    attempts: (w) => [
+      { what: 'a guessed attempt', by: { anonymous: true }, method: 'GET', url: '/pay/return/khalti/AAAAAAAAAAAAAAAAA/success?status=Completed', expect: 'page not found', hidden: ALL },
+      { what: 'a connectIPS return without its TXNID', by: { anonymous: true }, method: 'GET', url: `/pay/return/connectips/success?pidx=${w.a.test.initiated.pidx}`, expect: 'page not found', hidden: ALL },
+      { what: 'an unknown provider', by: { anonymous: true }, method: 'GET', url: '/pay/return/paypal/x/success', expect: 'page not found', hidden: ALL },
+    ],
   },
   'POST /pay/:pidx/cancel': {
     scope: 'portal',
@@ -702,6 +731,12 @@ const table: Record<string, Classification> = {
   'POST /console/wallets/:idx/topup': consoleRoute('wallets.manage', 'POST', '/console/wallets/any/topup', { amount: '100', reason: 'crafted' }),
   'POST /console/wallets/:idx/freeze': consoleRoute('wallets.freeze', 'POST', '/console/wallets/any/freeze', { reason: 'crafted' }),
   'POST /console/wallets/:idx/unfreeze': consoleRoute('wallets.freeze', 'POST', '/console/wallets/any/unfreeze', { reason: 'crafted' }),
+  'GET /console/providers': consoleRoute('read', 'GET', '/console/providers'),
+  'POST /console/providers/:name/set': consoleRoute('providers.manage', 'POST', '/console/providers/khalti/set', { environment: 'live', base_url: 'https://evil.example.com', secret_key: 'crafted' }),
+  'POST /console/providers/:name/:environment/enable': consoleRoute('providers.manage', 'POST', '/console/providers/khalti/live/enable'),
+  'POST /console/providers/:name/:environment/disable': consoleRoute('providers.manage', 'POST', '/console/providers/khalti/test/disable'),
+  'POST /console/providers/attempts/:idx/resolve': consoleRoute('payments.resolve', 'POST', '/console/providers/attempts/any/resolve', { decision: 'paid', reason: 'crafted' }),
+  'POST /console/providers/refunds/:idx/refunded': consoleRoute('providers.refunds', 'POST', '/console/providers/refunds/any/refunded', { reference: 'crafted' }),
   'GET /console/payouts': consoleRoute('read', 'GET', '/console/payouts?state=Processing'),
   'POST /console/payouts/export': consoleRoute('payouts.process', 'POST', '/console/payouts/export'),
   'GET /console/payouts/processing.csv': consoleRoute('payouts.process', 'GET', '/console/payouts/processing.csv'),
@@ -769,7 +804,7 @@ function atQueryAddress(...keys: string[]): Classification {
 // The hosted page's own addresses, the payment in the query: the same attempts as at the addresses
 // given out before (the page and its OTP step share one route).
 table['GET /pay'] = atQueryAddress('GET /pay/:pidx', 'GET /pay/:pidx/otp/:token');
-for (const step of ['wallet', 'confirm', 'cancel']) table[`POST /pay/${step}`] = atQueryAddress(`POST /pay/:pidx/${step}`);
+for (const step of ['wallet', 'confirm', 'cancel', 'provider']) table[`POST /pay/${step}`] = atQueryAddress(`POST /pay/:pidx/${step}`);
 
 function transactionListAttempts(w: World, path: string): Attempt[] {
   const q = (value: string) => `${path}?q=${encodeURIComponent(value)}`;
@@ -793,6 +828,97 @@ function transactionListAttempts(w: World, path: string): Attempt[] {
     },
   ];
 }
+
+// ---- the sandbox's providers: simulators of Khalti, eSewa and connectIPS (issue 26) ------------
+// They hold only their own simulated payments, answer only to the sandbox's own keys and
+// signatures, and show no merchant's data: a merchant's key, an unknown reference or a forged
+// signature gets the provider's own refusal.
+const simulator = (reason: string, method: 'GET' | 'POST', url: string, status: number, body?: Record<string, unknown>, by: Attempt['by'] = { anonymous: true }): Classification => ({
+  scope: 'public',
+  reason,
+  attempts: () => [{ what: 'anyone', by, method, url, body, expect: (a) => expect(a.status).toBe(status), hidden: ALL }],
+});
+table['POST /sandbox/khalti/api/v2/epayment/initiate/'] = {
+  scope: 'public',
+  reason: "Khalti's simulator answers only to the sandbox's own key: a merchant's secret key is Invalid token",
+  attempts: (w) => [{ what: "A's test key", by: { key: w.a.keys.test }, method: 'POST', url: '/sandbox/khalti/api/v2/epayment/initiate/', body: validInitiateForSimulator, expect: (a) => expect(a.status).toBe(401), hidden: ALL }],
+};
+table['POST /sandbox/khalti/api/v2/epayment/lookup/'] = {
+  scope: 'public',
+  reason: "Khalti's simulator's lookup answers only to the sandbox's own key, and only about its simulated payments",
+  attempts: (w) => [{ what: "A's pidx with A's key", by: { key: w.a.keys.test }, method: 'POST', url: '/sandbox/khalti/api/v2/epayment/lookup/', body: { pidx: w.a.test.completed.pidx }, expect: (a) => expect(a.status).toBe(401), hidden: ALL }],
+};
+table['POST /sandbox/khalti/api/merchant-transaction/:transactionId/refund/'] = {
+  scope: 'public',
+  reason: "Khalti's simulator's refund answers only to the sandbox's own key and refunds only its simulated payments: A's transaction with A's key refunds nothing",
+  attempts: (w) => [
+    {
+      what: "A's transaction with A's key",
+      by: { key: w.a.keys.test },
+      method: 'POST',
+      url: `/sandbox/khalti/api/merchant-transaction/${w.a.test.completed.transactionId}/refund/`,
+      expect: (a) => expect(a.status).toBe(401),
+      hidden: ALL,
+    },
+  ],
+};
+table['GET /sandbox/khalti/pay'] = {
+  scope: 'public',
+  reason: "Khalti's simulator's page shows only its own simulated payment; a merchant's pidx is not one",
+  attempts: (w) => [{ what: "A's pidx", by: { anonymous: true }, method: 'GET', url: `/sandbox/khalti/pay?pidx=${w.a.test.initiated.pidx}`, expect: (a) => expect(a.status).toBe(404), hidden: ALL }],
+};
+table['POST /sandbox/khalti/pay'] = simulator("the simulator's choice needs the CSRF token bound to its own payment", 'POST', '/sandbox/khalti/pay', 400, { pidx: 'x', outcome: 'paid' });
+table['POST /sandbox/esewa/api/epay/main/v2/form'] = simulator("eSewa's simulator takes only forms signed with its test key", 'POST', '/sandbox/esewa/api/epay/main/v2/form', 400, {
+  amount: '10',
+  tax_amount: '0',
+  total_amount: '10',
+  transaction_uuid: 'x',
+  product_code: 'EPAYTEST',
+  product_service_charge: '0',
+  product_delivery_charge: '0',
+  success_url: 'https://evil.example.com/s',
+  failure_url: 'https://evil.example.com/f',
+  signed_field_names: 'total_amount,transaction_uuid,product_code',
+  signature: 'forged',
+});
+table['GET /sandbox/esewa/pay'] = simulator("eSewa's simulator's page shows only its own simulated payments", 'GET', '/sandbox/esewa/pay?ref=unknown', 404);
+table['POST /sandbox/esewa/pay'] = simulator("the simulator's choice needs the CSRF token bound to its own payment", 'POST', '/sandbox/esewa/pay', 400, { ref: 'x', outcome: 'paid' });
+table['GET /sandbox/esewa/api/epay/transaction/status/'] = {
+  scope: 'public',
+  reason: "eSewa's simulator's status check knows only its own simulated payments: a merchant's payment is NOT_FOUND",
+  attempts: (w) => [
+    {
+      what: "A's pidx",
+      by: { anonymous: true },
+      method: 'GET',
+      url: `/sandbox/esewa/api/epay/transaction/status/?product_code=EPAYTEST&total_amount=10&transaction_uuid=${w.a.test.completed.pidx}`,
+      expect: (a) => expect(JSON.parse(a.body).status).toBe('NOT_FOUND'),
+      hidden: ['merchant', 'live'],
+    },
+  ],
+};
+table['POST /sandbox/connectips/connectipswebgw/loginpage'] = simulator("connectIPS's simulator takes only forms whose TOKEN the sandbox merchant's key signed", 'POST', '/sandbox/connectips/connectipswebgw/loginpage', 400, {
+  MERCHANTID: '1',
+  APPID: 'BHUKTANI-SANDBOX-1',
+  APPNAME: 'x',
+  TXNID: 'x',
+  TXNDATE: '01-01-2026',
+  TXNCRNCY: 'NPR',
+  TXNAMT: '1000',
+  REFERENCEID: 'x',
+  REMARKS: 'x',
+  PARTICULARS: 'x',
+  TOKEN: 'forged',
+});
+table['GET /sandbox/connectips/pay'] = simulator("connectIPS's simulator's page shows only its own simulated payments", 'GET', '/sandbox/connectips/pay?txn=unknown', 404);
+table['POST /sandbox/connectips/pay'] = simulator("the simulator's choice needs the CSRF token bound to its own payment", 'POST', '/sandbox/connectips/pay', 400, { txn: 'x', outcome: 'paid' });
+table['POST /sandbox/connectips/connectipswebws/api/creditor/validatetxn'] = simulator("connectIPS's simulator's validation needs the sandbox app's password (basic authentication)", 'POST', '/sandbox/connectips/connectipswebws/api/creditor/validatetxn', 401, {
+  merchantId: 1,
+  appId: 'BHUKTANI-SANDBOX-1',
+  referenceId: 'x',
+  txnAmt: 1000,
+  token: 'forged',
+});
 
 // ---- the suite --------------------------------------------------------------------------------
 
