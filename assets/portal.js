@@ -17,6 +17,8 @@
   // The hand-off to a provider that takes a form: posted at once (the button does it without script).
   var handoff = document.querySelector('form[data-auto-submit]');
   if (handoff) handoff.submit();
+  var follow = document.querySelector('a[data-auto-follow]');
+  if (follow) window.location.replace(follow.href);
   // One submit per form: disable the buttons while the request is on its way.
   document.querySelectorAll('form').forEach(function (form) {
     form.addEventListener('submit', function () {

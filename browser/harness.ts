@@ -122,11 +122,11 @@ export interface Service {
   close(): Promise<void>;
 }
 
-/** `config`: more settings of the service (an SMTP server's, say). */
-export async function startService(options: { merchantName: string; config?: Partial<Config> }): Promise<Service> {
+/** `config`: more settings of the service (an SMTP server's, say); `ownDb`: a store of its own (a file that changes the store's set-up). */
+export async function startService(options: { merchantName: string; config?: Partial<Config>; ownDb?: true }): Promise<Service> {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
-  const t = await startTestApp({ config: { ...options.config, publicUrl: origin } });
+  const t = await startTestApp({ config: { ...options.config, publicUrl: origin }, ownDb: options.ownDb });
   await t.app.listen({ port, host: '127.0.0.1' });
   const merchant = await newMerchant(t.ctx, { name: options.merchantName });
   const key = merchant.test_secret_key;
@@ -245,6 +245,8 @@ export function browserSuite(options: {
   mail?: true;
   /** No merchant's website: the pages may ask the service only. */
   shop?: false;
+  /** The service on a store of its own (a file that sets providers up, which are the whole store's). */
+  ownDb?: true;
 }) {
   let opened: Payer[] = [];
   const residents: Payer[] = [];
@@ -268,7 +270,7 @@ export function browserSuite(options: {
   beforeAll(async () => {
     if (options.mail) suite.inbox = await startMailInbox();
     if (options.shop !== false) suite.shop = await startMerchantSite();
-    suite.service = await startService({ merchantName: options.merchantName, config: suite.inbox?.config });
+    suite.service = await startService({ merchantName: options.merchantName, config: suite.inbox?.config, ownDb: options.ownDb });
     suite.browser = await launchChromium();
   });
   afterAll(async () => {

@@ -19,6 +19,12 @@ export function formOf(body: string): { action: string; fields: Record<string, s
   return { action: decode(form[1]), fields };
 }
 
+/** The provider's page a hand-off page links to (Khalti's payment_url), if it is one. */
+export function handoffLink(body: string): string | undefined {
+  const href = /<a class="button primary" href="([^"]+)" data-auto-follow>/.exec(body)?.[1];
+  return href && decode(href);
+}
+
 export function providerPayer(app: FastifyInstance, publicUrl = 'http://bhuktani.test') {
   const browser = payerBrowser(app);
   const local = (url: string) => (url.startsWith(publicUrl) ? url.slice(publicUrl.length) : url);
@@ -29,7 +35,8 @@ export function providerPayer(app: FastifyInstance, publicUrl = 'http://bhuktani
     async choose(pidx: string, provider: ProviderName): Promise<PortalResponse> {
       await browser.get(paymentPath(pidx));
       const chosen = await browser.post(stepAction('provider', pidx), { provider });
-      if (chosen.status === 303) return browser.get(local(chosen.location!));
+      const link = handoffLink(chosen.body);
+      if (link) return browser.get(local(link));
       if (chosen.status !== 200 || !chosen.body.includes('data-auto-submit')) return chosen;
       const { action, fields } = formOf(chosen.body);
       const posted = await app.inject({ method: 'POST', url: local(action), headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams(fields).toString() });
@@ -38,15 +45,19 @@ export function providerPayer(app: FastifyInstance, publicUrl = 'http://bhuktani
     },
     /** Picks the outcome on the simulator's page; the address it sends the payer back to. */
     async pick(simulatorPage: PortalResponse, outcome: SimulatedOutcome): Promise<string> {
-      // The page's own token: the browser may have opened other pages since.
-      const { action, fields } = formOf(simulatorPage.body);
-      const answer = await browser.post(action, { ...fields, outcome });
+      // The page's own token (the browser may have opened other pages since), in the form of that outcome.
+      const form = [...simulatorPage.body.matchAll(/<form method="post"[\s\S]*?<\/form>/g)].map((m) => m[0]).find((f) => f.includes(`name="outcome" value="${outcome}"`));
+      if (!form) throw new Error(`no ${outcome} on the simulator's page:\n${simulatorPage.body.slice(0, 1000)}`);
+      const { action, fields } = formOf(form);
+      const answer = await browser.post(action, fields);
       if (answer.status !== 303) throw new Error(`the simulator answered ${answer.status}: ${answer.body.slice(0, 500)}`);
       return answer.location!;
     },
     /** Comes back to Bhuktani at `returnUrl`: where Bhuktani sends the payer on. */
     async back(returnUrl: string): Promise<PortalResponse> {
-      return browser.get(local(returnUrl));
+      const answer = await browser.get(local(returnUrl));
+      // The page on to the merchant: its link is where the payer goes.
+      return { ...answer, location: answer.location ?? handoffLink(answer.body) };
     },
     /** The whole way: choose, pick, come back; the last answer (the redirect to the merchant, or the hosted page). */
     async pay(pidx: string, provider: ProviderName, outcome: SimulatedOutcome = 'paid'): Promise<PortalResponse> {

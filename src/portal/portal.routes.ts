@@ -23,7 +23,7 @@ import type { PostedStep } from './checkout-address.js';
 import { checkoutPage, type Step } from './checkout-page.js';
 import { findCheckout, type Checkout } from './checkout-store.js';
 import { noticePage } from './notice-page.js';
-import { handoffPage } from './ways-to-pay.js';
+import { handoffPage, onwardPage } from './ways-to-pay.js';
 import { offeredProviders } from '../providers/offered-providers.js';
 import { isProviderName } from '../providers/provider.js';
 import { returnFromProvider } from '../providers/return-from-provider.js';
@@ -230,7 +230,6 @@ export async function portalPlugin(app: FastifyInstance, { ctx, csrfSecret }: { 
     try {
       if (!isProviderName(name)) throw new PayerError('provider_unavailable');
       const redirect = await startProviderAttempt(ctx, loaded, name);
-      if (redirect.method === 'GET') return reply.code(303).redirect(redirect.url);
       return setPageHeaders(reply, { formActionOrigins: [new URL(redirect.url).origin, new URL(loaded.payment.return_url).origin] })
         .code(200)
         .send(handoffPage({ payment: loaded.payment, name, redirect }).value);
@@ -247,7 +246,12 @@ export async function portalPlugin(app: FastifyInstance, { ctx, csrfSecret }: { 
     const query = Object.fromEntries(Object.entries((request.query ?? {}) as Record<string, unknown>).filter(([, v]) => typeof v === 'string')) as Record<string, string>;
     const result = isProviderName(provider) ? await returnFromProvider(ctx, provider, rest.split('/').filter(Boolean), query) : ({ kind: 'not-found' } as const);
     if (result.kind === 'not-found') return notFound(reply);
-    if (result.kind === 'merchant') return reply.code(303).redirect(result.url);
+    // A page, not a redirect: the provider's page may have sent the payer here by a form post, and a
+    // redirect on to the merchant would be held to that page's form-action.
+    if (result.kind === 'merchant') {
+      const loaded = (await findCheckout(ctx.db, result.pidx))!;
+      return send(reply, 200, onwardPage({ payment: loaded.payment, merchantName: loaded.merchant.name, url: result.url }), loaded.payment);
+    }
     if (result.kind === 'surplus') {
       return send(reply, 200, noticePage({ title: 'Already decided', message: payerErrorMessages.provider_surplus, link: { href: result.onwards, text: 'Continue' } }), (await findCheckout(ctx.db, result.pidx))?.payment);
     }

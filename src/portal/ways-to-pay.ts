@@ -1,6 +1,7 @@
 // The hosted page's ways to pay through a provider (contract section 13): a button per provider the
 // payment's environment offers, named for it; and the page that hands the payer to a provider that
-// takes a form (eSewa, connectIPS), posted by portal.js at once or by the payer's click without it.
+// takes a form (eSewa, connectIPS) or a link (Khalti's payment_url), taken by portal.js at once or by
+// the payer's click without it.
 import { html, type Html } from '../http/html.js';
 import type { Payment } from '../payments/payment.js';
 import { providerLabels, type ProviderName, type ProviderRedirect } from '../providers/provider.js';
@@ -9,26 +10,56 @@ import { portalLayout } from './layout.js';
 
 export function waysToPay(payment: Payment, providers: ProviderName[], csrf: string): Html {
   if (providers.length === 0) return html``;
-  return html`<form method="post" action="${stepAction('provider', payment.pidx)}" class="ways-to-pay" aria-label="Pay through a provider">
-    <input type="hidden" name="csrf_token" value="${csrf}">
+  // A form per provider, its name in a field: portal.js disables a form's buttons as it submits, and a
+  // disabled button's own value would not be sent.
+  return html`<section class="ways-to-pay" aria-label="Pay through a provider">
     <p class="ways-title">Pay with</p>
-    <div class="provider-buttons">${providers.map((name) => html`<button type="submit" name="provider" value="${name}" class="provider provider-${name}">${providerLabels[name]}</button>`)}</div>
-  </form>
+    <div class="provider-buttons">${providers.map(
+      (name) => html`<form method="post" action="${stepAction('provider', payment.pidx)}">
+      <input type="hidden" name="csrf_token" value="${csrf}">
+      <input type="hidden" name="provider" value="${name}">
+      <button type="submit" class="provider provider-${name}">${providerLabels[name]}</button>
+    </form>`,
+    )}</div>
+  </section>
   <p class="or-wallet">or with a Bhuktani wallet</p>`;
 }
 
-export function handoffPage(options: { payment: Payment; name: ProviderName; redirect: Extract<ProviderRedirect, { method: 'POST' }> }): Html {
+/**
+ * The page that hands the payer over. Never a redirect after the payer's POST: browsers hold that
+ * redirect to the hosted page's form-action, and a provider's page (Khalti's payment_url) is on a
+ * host known only once it answered. A link (followed at once by portal.js) is a navigation instead.
+ */
+export function handoffPage(options: { payment: Payment; name: ProviderName; redirect: ProviderRedirect }): Html {
   const label = providerLabels[options.name];
+  const { redirect } = options;
   return portalLayout({
     title: `Continue to ${label}`,
     environment: options.payment.environment,
     body: html`<section class="notice info">
   <h1>Continue to ${label}</h1>
   <p>You pay on ${label}'s page, then come back here.</p>
-  <form method="post" action="${options.redirect.url}" data-auto-submit>
-    ${options.redirect.fields.map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`)}
+  ${
+    redirect.method === 'GET'
+      ? html`<p><a class="button primary" href="${redirect.url}" data-auto-follow>Continue to ${label}</a></p>`
+      : html`<form method="post" action="${redirect.url}" data-auto-submit>
+    ${redirect.fields.map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`)}
     <button type="submit" class="primary">Continue to ${label}</button>
-  </form>
+  </form>`
+  }
+</section>`,
+  });
+}
+
+/** Back from a provider, on to the merchant's return_url (followed at once by portal.js). */
+export function onwardPage(options: { payment: Payment; merchantName: string; url: string }): Html {
+  return portalLayout({
+    title: `Back to ${options.merchantName}`,
+    environment: options.payment.environment,
+    body: html`<section class="notice info">
+  <h1>Back to ${options.merchantName}</h1>
+  <p>Taking you back to ${options.merchantName}.</p>
+  <p><a class="button primary" href="${options.url}" data-auto-follow>Return to ${options.merchantName}</a></p>
 </section>`,
   });
 }

@@ -16,7 +16,7 @@ import { findProviderSetup } from './provider-setup.js';
 import { settleAttempt } from './settle-attempt.js';
 
 export type ReturnResult =
-  | { kind: 'merchant'; url: string }
+  | { kind: 'merchant'; pidx: string; url: string }
   | { kind: 'hosted-page'; pidx: string; notice?: PayerErrorCode }
   /** Paid at the provider for a payment decided before: the payer is told it is refunded, then sent on. */
   | { kind: 'surplus'; pidx: string; onwards: string }
@@ -32,8 +32,8 @@ async function onwards(ctx: AppContext, pidx: string, notice?: PayerErrorCode): 
     const status = callbackStatusOf(payment);
     return { kind: 'surplus', pidx, onwards: status ? await callbackUrl(ctx.db, payment, status) : payment.website_url };
   }
-  if (payment.status === 'Pending') return { kind: 'merchant', url: await callbackUrl(ctx.db, payment, 'Pending') };
-  if (['Completed', 'Partially refunded', 'Refunded'].includes(payment.status)) return { kind: 'merchant', url: await callbackUrl(ctx.db, payment, 'Completed') };
+  if (payment.status === 'Pending') return { kind: 'merchant', pidx, url: await callbackUrl(ctx.db, payment, 'Pending') };
+  if (['Completed', 'Partially refunded', 'Refunded'].includes(payment.status)) return { kind: 'merchant', pidx, url: await callbackUrl(ctx.db, payment, 'Completed') };
   return { kind: 'hosted-page', pidx, notice };
 }
 
@@ -54,9 +54,9 @@ export async function returnFromProvider(ctx: AppContext, name: ProviderName, pa
   const settled = await settleAttempt(ctx, attempt, answer, { payerBack: true, claim });
   switch (settled.kind) {
     case 'completed':
-      return { kind: 'merchant', url: await callbackUrl(ctx.db, settled.payment, 'Completed') };
+      return { kind: 'merchant', pidx: attempt.pidx, url: await callbackUrl(ctx.db, settled.payment, 'Completed') };
     case 'held':
-      return { kind: 'merchant', url: await callbackUrl(ctx.db, settled.payment, 'Pending') };
+      return { kind: 'merchant', pidx: attempt.pidx, url: await callbackUrl(ctx.db, settled.payment, 'Pending') };
     case 'surplus':
       return onwards(ctx, attempt.pidx, 'provider_surplus');
     case 'failed':

@@ -25,11 +25,15 @@ export function sendSimulatorPage(reply: FastifyReply, options: { provider: Prov
   <h1 class="order">${options.simulation.details.name ?? options.simulation.reference}</h1>
   <p class="amount">${formatRupees(options.simulation.amount)}</p>
   <p class="hint">Pick what happens: the outcome is the same every time Bhuktani asks.</p>
-  <form method="post" action="${options.action}" class="simulator-choices">
+  ${choices.map(
+    // A form per choice, the outcome in a field: portal.js disables a form's buttons as it submits.
+    ([outcome, text, hint]) => html`<form method="post" action="${options.action}" class="simulator-choice">
     <input type="hidden" name="csrf_token" value="${options.csrf}">
     ${options.fields.map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`)}
-    ${choices.map(([outcome, text, hint]) => html`<button type="submit" name="outcome" value="${outcome}" class="${outcome === 'paid' ? 'primary' : 'secondary'}" title="${hint}">${text}</button>`)}
-  </form>
+    <input type="hidden" name="outcome" value="${outcome}">
+    <button type="submit" class="${outcome === 'paid' ? 'primary' : 'secondary'}" title="${hint}">${text}</button>
+  </form>`,
+  )}
 </section>`,
   });
   return setPageHeaders(reply, { formActionOrigins: options.returnOrigins }).send(page.value);

@@ -19,6 +19,7 @@ import { payerBrowser } from '../portal-client.js';
 import { freePort, runCli, tempDir } from '../processes.js';
 import { newMerchant, startTestApp, type TestApp } from '../test-app.js';
 import { payUpstream } from '../upstream-payer.js';
+import { handoffLink } from '../provider-payer.js';
 import { faults, startFaultProxy, type Fault, type FaultProxy } from './fault-proxy.js';
 import { startServer, type ServerProcess } from './server-process.js';
 
@@ -86,7 +87,8 @@ async function payer(plan: Plan): Promise<string> {
     for (let tries = 0; tries < 6; tries++) {
       await browser.get(paymentPath(pidx));
       const chosen = await browser.post(stepAction('provider', pidx), { provider: 'khalti' });
-      if (chosen.status === 303) return chosen.location!;
+      const link = handoffLink(chosen.body);
+      if (link) return link;
     }
     return undefined;
   };
