@@ -16,6 +16,7 @@ export const payerErrorMessages = {
   order_paid: 'This order has already been paid.',
   not_payable: 'This payment can no longer be paid.',
   provider_unavailable: 'This way to pay is not available at the moment. Choose another way to pay.',
+  provider_not_answering: 'This way to pay is not available at the moment. Choose another way to pay.',
   provider_not_paid: 'The payment was not completed there, and you have not been charged. Choose a way to pay.',
   provider_surplus: 'This payment was already decided when your payment there arrived: that money will be refunded to you.',
 } as const;

@@ -235,7 +235,8 @@ export async function portalPlugin(app: FastifyInstance, { ctx, csrfSecret }: { 
         .send(handoffPage({ payment: loaded.payment, name, redirect }).value);
     } catch (error) {
       if (!(error instanceof PayerError)) throw error;
-      const status = error.code === 'provider_unavailable' ? 503 : 400;
+      // The provider not answering is an outage (503); one not offered is the payer's request (400).
+      const status = error.code === 'provider_not_answering' ? 503 : 400;
       return (await unpayablePage(reply, loaded, error)) ?? page(request, reply, loaded, { name: 'wallet' }, status, messageFor(error));
     }
   });

@@ -54,6 +54,6 @@ export async function startProviderAttempt(ctx: AppContext, { payment, merchant 
     if (!(error instanceof ProviderUnavailableError)) throw error;
     // The payer never reached the provider: nothing can have been paid through this attempt.
     await moveAttempt(ctx.db, attempt, 'fail', { answer: `could not start: ${error.message}` }, ctx.clock.now());
-    throw new PayerError('provider_unavailable');
+    throw new PayerError('provider_not_answering');
   }
 }

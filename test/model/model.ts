@@ -33,11 +33,20 @@ export interface ModelPayment {
   transactionId?: string;
   payer?: string;
   refunded: number;
+  /** Paid (or held) through a provider (contract section 13): no wallet of Bhuktani's moves. */
+  paidThrough?: Provider;
+  /** Held Pending on a provider's unknown answer: what the provider will say when asked again. */
+  heldOn?: 'pending_then_paid' | 'never_answers';
 }
+
+export type Provider = 'khalti' | 'esewa' | 'connectips';
+export const PROVIDER_RECORD_TYPES = { khalti: 'Khalti payment', esewa: 'eSewa payment', connectips: 'connectIPS payment' } as const;
+/** The outcomes a sandbox provider's simulator offers the payer (docs/providers.md). */
+export type ProviderOutcome = 'paid' | 'canceled' | 'pending_then_paid' | 'never_answers';
 
 export interface ModelRecord {
   seq: number;
-  type: 'Wallet payment' | 'Refund';
+  type: 'Wallet payment' | 'Refund' | (typeof PROVIDER_RECORD_TYPES)[Provider];
   pidx: string;
   merchant: number;
   environment: Environment;
@@ -312,7 +321,7 @@ export function confirmStep(model: Model, attempt: ModelAttempt, otp: string): C
 
 /** Sets the transaction id the service gave (read from the callback) on a payment just paid. */
 export function setTransactionId(model: Model, p: ModelPayment, transactionId: string): void {
-  const record = model.records.find((r) => r.type === 'Wallet payment' && r.pidx === p.pidx)!;
+  const record = model.records.find((r) => r.type !== 'Refund' && r.pidx === p.pidx)!;
   p.transactionId = transactionId;
   record.idx = transactionId;
 }
@@ -331,12 +340,45 @@ function addRecord(model: Model, r: { type: ModelRecord['type']; p: ModelPayment
     refunded: false,
     at: model.now,
     idx: r.idx,
-    payer: r.p.payer!,
+    payer: r.p.payer ?? '',
   });
+}
+
+export type ProviderPayOutcome = { kind: Exclude<PageOutcome, 'checkout'> } | { kind: 'unavailable' } | { kind: 'back' } | { kind: 'paid'; status: 'Completed' | 'Pending' };
+
+/**
+ * The payer picks a provider on the hosted page and, on its page, `outcome` (contract section 13):
+ * paid completes the payment; canceled leaves it payable (the payer is back on the hosted page); an
+ * answer the provider cannot give yet holds it Pending, as a Confirmed record, no money moved.
+ */
+export function providerPay(model: Model, p: ModelPayment, provider: Provider, outcome: ProviderOutcome): ProviderPayOutcome {
+  const reason = unpayable(model, p);
+  if (reason) return { kind: reason };
+  // Live has no provider until the operator sets one up; the sandbox has all three.
+  if (p.environment === 'live') return { kind: 'unavailable' };
+  if (outcome === 'canceled') return { kind: 'back' };
+  const paid = outcome === 'paid';
+  p.status = paid ? 'Completed' : 'Pending';
+  p.paidThrough = provider;
+  if (!paid) p.heldOn = outcome;
+  addRecord(model, { type: PROVIDER_RECORD_TYPES[provider], p, amount: p.amount, feeAmount: p.fee, state: paid ? 'Completed' : 'Confirmed' });
+  return { kind: 'paid', status: p.status as 'Completed' | 'Pending' };
+}
+
+/** The reconciliation job asks the providers again: a payment held on "pending, then paid" completes. */
+export function reconcileProviders(model: Model): ModelPayment[] {
+  const completed = model.payments.filter((p) => p.status === 'Pending' && p.heldOn === 'pending_then_paid');
+  for (const p of completed) {
+    p.status = 'Completed';
+    p.heldOn = undefined;
+    model.records.find((r) => r.type !== 'Refund' && r.pidx === p.pidx)!.state = 'Completed';
+  }
+  return completed;
 }
 
 /** The payment journal: the payer pays the amount. The merchant's and fee shares are derived. */
 function movePayment(model: Model, p: ModelPayment) {
+  if (p.paidThrough) return;
   const wallet = findWallet(model, p.environment, p.payer!)!;
   wallet.net -= p.amount;
   if (!wallet.sandbox) wallet.balance -= p.amount;
@@ -371,10 +413,11 @@ export function refund(model: Model, caller: { merchant: number; environment: En
   if (lacking > 0) model.covers.push({ merchant: p.merchant, amount: lacking });
   p.refunded += amount;
   p.status = p.refunded === p.amount ? 'Refunded' : 'Partially refunded';
-  const wallet = findWallet(model, p.environment, p.payer!)!;
-  wallet.net += amount;
-  if (!wallet.sandbox) wallet.balance += amount;
-  model.records.find((r) => r.type === 'Wallet payment' && r.pidx === p.pidx)!.refunded = true;
+  // A provider payment's refund is owed back through the provider: no wallet of Bhuktani's moves.
+  const wallet = p.paidThrough ? undefined : findWallet(model, p.environment, p.payer!)!;
+  if (wallet) wallet.net += amount;
+  if (wallet && !wallet.sandbox) wallet.balance += amount;
+  model.records.find((r) => r.type !== 'Refund' && r.pidx === p.pidx)!.refunded = true;
   addRecord(model, { type: 'Refund', p, amount, feeAmount: 0, state: 'Completed' });
   return { kind: 'refunded', amount, covered: Math.max(0, lacking) };
 }
@@ -383,7 +426,8 @@ export function refund(model: Model, caller: { merchant: number; environment: En
 export function resolve(model: Model, p: ModelPayment, resolution: 'Completed' | 'User canceled'): 'resolved' | 'refused' {
   if (p.status !== 'Pending') return 'refused';
   p.status = resolution;
-  const record = model.records.find((r) => r.type === 'Wallet payment' && r.pidx === p.pidx)!;
+  p.heldOn = undefined;
+  const record = model.records.find((r) => r.type !== 'Refund' && r.pidx === p.pidx)!;
   record.state = resolution === 'Completed' ? 'Completed' : 'Canceled';
   if (resolution === 'Completed') movePayment(model, p);
   return 'resolved';
@@ -441,7 +485,7 @@ export function merchantBalance(model: Model, merchant: number, environment: Env
 export function balances(model: Model, merchant: number, environment: Environment): { pending: number; available: number; clearing: number } {
   const total = merchantBalance(model, merchant, environment);
   const recent = model.records
-    .filter((r) => r.merchant === merchant && r.environment === environment && r.type === 'Wallet payment' && r.state === 'Completed' && r.at > model.now - model.holdMs)
+    .filter((r) => r.merchant === merchant && r.environment === environment && r.type !== 'Refund' && r.state === 'Completed' && r.at > model.now - model.holdMs)
     .reduce((sum, r) => sum + r.amount - r.feeAmount, 0);
   const pending = Math.max(0, Math.min(recent, total));
   const clearing = model.payouts

@@ -2,7 +2,9 @@
 // open and pay on the hosted page, hold with the pending wallet, cancel, expire by the clock (and
 // the sweep), refund whole, in parts and over the rest, resolve, look up, list, and payouts (issue
 // 18: request, process, pay, fail, the sandbox bank, and automatic schedules chosen by merchants and
-// run by one or two instances of the job while the clock moves across days) — run against ONE real
+// run by one or two instances of the job while the clock moves across days; issue 26: paying through
+// Khalti, eSewa and connectIPS's sandbox simulators with each outcome — paid, canceled, pending then
+// paid, never answers — and the reconciliation job asking again) — run against ONE real
 // service through its HTTP surface (the operator's resolve and payout moves, the schedule's choice
 // and job through their service functions), and after every step compared with the pure model of
 // model.ts: lookup status and HTTP code, fee, refunded amount, transaction id, the list's records,
@@ -35,6 +37,8 @@ import { findPayoutSchedule } from '../../src/settlements/payout-schedule-store.
 import { runPayoutSchedules } from '../../src/settlements/run-payout-schedules.js';
 import { settlementBalance } from '../../src/settlements/settlement-balance.js';
 import { topupWallet } from '../../src/wallets/topup-wallet.js';
+import { reconcileAttempts } from '../../src/providers/reconcile-attempts.js';
+import { formOf, handoffLink } from '../provider-payer.js';
 import { operatorWallet, otpSentFor, walletBalanceOf, type TestWallet } from '../portal-client.js';
 import { newMerchant, startTestApp } from '../test-app.js';
 import * as M from './model.js';
@@ -58,7 +62,8 @@ const RETURN_URL = 'https://shop.example.com/return?cart=7';
 // A hold of six minutes (contract section 10; whole hours in SETTLEMENT_HOLD_HOURS, any time here), so
 // that the clock's steps move money from pending to available.
 const HOLD_HOURS = 0.1;
-const t = await startTestApp({ ownDb: true, config: { settlementHoldHours: HOLD_HOURS } });
+// Providers' calls that never answer are given up after 200 ms, and handed to operators after 4 questions.
+const t = await startTestApp({ ownDb: true, config: { settlementHoldHours: HOLD_HOURS, providerTimeoutMs: 200, providerReconcileLimit: 4 } });
 afterAll(async () => {
   await t.close();
 });
@@ -145,7 +150,7 @@ function expectCallback(page: Page, p: ModelPayment, status: 'Completed' | 'Pend
     expect(params.transaction_id).toMatch(/^[\w-]+$/);
     expect(params.tidx).toBe(params.transaction_id);
     expect(params.txnId).toBe(params.transaction_id);
-    expect(params.mobile).toBe(M.maskMobile(p.payer!));
+    expect(params.mobile).toBe(p.payer ? M.maskMobile(p.payer) : '');
   }
   return params;
 }
@@ -191,7 +196,7 @@ const expectedShape = (record: M.ModelRecord) => ({
   amount: record.amount,
   fee_amount: record.feeAmount,
   refunded: record.refunded,
-  mobile: M.maskMobile(record.payer),
+  mobile: record.payer ? M.maskMobile(record.payer) : '',
 });
 
 function expectRecords(records: ApiRecord[], expected: M.ModelRecord[]) {
@@ -491,6 +496,86 @@ class Pay extends Step {
     const attempt = await walletStep(m, r, p, wallet);
     if (attempt) this.detail += ` → ${await confirmStep(m, r, attempt, attempt.otp)}`;
     return [p];
+  }
+}
+
+/**
+ * The payer picks a provider on the hosted page (contract section 13), picks `outcome` on its sandbox
+ * simulator's page and comes back: paid completes the payment, canceled leaves it payable, an answer
+ * the provider cannot give yet holds it Pending.
+ */
+class PayThroughProvider extends Step {
+  name = 'pay through a provider';
+  constructor(
+    readonly pick: Pick,
+    readonly provider: M.Provider,
+    readonly outcome: M.ProviderOutcome,
+  ) {
+    super();
+  }
+  params() {
+    return `#${this.pick.n}, ${this.provider}, ${this.outcome}`;
+  }
+  async act(m: Model, r: Real) {
+    const p = pickPayment(m, this.pick, unpaid(m));
+    const outcome = M.providerPay(m, p, this.provider, this.outcome);
+    this.detail = `${p.pidx} → ${outcome.kind}${'status' in outcome ? ` ${outcome.status}` : ''}`;
+    count(`provider ${this.outcome} → ${outcome.kind}${'status' in outcome ? ` ${outcome.status}` : ''}`);
+    const chosen = await portal(r, 'POST', `/pay/provider?pidx=${p.pidx}`, { csrf_token: csrfFor(r, p.pidx), provider: this.provider });
+    if (outcome.kind === 'unavailable') {
+      expect(chosen.status).toBe(400);
+      expect(chosen.body).toContain('This way to pay is not available at the moment.');
+      return [p];
+    }
+    if (outcome.kind !== 'paid' && outcome.kind !== 'back') {
+      expectPage(chosen, outcome.kind);
+      return [p];
+    }
+    expect(chosen.status).toBe(200);
+    const local = (url: string) => url.replace(PUBLIC_URL, '');
+    const link = handoffLink(chosen.body);
+    let simulator: Page;
+    if (link) simulator = await portal(r, 'GET', local(link));
+    else {
+      const { action, fields } = formOf(chosen.body);
+      const posted = await portal(r, 'POST', local(action), fields);
+      expect(posted.status).toBe(302);
+      simulator = await portal(r, 'GET', posted.location!);
+    }
+    const form = [...simulator.body.matchAll(/<form method="post"[\s\S]*?<\/form>/g)].map((x) => x[0]).find((f) => f.includes(`name="outcome" value="${this.outcome}"`))!;
+    const { action, fields } = formOf(form);
+    const picked = await portal(r, 'POST', action, fields);
+    expect(picked.status).toBe(303);
+    const back = await portal(r, 'GET', local(picked.location!));
+    if (outcome.kind === 'back') {
+      expect(back.status).toBe(303);
+      expect(back.location).toBe(`/pay/?pidx=${p.pidx}&notice=provider_not_paid`);
+      return [p];
+    }
+    expect(back.status, back.body.slice(0, 500)).toBe(200);
+    const params = expectCallback({ status: 303, body: '', location: handoffLink(back.body) }, p, outcome.status);
+    M.setTransactionId(m, p, params.transaction_id);
+    return [p];
+  }
+}
+
+/** The reconciliation job, a few minutes of the clock apart: it asks the providers about what they could not tell. */
+class Reconcile extends Step {
+  name = 'reconcile';
+  protected needs = 'nothing' as const;
+  params() {
+    return '';
+  }
+  async act(m: Model, _r: Real) {
+    for (let run = 0; run < 3; run++) {
+      M.advance(m, 120);
+      t.clock.advance(120);
+      await reconcileAttempts(t.ctx);
+    }
+    const completed = M.reconcileProviders(m);
+    this.detail = `${completed.length} completed`;
+    count(`reconcile → ${completed.length ? 'completed' : 'nothing'}`);
+    return completed;
   }
 }
 
@@ -922,6 +1007,10 @@ const initiateArb = fc
   .map(([merchant, env, amount, asString, slot, invalid]) => new Initiate(merchant, env, amount, asString, slot, invalid));
 const payArb = fc.tuple(pickArb, fc.nat()).map(([pick, slot]) => new Pay(pick, slot));
 const startArb = fc.tuple(pickArb, fc.nat()).map(([pick, slot]) => new StartAttempt(pick, slot));
+const providerArb = fc
+  .tuple(pickArb, fc.constantFrom<M.Provider>('khalti', 'esewa', 'connectips'), fc.constantFrom<M.ProviderOutcome>('paid', 'paid', 'canceled', 'pending_then_paid', 'never_answers'))
+  .map(([pick, provider, outcome]) => new PayThroughProvider(pick, provider, outcome));
+const reconcileArb = fc.constant(null).map(() => new Reconcile());
 const confirmArb = fc
   .tuple(pickArb, fc.constantFrom<'right' | 'wrong' | 'spaced'>('right', 'right', 'wrong', 'spaced'), fc.integer({ min: 1, max: 3 }))
   .map(([pick, otp, times]) => new Confirm(pick, otp, otp === 'wrong' ? times : 1));
@@ -976,6 +1065,8 @@ const weighted = (entries: [fc.Arbitrary<Step>, number][]) => entries.flatMap(([
 const commandArbs = weighted([
   [initiateArb, 4],
   [payArb, 4],
+  [providerArb, 3],
+  [reconcileArb, 1],
   [startArb, 2],
   [confirmArb, 3],
   [wrongMpinArb, 1],
