@@ -4,6 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CompletionResult } from './completion.js';
+import type { ProviderPaymentResult } from './provider-payment.js';
 import type { HaResult } from './ha.js';
 import type { EmbeddedStart } from './embedded-start.js';
 import type { InitiateRun } from './initiate.js';
@@ -56,6 +57,8 @@ export interface Results {
   /** pgbench rounds, each run just before a completion round. */
   pgbenchRounds: PgbenchResult[];
   completion?: CompletionResult;
+  /** A payment through a provider against a wallet payment (bench/provider-payment.ts). */
+  providerPayment?: ProviderPaymentResult;
   /** The completion scenario on the synchronous cluster, against pgbench on the same cluster (bench/ha.ts). */
   ha?: HaResult;
   verifyAfterCompletion?: VerifyResult;
@@ -121,6 +124,17 @@ function rows(r: Results): Row[] {
   const c = r.completion;
   const tps = pgbenchOf(r)?.tps ?? NaN;
   add({ id: 'completion', scenario: `payment completion (OTP confirm + journal), ${settings.payers} payers, one merchant`, measured: c ? `${n0(c.rps)} confirms/s` : '—', reference: `pgbench TPC-B-like ${n0(tps)} tps`, ratio: (c?.rps ?? NaN) / tps, value: (c?.rps ?? NaN) / tps, target: '≥ 1.0 ×', ok: (v) => v >= 1.0 });
+  const pp = r.providerPayment;
+  add({
+    id: 'provider-payment',
+    scenario: 'a payment through a provider, end to end on the hosted page, the provider\'s own time (two round trips) taken out',
+    measured: pp ? `${n1(pp.providerMs - 2 * pp.roundTripMs)} ms (${n1(pp.providerMs)} ms with the provider)` : '—',
+    reference: pp ? `a wallet payment ${n1(pp.walletMs)} ms; one round trip to the provider ${n2(pp.roundTripMs)} ms` : '—',
+    ratio: pp ? pp.overheadMs / pp.roundTripMs : undefined,
+    value: pp ? pp.overheadMs / pp.roundTripMs : NaN,
+    target: 'overhead ≤ 1 round trip',
+    ok: (v) => v <= 1,
+  });
   const h = r.ha;
   add({ id: 'completion-ha', scenario: `payment completion on the synchronous Patroni cluster (HAProxy, 3 nodes), ${settings.payers} payers`, measured: h ? `${n0(h.completionRps)} confirms/s` : '—', reference: `pgbench TPC-B-like on the cluster ${n0(h?.pgbenchTps ?? NaN)} tps`, ratio: h?.ratio, value: h?.ratio ?? NaN, target: '≥ 1.0 ×', ok: (v) => v >= 1.0 });
   const rowsLabel = `${(settings.listRows / 1e6).toLocaleString('en')}M`;

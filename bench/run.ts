@@ -1,7 +1,7 @@
 // `npm run bench`: every reference and scenario of issue 7 end to end, then docs/benchmarks.md.
 // Each figure is a ratio to a reference measured in this run on this machine. BENCH_QUICK=1 is a
 // smoke run of the harness (short, small); BENCH_EVIDENCE=0 skips the profiles and plans;
-// BENCH_ONLY=lookup,initiate,new-store,completion,list,export,embedded,ha runs only those scenarios (with their
+// BENCH_ONLY=lookup,initiate,new-store,completion,provider,list,export,embedded,ha runs only those scenarios (with their
 // references) and writes its partial report to the temporary directory, not docs/.
 import { execSync } from 'node:child_process';
 import { cpus, loadavg, totalmem } from 'node:os';
@@ -14,6 +14,7 @@ import { initiateRun } from './initiate.js';
 import { listEvidence, listRun } from './list.js';
 import { apiStatements, lookupRun, preparePayments } from './lookup.js';
 import { newStoreRun } from './new-store.js';
+import { providerPaymentRun } from './provider-payment.js';
 import { preparePgbench } from './pgbench.js';
 import { admin, analyze, ensurePgbench, ensurePostgres, postgresInfo, recreateDatabase } from './postgres.js';
 import { run, runCli } from './processes.js';
@@ -162,6 +163,9 @@ async function main() {
         log(`  round ${round + 1}: pgbench ${p.tps.toFixed(0)} tps, latency ${p.latencyMs} ms`);
       });
     });
+    if (runs('provider')) results.providerPayment = await step('a payment through a provider against a wallet payment, end to end on the hosted page', async () =>
+      providerPaymentRun(service!, await createMerchant('Bench Provider Shop', merchantId), log),
+    );
     if (runs('completion')) results.verifyAfterCompletion = await step('bhuktani ledger verify (after the completion run)', ledgerVerify);
 
     // The merchant with a year of history, seeded once for the list and the export.

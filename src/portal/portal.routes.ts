@@ -24,7 +24,7 @@ import { checkoutPage, type Step } from './checkout-page.js';
 import { findCheckout, type Checkout } from './checkout-store.js';
 import { noticePage } from './notice-page.js';
 import { handoffPage, onwardPage } from './ways-to-pay.js';
-import { offeredProviders } from '../providers/offered-providers.js';
+import { offeredProvidersCached } from '../providers/offered-providers.js';
 import { isProviderName } from '../providers/provider.js';
 import { returnFromProvider } from '../providers/return-from-provider.js';
 import { startProviderAttempt } from '../providers/start-attempt.js';
@@ -108,7 +108,7 @@ export async function portalPlugin(app: FastifyInstance, { ctx, csrfSecret }: { 
 
   const page = async (request: FastifyRequest, reply: FastifyReply, loaded: Checkout, step: Step, status = 200, message?: string) => {
     const csrf = csrfToken(request, reply, csrfSecret, { binding: loaded.payment.pidx, secure });
-    const providers = step.name === 'wallet' ? await offeredProviders(ctx.db, loaded.payment.environment, ctx.clock.now()) : [];
+    const providers = step.name === 'wallet' ? await offeredProvidersCached(ctx, loaded.payment.environment) : [];
     return send(reply, status, checkoutPage({ ...loaded, now: ctx.clock.now(), step, csrf, message, providers }), loaded.payment);
   };
 

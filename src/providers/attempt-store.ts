@@ -2,22 +2,18 @@
 import type { Queryable } from '../db/db.js';
 import { attemptColumns, type Attempt } from './attempt-state-machine.js';
 
-export async function insertAttempt(db: Queryable, a: Pick<Attempt, 'idx' | 'pidx' | 'environment' | 'provider' | 'amount'> & { now: Date; nextCheckAt: Date }): Promise<Attempt> {
+export async function insertAttempt(db: Queryable, a: Pick<Attempt, 'idx' | 'pidx' | 'environment' | 'provider' | 'amount' | 'provider_reference'> & { now: Date; nextCheckAt: Date }): Promise<Attempt> {
   const [row] = await db.query<Attempt>(
     `WITH started AS (
-       INSERT INTO provider_attempts (idx, pidx, environment, provider, amount, state, next_check_at, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, 'Started', $7, $6, $6) RETURNING ${attemptColumns}
+       INSERT INTO provider_attempts (idx, pidx, environment, provider, amount, state, provider_reference, next_check_at, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, 'Started', $8, $7, $6, $6) RETURNING ${attemptColumns}
      ), event AS (
        INSERT INTO payment_events (pidx, occurred_at, event, detail) SELECT pidx, $6, 'attempt_start', json_build_object('attempt', idx, 'provider', provider) FROM started
      )
      SELECT ${attemptColumns} FROM started`,
-    [a.idx, a.pidx, a.environment, a.provider, a.amount, a.now, a.nextCheckAt],
+    [a.idx, a.pidx, a.environment, a.provider, a.amount, a.now, a.nextCheckAt, a.provider_reference],
   );
   return row;
-}
-
-export async function setProviderReference(db: Queryable, id: number, reference: string): Promise<void> {
-  await db.query('UPDATE provider_attempts SET provider_reference = $2 WHERE id = $1', [id, reference]);
 }
 
 export async function findAttempt(db: Queryable, idx: string): Promise<Attempt | undefined> {

@@ -1,5 +1,6 @@
 // The providers the hosted page offers for a payment's environment, in one statement: set up and
 // enabled (in test, a provider nobody set up is its simulator, enabled), and not cooling down.
+import type { AppContext } from '../context.js';
 import type { Queryable } from '../db/db.js';
 import type { Environment } from '../environment.js';
 import { providerNames, type ProviderName } from './provider.js';
@@ -14,4 +15,28 @@ export async function offeredProviders(db: Queryable, environment: Environment, 
     [environment, providerNames, now],
   );
   return rows.map((r) => r.name);
+}
+
+const cached = new WeakMap<object, Map<Environment, { until: number; names: ProviderName[] }>>();
+
+/**
+ * The same, read at most once per KEY_CACHE_SECONDS by this instance (as secret keys are): a change
+ * of set-up or a cool-down shows on every instance's hosted page within that time.
+ */
+export async function offeredProvidersCached(ctx: Pick<AppContext, 'db' | 'clock' | 'config'>, environment: Environment): Promise<ProviderName[]> {
+  const ttlMs = ctx.config.keyCacheSeconds * 1000;
+  if (ttlMs === 0) return offeredProviders(ctx.db, environment, ctx.clock.now());
+  let byEnvironment = cached.get(ctx.config);
+  if (!byEnvironment) cached.set(ctx.config, (byEnvironment = new Map()));
+  const now = Date.now();
+  const hit = byEnvironment.get(environment);
+  if (hit && hit.until > now) return hit.names;
+  const names = await offeredProviders(ctx.db, environment, ctx.clock.now());
+  byEnvironment.set(environment, { until: now + ttlMs, names });
+  return names;
+}
+
+/** Forgets this instance's cached lists (its own set-up changes show at once). */
+export function forgetOfferedProviders(ctx: Pick<AppContext, 'config'>): void {
+  cached.delete(ctx.config);
 }

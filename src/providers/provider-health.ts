@@ -9,20 +9,67 @@ import type { ProviderName } from './provider.js';
 
 export type Operation = 'start' | 'status' | 'refund';
 
+interface Pending {
+  calls: number;
+  failed: number;
+  ms: number;
+  /** Whether the store may hold failures in a row for it (then a success must clear them). */
+  failing: boolean;
+}
+
+/** Per instance: the calls not yet counted in the store, by provider and environment. */
+const pendingOf = new WeakMap<object, Map<string, Pending>>();
+
+/**
+ * Counts a call: in /metrics at once; in the store (shared by the instances) at once when it failed or
+ * clears failures, otherwise with the next such write or the reconciliation job's run, so a healthy
+ * provider's calls cost no write each.
+ */
 export async function recordCall(ctx: AppContext, call: { name: ProviderName; environment: Environment; operation: Operation; ok: boolean; ms: number }): Promise<void> {
   ctx.metrics.providerCalls.inc({ provider: call.name, environment: call.environment, operation: call.operation, result: call.ok ? 'ok' : 'failed' });
   ctx.metrics.providerLatency.observe({ provider: call.name, operation: call.operation }, call.ms / 1000);
+  let pending = pendingOf.get(ctx.config);
+  if (!pending) pendingOf.set(ctx.config, (pending = new Map()));
+  const key = `${call.name}:${call.environment}`;
+  const entry = pending.get(key) ?? { calls: 0, failed: 0, ms: 0, failing: true };
+  entry.calls += 1;
+  entry.ms += call.ms;
+  if (!call.ok) entry.failed += 1;
+  pending.set(key, entry);
+  if (call.ok && !entry.failing) return;
+  pending.delete(key);
+  await writeHealth(ctx, call.name, call.environment, call.ok, entry);
+  pending.set(key, { calls: 0, failed: 0, ms: 0, failing: !call.ok });
+}
+
+/** Writes the calls counted since the last write (the reconciliation job's run), without touching failures in a row. */
+export async function flushHealth(ctx: AppContext): Promise<void> {
+  const pending = pendingOf.get(ctx.config);
+  if (!pending) return;
+  for (const [key, entry] of pending) {
+    if (entry.calls === 0) continue;
+    const [name, environment] = key.split(':') as [ProviderName, Environment];
+    pending.set(key, { calls: 0, failed: 0, ms: 0, failing: entry.failing });
+    await ctx.db.query(
+      `INSERT INTO provider_health AS h (name, environment, calls, failed_calls, call_ms) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (name, environment) DO UPDATE SET calls = h.calls + $3, failed_calls = h.failed_calls + $4, call_ms = h.call_ms + $5`,
+      [name, environment, entry.calls, entry.failed, Math.round(entry.ms)],
+    );
+  }
+}
+
+async function writeHealth(ctx: AppContext, name: ProviderName, environment: Environment, ok: boolean, counted: Pending): Promise<void> {
   const now = ctx.clock.now();
   await ctx.db.query(
     `INSERT INTO provider_health AS h (name, environment, failures_in_a_row, cooldown_until, calls, failed_calls, call_ms)
-     VALUES ($1, $2, CASE WHEN $3 THEN 0 ELSE 1 END, CASE WHEN NOT $3 AND 1 >= $5 THEN $6::timestamptz ELSE NULL END, 1, CASE WHEN $3 THEN 0 ELSE 1 END, $4)
+     VALUES ($1, $2, CASE WHEN $3 THEN 0 ELSE 1 END, CASE WHEN NOT $3 AND 1 >= $5 THEN $6::timestamptz ELSE NULL END, $7, $8, $4)
      ON CONFLICT (name, environment) DO UPDATE SET
-       calls = h.calls + 1,
-       failed_calls = h.failed_calls + CASE WHEN $3 THEN 0 ELSE 1 END,
+       calls = h.calls + $7,
+       failed_calls = h.failed_calls + $8,
        call_ms = h.call_ms + $4,
        failures_in_a_row = CASE WHEN $3 THEN 0 ELSE h.failures_in_a_row + 1 END,
        cooldown_until = CASE WHEN $3 THEN NULL WHEN h.failures_in_a_row + 1 >= $5 THEN $6::timestamptz ELSE h.cooldown_until END`,
-    [call.name, call.environment, call.ok, Math.round(call.ms), ctx.config.providerFailureLimit, new Date(now.getTime() + ctx.config.providerCooldownSeconds * 1000)],
+    [name, environment, ok, Math.round(counted.ms), ctx.config.providerFailureLimit, new Date(now.getTime() + ctx.config.providerCooldownSeconds * 1000), counted.calls, counted.failed],
   );
 }
 

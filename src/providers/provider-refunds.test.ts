@@ -95,6 +95,20 @@ describe('a second success for one payment', () => {
     await ledgerHolds();
   });
 
+  it('owes back a payment paid at a provider when another pidx of the same order holds the money', async () => {
+    const order = validInitiate({ amount: 1400 });
+    const first = await api.initiate(order);
+    const second = await api.initiate(order);
+    const payer = providerPayer(t.app);
+    const page = await payer.choose(second.body.pidx, 'connectips');
+    expect(callbackParams((await payer.browser.pay(first.body.pidx)).location!).status).toBe('Completed');
+    const late = await payer.back(await payer.pick(page, 'paid'));
+    expect(late.body).toContain('will be refunded to you');
+    expect((await api.lookup(second.body.pidx)).body.status).toBe('Initiated');
+    expect((await refundsOf(second.body.pidx)).map((r) => [r.reason, r.amount])).toEqual([['surplus', 1400]]);
+    await ledgerHolds();
+  });
+
   it('owes back a payment paid at a provider after the payer paid with a wallet', async () => {
     const { body } = await api.initiate(validInitiate({ amount: 1300 }));
     const payer = providerPayer(t.app);

@@ -12,6 +12,7 @@ import { readPfx } from './connectips/connectips-token.js';
 import { sandboxPfx } from './connectips/sandbox-certificate.js';
 import { providerLabels, type ProviderName } from './provider.js';
 import { findProviderRow, listProviderRows, setProviderEnabled, upsertProviderRow, type ProviderRow } from './provider-store.js';
+import { forgetOfferedProviders } from './offered-providers.js';
 
 /** The fields of each provider's set-up: settings are shown back, credentials never. */
 export const setupFields = {
@@ -77,11 +78,39 @@ async function setupOf(ctx: Pick<AppContext, 'db' | 'config'>, row: ProviderRow)
   return { name: row.name, environment: row.environment, enabled: row.enabled, sandbox: false, settings: row.settings, credentials };
 }
 
-/** The provider's set-up in `environment`: the operator's, the simulator in test when there is none, else undefined. */
-export async function findProviderSetup(ctx: Pick<AppContext, 'db' | 'config'>, name: ProviderName, environment: Environment): Promise<ProviderSetup | undefined> {
+async function readProviderSetup(ctx: Pick<AppContext, 'db' | 'config'>, name: ProviderName, environment: Environment): Promise<ProviderSetup | undefined> {
   const row = await findProviderRow(ctx.db, name, environment);
   if (row) return setupOf(ctx, row);
   return environment === 'test' ? sandboxSetup(ctx, name) : undefined;
+}
+
+const setups = new WeakMap<object, Map<string, { until: number; setup: Promise<ProviderSetup | undefined> }>>();
+
+/**
+ * The provider's set-up in `environment`: the operator's, the simulator in test when there is none,
+ * else undefined. Read at most once per KEY_CACHE_SECONDS by an instance, as secret keys are: a
+ * change reaches every instance within that time, and a payment's way through a provider costs no
+ * read of it.
+ */
+export async function findProviderSetup(ctx: Pick<AppContext, 'db' | 'config'>, name: ProviderName, environment: Environment): Promise<ProviderSetup | undefined> {
+  const ttlMs = ctx.config.keyCacheSeconds * 1000;
+  if (ttlMs === 0) return readProviderSetup(ctx, name, environment);
+  let cache = setups.get(ctx.config);
+  if (!cache) setups.set(ctx.config, (cache = new Map()));
+  const key = `${name}:${environment}`;
+  const now = Date.now();
+  const hit = cache.get(key);
+  if (hit && hit.until > now) return hit.setup;
+  const setup = readProviderSetup(ctx, name, environment);
+  cache.set(key, { until: now + ttlMs, setup });
+  setup.catch(() => cache.delete(key));
+  return setup;
+}
+
+/** This instance's own changes show at once. */
+function forgetSetups(ctx: Pick<AppContext, 'config'>): void {
+  setups.delete(ctx.config);
+  forgetOfferedProviders(ctx);
 }
 
 export interface ProviderListing {
@@ -185,7 +214,7 @@ export async function setProvider(
       after: { settings, enabled: before?.enabled ?? true, credentials: Object.keys(credentials).filter((k) => credentials[k] !== '') },
     });
     return { name, label: providerLabels[name], environment, enabled: before?.enabled ?? true, sandbox: false, settings, updatedAt: now };
-  });
+  }).finally(() => forgetSetups(ctx));
 }
 
 /** Enables or disables a provider of one environment; the sandbox's simulator is set up on first use of this. */
@@ -205,6 +234,7 @@ export async function enableProvider(
     const before = await setProviderEnabled(tx, name, environment, enabled, now);
     await appendAudit(tx, { now, actor, action: enabled ? 'provider.enable' : 'provider.disable', object: { type: 'provider', id: `${name}:${environment}` }, environment, before: { enabled: before?.enabled }, after: { enabled } });
   });
+  forgetSetups(ctx);
 }
 
 /** A server refuses to start with a live provider whose credentials PROVIDER_SECRETS_KEY does not open. */

@@ -10,6 +10,7 @@ import type { Logger } from 'pino';
 import { leaseDueAttempts } from './attempt-store.js';
 import type { Attempt } from './attempt-state-machine.js';
 import { measuredConnector } from './connectors.js';
+import { flushHealth } from './provider-health.js';
 import { leaseDueRefunds } from './provider-refund-store.js';
 import { refundAtProvider } from './provider-refunds.js';
 import { findProviderSetup } from './provider-setup.js';
@@ -45,5 +46,6 @@ export async function reconcileAttempts(ctx: AppContext, log?: Pick<Logger, 'err
       log?.error({ err: error, refund: refund.idx, provider: refund.provider }, 'a refund at a provider failed');
     }
   }
+  await flushHealth(ctx);
   return attempts.length + refunds.length;
 }

@@ -16,6 +16,7 @@ import { isSettled, moveAttempt, type Attempt } from './attempt-state-machine.js
 import { lockAttempt, recordCheck } from './attempt-store.js';
 import { providerNumbers, recordTypeOfProvider, type ProviderAnswer } from './provider.js';
 import { insertProviderRefund } from './provider-refund-store.js';
+import { completeInOneStatement } from './provider-completion.js';
 
 export type Settled =
   | { kind: 'completed'; payment: Payment }
@@ -53,7 +54,11 @@ async function lockPayment(tx: Queryable, pidx: string): Promise<Payment> {
 
 const holdsPayment = (payment: Payment, attempt: Attempt) => payment.status === 'Pending' && attempt.transaction_id !== null && payment.transaction_id === attempt.transaction_id;
 
-async function pay(ctx: AppContext, attempt: Attempt, answer: Extract<ProviderAnswer, { kind: 'paid' }>, also?: AlsoInTransaction): Promise<Settled> {
+/**
+ * `checkOrder`: read whether another pidx of the order took the money before moving. The first try
+ * does not: the unique index refuses such a move, and the retry checks.
+ */
+async function pay(ctx: AppContext, attempt: Attempt, answer: Extract<ProviderAnswer, { kind: 'paid' }>, also: AlsoInTransaction | undefined, checkOrder: boolean): Promise<Settled> {
   const now = ctx.clock.now();
   const provider = providerNumbers[attempt.provider];
   const paidFields = { answer: answer.detail, providerTransactionId: answer.transactionId, providerFee: answer.fee };
@@ -69,7 +74,7 @@ async function pay(ctx: AppContext, attempt: Attempt, answer: Extract<ProviderAn
       await also?.(tx);
       return { kind: 'completed', payment: moved } as const;
     }
-    if (effectiveStatus(payment, now) === 'Initiated' && !(await orderPaidElsewhere(tx, payment))) {
+    if (effectiveStatus(payment, now) === 'Initiated' && !(checkOrder && (await orderPaidElsewhere(tx, payment)))) {
       const transactionId = ctx.ids.random(16);
       const moved = await transition(tx, payment.pidx, { name: 'provider_pay', transactionId }, now);
       if (moved) {
@@ -118,7 +123,7 @@ async function fail(ctx: AppContext, attempt: Attempt, detail: string, also?: Al
 }
 
 /** The payer is back and the provider's answer is unknown: the payment is held Pending while the job asks. */
-async function doubt(ctx: AppContext, attempt: Attempt, detail: string): Promise<Settled> {
+async function doubt(ctx: AppContext, attempt: Attempt, detail: string, checkOrder: boolean): Promise<Settled> {
   const now = ctx.clock.now();
   const nextCheckAt = nextCheck(ctx, 0, now);
   return ctx.db.transaction(async (tx) => {
@@ -126,7 +131,7 @@ async function doubt(ctx: AppContext, attempt: Attempt, detail: string): Promise
     if (!current || isSettled(current.state)) return { kind: 'already', attempt: current ?? attempt } as const;
     if (current.state !== 'Started') return { kind: 'waiting' } as const;
     const payment = await lockPayment(tx, attempt.pidx);
-    if (effectiveStatus(payment, now) === 'Initiated' && !(await orderPaidElsewhere(tx, payment))) {
+    if (effectiveStatus(payment, now) === 'Initiated' && !(checkOrder && (await orderPaidElsewhere(tx, payment)))) {
       const transactionId = ctx.ids.random(16);
       const held = await transition(tx, payment.pidx, { name: 'provider_hold', transactionId }, now);
       if (held) {
@@ -171,13 +176,16 @@ export async function settleAttempt(ctx: AppContext, attempt: Attempt, answer: P
   let settled: Settled;
   for (let tries = 1; ; tries++) {
     try {
-      if (action === 'pay' && answer.kind === 'paid') settled = await pay(ctx, attempt, answer, options.alsoInTransaction);
+      const checkOrder = tries > 1;
+      const fast = action === 'pay' && answer.kind === 'paid' && !options.alsoInTransaction && tries === 1 ? await completeInOneStatement(ctx, attempt, answer) : null;
+      if (fast) settled = { kind: 'completed', payment: fast };
+      else if (action === 'pay' && answer.kind === 'paid') settled = await pay(ctx, attempt, answer, options.alsoInTransaction, checkOrder);
       else if (action === 'fail') settled = await fail(ctx, attempt, answer.detail, options.alsoInTransaction);
-      else if (action === 'doubt') settled = await doubt(ctx, attempt, answer.detail);
+      else if (action === 'doubt') settled = await doubt(ctx, attempt, answer.detail, checkOrder);
       else settled = options.payerBack ? { kind: 'waiting' } : await keepAsking(ctx, attempt, answer.detail);
       break;
     } catch (error) {
-      // Another pidx of the order was paid between the check and the move: decide again.
+      // Another pidx of the order holds the money (the index refused the move): decide again, checking.
       if (tries < 2 && pgCode(error) === PgCode.uniqueViolation && String((error as Error).message).includes('payments_one_paid_per_order')) continue;
       throw error;
     }

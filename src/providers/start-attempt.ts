@@ -7,9 +7,9 @@ import { assertPayable } from '../payments/payable.js';
 import type { Payment } from '../payments/payment.js';
 import { PayerError } from '../payments/payer-error.js';
 import { moveAttempt } from './attempt-state-machine.js';
-import { insertAttempt, setProviderReference } from './attempt-store.js';
+import { insertAttempt } from './attempt-store.js';
 import { measuredConnector } from './connectors.js';
-import { offeredProviders } from './offered-providers.js';
+import { offeredProvidersCached } from './offered-providers.js';
 import { ProviderUnavailableError, type ProviderName, type ProviderRedirect } from './provider.js';
 import { findProviderSetup } from './provider-setup.js';
 
@@ -20,40 +20,36 @@ export const returnUrl = (publicUrl: string, name: ProviderName, attemptIdx: str
 export async function startProviderAttempt(ctx: AppContext, { payment, merchant }: { payment: Payment; merchant: Pick<Merchant, 'name'> }, name: ProviderName): Promise<ProviderRedirect> {
   const now = ctx.clock.now();
   await assertPayable(ctx.db, payment, now);
-  if (!(await offeredProviders(ctx.db, payment.environment, now)).includes(name)) throw new PayerError('provider_unavailable');
+  if (!(await offeredProvidersCached(ctx, payment.environment)).includes(name)) throw new PayerError('provider_unavailable');
   const setup = await findProviderSetup(ctx, name, payment.environment);
   if (!setup?.enabled) throw new PayerError('provider_unavailable');
   // 12 random bytes: 17 letters and digits, within connectIPS's 20 for a TXNID.
-  const attempt = await insertAttempt(ctx.db, {
-    idx: ctx.ids.random(12),
-    pidx: payment.pidx,
-    environment: payment.environment,
-    provider: name,
-    amount: payment.amount,
-    now,
-    nextCheckAt: new Date(now.getTime() + ctx.config.providerReconcileIntervalSeconds * 2000),
-  });
+  const idx = ctx.ids.random(12);
+  const attempt = { idx, pidx: payment.pidx, environment: payment.environment, provider: name, amount: payment.amount, now, nextCheckAt: new Date(now.getTime() + ctx.config.providerReconcileIntervalSeconds * 2000) };
   const connector = measuredConnector(ctx, setup);
   try {
     const started = await connector.start({
-      idx: attempt.idx,
-      amount: attempt.amount,
-      environment: attempt.environment,
+      idx,
+      amount: payment.amount,
+      environment: payment.environment,
       providerReference: null,
-      createdAt: attempt.created_at,
+      createdAt: now,
       pidx: payment.pidx,
       orderName: payment.purchase_order_name,
       merchantName: merchant.name,
       websiteUrl: payment.website_url,
       customer: payment.customer_info,
-      returnUrl: (outcome) => returnUrl(ctx.config.publicUrl, name, attempt.idx, outcome),
+      returnUrl: (outcome) => returnUrl(ctx.config.publicUrl, name, idx, outcome),
     });
-    if (started.providerReference) await setProviderReference(ctx.db, attempt.id, started.providerReference);
+    // Stored before the payer is handed over, with the provider's own id of it: a crash before this
+    // leaves at most a payment at the provider that nobody was sent to.
+    await insertAttempt(ctx.db, { ...attempt, provider_reference: started.providerReference ?? null });
     return started.redirect;
   } catch (error) {
     if (!(error instanceof ProviderUnavailableError)) throw error;
     // The payer never reached the provider: nothing can have been paid through this attempt.
-    await moveAttempt(ctx.db, attempt, 'fail', { answer: `could not start: ${error.message}` }, ctx.clock.now());
+    const failed = await insertAttempt(ctx.db, { ...attempt, provider_reference: null });
+    await moveAttempt(ctx.db, failed, 'fail', { answer: `could not start: ${error.message}` }, ctx.clock.now());
     throw new PayerError('provider_not_answering');
   }
 }
