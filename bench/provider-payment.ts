@@ -67,34 +67,35 @@ async function referenceKhalti(): Promise<Upstream> {
 const median = (values: number[]) => percentile(values, 50);
 const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
 
-async function walletPayment(api: Client, key: string, n: number): Promise<number> {
-  const { body } = await api.json('POST', '/api/v2/epayment/initiate/', key, initiateBody(n, `bench-wallet-${n}-${Date.now()}`));
+/** A payment made through the API, and its hosted page opened in a browser of its own: the page's time. */
+async function openedPayment(api: Client, key: string, n: number, kind: string) {
+  const { body } = await api.json('POST', '/api/v2/epayment/initiate/', key, initiateBody(n, `bench-${kind}-${n}-${Date.now()}`));
   const pidx = JSON.parse(body).pidx as string;
   const cookie = `bhuktani_csrf=benchnonce${String(n).padStart(12, '0')}`;
-  let total = 0;
   const page = await api.send('GET', `/pay/?pidx=${pidx}`, { headers: { cookie } });
-  total += page.ms;
   const csrf = /name="csrf_token" value="([^"]+)"/.exec(page.body)![1];
-  const wallet = await api.send('POST', `/pay/wallet?pidx=${pidx}`, { headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: form({ csrf_token: csrf, mobile: '9800000001', mpin: '1111' }) });
+  const post = (path: string, fields: Record<string, string>) => api.send('POST', path, { headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: form({ csrf_token: csrf, ...fields }) });
+  return { pidx, cookie, post, ms: page.ms };
+}
+
+async function walletPayment(api: Client, key: string, n: number): Promise<number> {
+  const { pidx, cookie, post, ms } = await openedPayment(api, key, n, 'wallet');
+  let total = ms;
+  const wallet = await post(`/pay/wallet?pidx=${pidx}`, { mobile: '9800000001', mpin: '1111' });
   total += wallet.ms;
   const otpPage = await api.send('GET', String(wallet.headers.location), { headers: { cookie } });
   total += otpPage.ms;
   const attempt = /name="attempt" value="([^"]+)"/.exec(otpPage.body)![1];
-  const confirm = await api.send('POST', `/pay/confirm?pidx=${pidx}`, { headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: form({ csrf_token: csrf, attempt, otp: '987654' }) });
+  const confirm = await post(`/pay/confirm?pidx=${pidx}`, { attempt, otp: '987654' });
   total += confirm.ms;
   if (confirm.status !== 303 || !String(confirm.headers.location).includes('status=Completed')) throw new Error(`a wallet payment answered ${confirm.status}`);
   return total;
 }
 
 async function providerPayment(api: Client, key: string, upstream: Upstream, n: number): Promise<number> {
-  const { body } = await api.json('POST', '/api/v2/epayment/initiate/', key, initiateBody(n, `bench-provider-${n}-${Date.now()}`));
-  const pidx = JSON.parse(body).pidx as string;
-  const cookie = `bhuktani_csrf=benchnonce${String(n).padStart(12, '0')}`;
-  let total = 0;
-  const page = await api.send('GET', `/pay/?pidx=${pidx}`, { headers: { cookie } });
-  total += page.ms;
-  const csrf = /name="csrf_token" value="([^"]+)"/.exec(page.body)![1];
-  const chosen = await api.send('POST', `/pay/provider?pidx=${pidx}`, { headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: form({ csrf_token: csrf, provider: 'khalti' }) });
+  const { pidx, cookie, post, ms } = await openedPayment(api, key, n, 'provider');
+  let total = ms;
+  const chosen = await post(`/pay/provider?pidx=${pidx}`, { provider: 'khalti' });
   total += chosen.ms;
   const paymentUrl = /href="([^"]+)" data-auto-follow/.exec(chosen.body)?.[1]?.replaceAll('&amp;', '&');
   if (!paymentUrl) throw new Error(`choosing Khalti answered ${chosen.status}: ${chosen.body.slice(0, 300)}`);

@@ -52,21 +52,6 @@ export async function postSurplusJournal(ctx: AppContext, tx: Queryable, c: Coll
   });
 }
 
-/** A merchant's refund of a provider payment: from the merchant to what is owed back through the provider. */
-export async function postProviderRefundDueJournal(ctx: AppContext, tx: Queryable, payment: Payment, provider: number, amount: number, at: Date): Promise<void> {
-  const env = payment.environment;
-  await postJournal(tx, {
-    environment: env,
-    kind: 'refund',
-    pidx: payment.pidx,
-    at,
-    postings: [
-      { accountId: await ledgerAccount(ctx.db, tx, merchantAccount(env, payment.merchant_id)), amount: -amount },
-      { accountId: await ledgerAccount(ctx.db, tx, refundDueAccount(env, provider)), amount },
-    ],
-  });
-}
-
 /** Refunded at the provider: no longer owed, and the provider owes the operator that much less. */
 export async function postProviderRefundJournal(
   ctx: AppContext,

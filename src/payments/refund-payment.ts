@@ -7,8 +7,8 @@ import type { AppContext } from '../context.js';
 import type { Queryable } from '../db/db.js';
 import { AppError } from '../http/errors.js';
 import { balanceFigures, lockSettlementAccount } from '../settlements/payout-store.js';
-import { postRefundJournal } from '../ledger/refund-journal.js';
-import { postProviderRefundDueJournal } from '../ledger/provider-journals.js';
+import { postRefundJournal, postRefundJournalTo } from '../ledger/refund-journal.js';
+import { refundDueAccount } from '../ledger/accounts.js';
 import { findAttemptByTransactionId } from '../providers/attempt-store.js';
 import { providerNumbers } from '../providers/provider.js';
 import { insertProviderRefund } from '../providers/provider-refund-store.js';
@@ -63,7 +63,7 @@ async function refundToPayer(ctx: AppContext, tx: Queryable, moved: Payment, ref
     await postRefundJournal(ctx, tx, moved, wallet.id, refund.amount, refund.now);
     return insertRefundRecord(tx, moved, { idx: refund.refundIdx, amount: refund.amount, at: refund.now });
   }
-  await postProviderRefundDueJournal(ctx, tx, moved, providerNumbers[attempt.provider], refund.amount, refund.now);
+  await postRefundJournalTo(ctx, tx, moved, { account: refundDueAccount(moved.environment, providerNumbers[attempt.provider]), wallet: false }, refund.amount, refund.now);
   const recordId = await insertRefundRecord(tx, moved, { idx: refund.refundIdx, amount: refund.amount, at: refund.now });
   await insertProviderRefund(tx, {
     idx: refund.refundIdx,
