@@ -55,6 +55,12 @@ describe('the console’s Providers page', () => {
     // Support may decide, not set up; it sees no set-up forms nor the refund form.
     expect(page.body).not.toContain('/console/providers/khalti/set');
     expect(page.body).toContain('Your role may not mark refunds');
+    // The payment's timeline tells the attempts apart.
+    const timeline = await browser.get(`/console/payments/${stuck.body.pidx}`);
+    expect(timeline.body).toContain('Payer chose Khalti');
+    expect(timeline.body).toContain('Khalti could not confirm yet');
+    expect(timeline.body).toContain('Handed to the operators');
+    expect((await browser.get(`/console/payments/${paid.body.pidx}`)).body).toContain('Paid through eSewa');
     const overview = await browser.get('/console');
     expect(overview.body).toMatch(/data-figure="provider-attempts">1</);
     expect(overview.body).toMatch(/data-figure="provider-refunds">1</);

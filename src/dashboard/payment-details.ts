@@ -39,7 +39,7 @@ export async function readPaymentDetails(
   );
   const paid = records.find((r) => r.type !== 'Refund');
   // A held payment was sent back as Pending, whatever the operator decided later.
-  const finished = events.some((e) => e.event === 'hold') ? 'Pending' : callbackStatusOf(payment);
+  const finished = events.some((e) => e.event === 'hold' || e.event === 'provider_hold') ? 'Pending' : callbackStatusOf(payment);
   return {
     payment,
     status,

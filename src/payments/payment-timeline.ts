@@ -18,6 +18,21 @@ export interface TimelineEntry {
 
 const payerOf = (detail: Record<string, unknown>) => (typeof detail.mobile === 'string' ? ` from ${maskMobile(detail.mobile)}` : '');
 
+/** A provider's name as payers know it, from an attempt's event (contract section 13). */
+const providerOf = (detail: Record<string, unknown>) => ({ khalti: 'Khalti', esewa: 'eSewa', connectips: 'connectIPS' })[String(detail.provider)] ?? 'the provider';
+const answerOf = (detail: Record<string, unknown>) => (typeof detail.answer === 'string' && detail.answer ? ` (${detail.answer})` : '');
+
+/** The events of an attempt at a provider, by move (src/providers/attempt-state-machine.ts). */
+const attemptEntries: Record<string, (detail: Record<string, unknown>) => Omit<TimelineEntry, 'at'>> = {
+  attempt_start: (d) => ({ title: `Payer chose ${providerOf(d)}`, note: `Sent to ${providerOf(d)} to pay.`, tone: 'info' }),
+  attempt_pay: (d) => ({ title: `Paid through ${providerOf(d)}`, note: `${providerOf(d)} confirmed the payment${answerOf(d)}.`, tone: 'ok' }),
+  attempt_surplus: (d) => ({ title: `Paid twice through ${providerOf(d)}`, note: 'The payment was decided already: this money is refunded to the payer.', tone: 'warn' }),
+  attempt_fail: (d) => ({ title: `Not paid through ${providerOf(d)}`, note: `No money was taken${answerOf(d)}.`, tone: 'bad' }),
+  attempt_doubt: (d) => ({ title: `${providerOf(d)} could not confirm yet`, note: `Asked again until it can${answerOf(d)}.`, tone: 'warn' }),
+  attempt_escalate: (d) => ({ title: `Handed to the operators`, note: `${providerOf(d)} gave no final answer${answerOf(d)}.`, tone: 'warn' }),
+  attempt_reopen: (d) => ({ title: `${providerOf(d)} asked again`, note: answerOf(d).slice(2, -1) || undefined, tone: 'info' }),
+};
+
 export function timelineEntry(e: PaymentEvent): TimelineEntry {
   const at = e.occurred_at;
   const detail = e.detail ?? {};
@@ -46,7 +61,15 @@ export function timelineEntry(e: PaymentEvent): TimelineEntry {
       return { at, title: 'Resolved as canceled', note: 'The operator canceled the pending payment.', tone: 'bad' };
     case 'refund':
       return { at, title: `Refunded ${typeof detail.amount === 'number' ? formatRupees(detail.amount) : ''}`.trim(), note: 'Sent back to the payer’s wallet.', tone: 'warn' };
+    case 'provider_pay':
+    case 'provider_confirm':
+      return { at, title: 'Paid', note: 'The payment completed.', tone: 'ok' };
+    case 'provider_hold':
+      return { at, title: 'Held as Pending', note: 'Waiting for the provider’s answer. Do not deliver yet.', tone: 'warn' };
+    case 'provider_fail':
+      return { at, title: 'Canceled', note: 'The provider said it was not paid.', tone: 'bad' };
     default:
+      if (attemptEntries[e.event]) return { at, ...attemptEntries[e.event](detail) };
       return { at, title: e.event.replace(/_/g, ' '), tone: 'info' };
   }
 }
