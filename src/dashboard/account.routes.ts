@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../http/errors.js';
 import { createMerchant } from '../merchants/create-merchant.js';
 import { LogInError, logIn } from '../merchants/log-in.js';
+import type { MerchantUser } from '../merchants/merchant-user.js';
 import { completeSession, createSession, deleteSession, findSession, SESSION_COOKIE, sessionCookieOptions } from '../merchants/merchant-sessions.js';
 import { sendVerificationEmail } from '../people/merchant-user-email.js';
 import { checkUserCode } from '../people/merchant-user-two-factor.js';
@@ -23,7 +24,7 @@ export function registerAccount(app: FastifyInstance, deps: DashboardDeps) {
   const { ctx } = deps;
   const open = { config: { public: true } };
 
-  const startSession = async (request: FastifyRequest, reply: FastifyReply, options: { merchantId: number; userId: number; stage?: SessionStage }) => {
+  const startSession = async (request: FastifyRequest, reply: FastifyReply, options: { user: MerchantUser; stage?: SessionStage }) => {
     const { token } = await createSession(ctx, { ...options, ip: request.ip, userAgent: request.headers['user-agent'] ?? '' });
     reply.setCookie(SESSION_COOKIE, token, sessionCookieOptions(ctx.config));
     return token;
@@ -43,7 +44,7 @@ export function registerAccount(app: FastifyInstance, deps: DashboardDeps) {
     try {
       // Only these three: the fee and the rest are the operator's to set. Test at once, live once approved.
       const created = await createMerchant(ctx, { ...values, password: field(request, 'password') }, { status: 'new' });
-      const token = await startSession(request, reply, { merchantId: created.merchant.id, userId: created.owner.id });
+      const token = await startSession(request, reply, { user: created.owner });
       request.merchantSession = await findSession(ctx, { token });
       try {
         await sendVerificationEmail(ctx, created.owner);
@@ -71,10 +72,10 @@ export function registerAccount(app: FastifyInstance, deps: DashboardDeps) {
     const email = field(request, 'email').trim();
     const next = safeNext(field(request, 'next'));
     try {
-      const { merchant, user } = await logIn(ctx, { email, password: field(request, 'password'), ip: request.ip });
+      const { user } = await logIn(ctx, { email, password: field(request, 'password'), ip: request.ip });
       if (request.merchantSession) await deleteSession(ctx, { sessionId: request.merchantSession.id });
       const stage = user.totp_enrolled_at ? 'second_factor' : 'signed_in';
-      await startSession(request, reply, { merchantId: merchant.id, userId: user.id, stage });
+      await startSession(request, reply, { user, stage });
       if (stage === 'second_factor') return reply.code(303).redirect(`/dashboard/login/code${next ? `?next=${encodeURIComponent(next)}` : ''}`);
       return reply.code(303).redirect(next ?? '/dashboard');
     } catch (error) {
@@ -98,7 +99,7 @@ export function registerAccount(app: FastifyInstance, deps: DashboardDeps) {
     if (!formVerified(deps, request)) return formExpired(deps, request, reply);
     const next = safeNext(field(request, 'next'));
     try {
-      await checkUserCode(ctx, { userId: session.user.id, code: field(request, 'code'), purpose: 'to log in' });
+      await checkUserCode(ctx, { personId: session.user.person_id, code: field(request, 'code'), purpose: 'to log in' });
       await completeSession(ctx, { sessionId: session.id });
       return reply.code(303).redirect(next ?? '/dashboard');
     } catch (error) {

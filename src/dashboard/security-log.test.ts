@@ -4,10 +4,8 @@
 // merchant's log shows none of it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enrolTotp, mailedLink, merchantBrowser, type MerchantBrowser, pageText, recoveryCodesOf } from '../../test/dashboard-client.js';
-import { loggedInAs, teamMember } from '../../test/team-client.js';
+import { loggedInAs, merchantOwnedBy, teamMember } from '../../test/team-client.js';
 import { startTestApp, type TestApp } from '../../test/test-app.js';
-import { insertMerchantUser } from '../merchants/merchant-user-store.js';
-import { hashPassword } from '../people/password.js';
 import { totpCode } from '../people/totp.js';
 
 let t: TestApp;
@@ -22,7 +20,7 @@ const nextStep = () => t.clock.advance(30);
 async function owner() {
   const browser = merchantBrowser(t.app);
   const { fields } = await browser.signUp();
-  const [{ id }] = await t.db.query<{ id: number }>('SELECT merchant_id AS id FROM merchant_users WHERE email = $1', [fields.email]);
+  const id = await merchantOwnedBy(t.db, fields.email);
   return { browser, fields, merchantId: Number(id) };
 }
 
@@ -159,8 +157,7 @@ describe('the team log of security acts', () => {
   it('shows an e-mail escaped', async () => {
     const o = await owner();
     const email = `x"><script>alert(1)</script>-${process.pid}-${Date.now()}@example.com`;
-    const now = t.clock.now();
-    await insertMerchantUser(t.db, { merchantId: o.merchantId, email, role: 'viewer', passwordHash: await hashPassword('viewer password'), emailVerifiedAt: now, now });
+    await teamMember(t.ctx, o.merchantId, 'viewer', { email, password: 'viewer password' });
     const marked = await loggedInAs(t.app, { email, password: 'viewer password' });
     await marked.get('/dashboard/account/sessions');
     expect((await marked.post('/dashboard/account/sessions/end-all')).location).toBe('/dashboard/login?done=everywhere');

@@ -6,9 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enrolTotp as enrolTotpAs, mailedLink, merchantBrowser, pageText, type MerchantBrowser, recoveryCodesOf, uniqueSignUp } from '../../test/dashboard-client.js';
 import { invitationLinkFor } from '../../test/console-client.js';
 import { validApplication } from '../../test/merchant-approval.js';
+import { merchantOwnedBy, teamMember } from '../../test/team-client.js';
 import { openTestDb, startTestApp, type TestApp } from '../../test/test-app.js';
-import { insertMerchantUser } from '../merchants/merchant-user-store.js';
-import { hashPassword } from '../people/password.js';
 import { totpCode } from '../people/totp.js';
 
 let t: TestApp;
@@ -131,9 +130,9 @@ describe('two-factor log-in', () => {
     await owner.get('/dashboard/account');
     expect((await owner.post('/dashboard/account/team-two-factor', { required: 'yes' })).location).toBe('/dashboard/account?done=team-on');
 
-    const [{ id: merchantId }] = await t.db.query<{ id: number }>('SELECT merchant_id AS id FROM merchant_users WHERE lower(email) = lower($1)', [fields.email]);
+    const merchantId = await merchantOwnedBy(t.db, fields.email);
     const email = `dev-${fields.email}`;
-    await insertMerchantUser(t.db, { merchantId: Number(merchantId), email, role: 'developer', passwordHash: await hashPassword('developer password'), emailVerifiedAt: t.clock.now(), now: t.clock.now() });
+    await teamMember(t.ctx, merchantId, 'developer', { email, password: 'developer password' });
     const developer = merchantBrowser(t.app);
     await developer.logIn(email, 'developer password');
     for (const path of ['/dashboard', '/dashboard/keys', '/dashboard/account/sessions']) expect((await developer.get(path)).location).toBe('/dashboard/account/two-factor');

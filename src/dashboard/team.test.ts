@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { merchantBrowser, type MerchantBrowser, pageText, paidPayment } from '../../test/dashboard-client.js';
 import { type MailInbox, startMailInbox } from '../../test/mail-inbox.js';
 import { validApplication } from '../../test/merchant-approval.js';
-import { loggedInAs, teamMember } from '../../test/team-client.js';
+import { loggedInAs, merchantOwnedBy, teamMember } from '../../test/team-client.js';
 import { startTestApp, type TestApp } from '../../test/test-app.js';
 
 let t: TestApp;
@@ -35,8 +35,7 @@ function linkIn(to: string): string {
 async function owner() {
   const browser = merchantBrowser(t.app);
   const { fields, keys } = await browser.signUp();
-  const [{ id }] = await t.db.query<{ id: number }>('SELECT merchant_id AS id FROM merchant_users WHERE email = $1', [fields.email]);
-  return { browser, fields, keys, merchantId: Number(id) };
+  return { browser, fields, keys, merchantId: await merchantOwnedBy(t.db, fields.email) };
 }
 
 async function invite(browser: MerchantBrowser, email: string, role: string) {
@@ -116,7 +115,7 @@ describe('invitations', () => {
     expect(Number((await t.db.query<{ refunded_amount: string }>('SELECT refunded_amount FROM payments WHERE pidx = $1', [paid.pidx]))[0].refunded_amount)).toBe(0);
 
     // A user now, e-mail verified, with the role; the link is spent; the owner heard of it.
-    const [user] = await t.db.query<{ role: string; verified: boolean; merchant_id: number }>('SELECT role, email_verified_at IS NOT NULL AS verified, merchant_id FROM merchant_users WHERE email = $1', [email]);
+    const [user] = await t.db.query<{ role: string; verified: boolean; merchant_id: number }>('SELECT u.role, p.email_verified_at IS NOT NULL AS verified, u.merchant_id FROM merchant_users u JOIN merchant_people p ON p.id = u.person_id WHERE p.email = $1', [email]);
     expect({ ...user, merchant_id: Number(user.merchant_id) }).toEqual({ role: 'developer', verified: true, merchant_id: o.merchantId });
     expect((await deadLinkVisitor().get(link)).status).toBe(404);
     await waitForMail(o.fields.email, 1);
@@ -129,25 +128,35 @@ describe('invitations', () => {
     expect((await merchantBrowser(t.app).logIn(email, 'developer password')).status).toBe(303);
   });
 
-  it('refuses an e-mail that is a user already, here or at another merchant, an owner role, a bad e-mail', async () => {
+  it('invites a user of another business exactly as a new address (nothing tells who has an account); refuses one of this team, an owner role, a bad e-mail', async () => {
     const o = await owner();
     const other = await owner();
-    for (const email of [o.fields.email, other.fields.email.toUpperCase()]) {
-      const answer = await invite(o.browser, email, 'viewer');
-      expect(answer.status).toBe(409);
-      expect(pageText(answer.body)).toContain('This e-mail already belongs to a Bhuktani merchant user');
-    }
+    // The same form twice, for an address with an account elsewhere and for a new one: the same answers.
+    const known = await invite(o.browser, other.fields.email.toUpperCase(), 'viewer');
+    const unknown = await invite(o.browser, newEmail('unknown'), 'viewer');
+    expect({ status: known.status, location: known.location, body: known.body }).toEqual({ status: unknown.status, location: unknown.location, body: unknown.body });
+    expect(known.location).toBe('/dashboard/team?done=invited');
+    const shown = (body: string, email: string) => pageText(body).replace(/\S+@example\.com/gi, 'E-MAIL').replace(email, 'E-MAIL');
+    const page = (await o.browser.get('/dashboard/team')).body;
+    expect(teamRows(page)).toHaveLength(1);
+
+    const mine = await invite(o.browser, o.fields.email, 'viewer');
+    expect(mine.status).toBe(409);
+    expect(pageText(mine.body)).toContain(`${o.fields.email} is in your team already.`);
     const asOwner = await invite(o.browser, newEmail('owner'), 'owner');
     expect(asOwner.status).toBe(400);
     expect(pageText(asOwner.body)).toContain('Ownership is handed over, not given.');
     expect((await invite(o.browser, 'not an e-mail', 'viewer')).status).toBe(400);
     const twice = newEmail('twice');
     expect((await invite(o.browser, twice, 'viewer')).status).toBe(303);
-    expect((await invite(o.browser, twice, 'finance')).status).toBe(409);
-    expect(await t.db.query('SELECT email FROM merchant_invitations WHERE merchant_id = $1', [o.merchantId])).toEqual([{ email: twice }]);
+    // A second invitation to an address with an account answers as for one without: "invited already".
+    const again = [await invite(o.browser, twice, 'finance'), await invite(o.browser, other.fields.email, 'finance')];
+    expect(again.map((a) => a.status)).toEqual([409, 409]);
+    expect(shown(again[0].body, twice)).toBe(shown(again[1].body, other.fields.email));
+    expect((await t.db.query<{ email: string }>('SELECT email FROM merchant_invitations WHERE merchant_id = $1 ORDER BY id', [o.merchantId])).map((r) => r.email.toLowerCase())).toHaveLength(3);
   });
 
-  it('two merchants may invite the same new address; whoever is accepted second is told it is taken', async () => {
+  it('two merchants invite the same new address: the first link accepted makes the account, the second joins it with its password', async () => {
     const a = await owner();
     const b = await owner();
     const email = newEmail('wanted');
@@ -155,16 +164,22 @@ describe('invitations', () => {
     const aLink = linkIn(email);
     expect((await invite(b.browser, email, 'admin')).status).toBe(303);
     const bLink = linkIn(email);
-    expect((await join(aLink)).done.status).toBe(303);
+    expect((await join(aLink, 'the one password')).done.status).toBe(303);
     const late = merchantBrowser(t.app);
-    await late.get(bLink);
-    const refused = await late.post(bLink, { password: 'another password', password_again: 'another password' });
-    expect(refused.status).toBe(409);
-    expect(pageText(refused.body)).toContain('This e-mail already belongs to a Bhuktani merchant user');
-    const users = await t.db.query<{ merchant_id: number; role: string }>('SELECT merchant_id, role FROM merchant_users WHERE email = $1 AND removed_at IS NULL', [email]);
-    expect(users.map((u) => [Number(u.merchant_id), u.role])).toEqual([[a.merchantId, 'viewer']]);
-    // B's invitation is still open (B may revoke it); nothing was half made.
-    expect(await t.db.query('SELECT accepted_at FROM merchant_invitations WHERE merchant_id = $1', [b.merchantId])).toEqual([{ accepted_at: null }]);
+    const page = await late.get(bLink);
+    expect(pageText(page.body)).toContain('You have a Bhuktani account with this address');
+    expect(page.body).not.toContain('name="password_again"');
+    const wrong = await late.post(bLink, { password: 'another password' });
+    expect(wrong.status).toBe(401);
+    expect(pageText(wrong.body)).toContain('That is not the password of this account.');
+    const joined = await late.post(bLink, { password: 'the one password' });
+    expect(joined.status).toBe(303);
+    const users = await t.db.query<{ merchant_id: number; role: string }>('SELECT u.merchant_id, u.role FROM merchant_users u JOIN merchant_people p ON p.id = u.person_id WHERE p.email = $1 AND u.removed_at IS NULL ORDER BY u.id', [email]);
+    expect(users.map((u) => [Number(u.merchant_id), u.role])).toEqual([
+      [a.merchantId, 'viewer'],
+      [b.merchantId, 'admin'],
+    ]);
+    expect(await t.db.query('SELECT count(*)::int AS n FROM merchant_people WHERE lower(email) = lower($1)', [email])).toEqual([{ n: 1 }]);
   });
 
   it('resend gives a new link (the old one stops), revoke ends it, and a link is good for 7 days only', async () => {
@@ -273,7 +288,7 @@ describe('managing the team', () => {
     expect((await o.browser.post('/dashboard/team/transfer', { user_id: 'x' })).status).toBe(404);
     const done = await o.browser.post('/dashboard/team/transfer', { user_id: String(admin.id) });
     expect(done.location).toBe('/dashboard/team?done=transferred');
-    const roles = await t.db.query<{ email: string; role: string }>('SELECT email, role FROM merchant_users WHERE merchant_id = $1 AND removed_at IS NULL ORDER BY id', [o.merchantId]);
+    const roles = await t.db.query<{ email: string; role: string }>('SELECT p.email, u.role FROM merchant_users u JOIN merchant_people p ON p.id = u.person_id WHERE u.merchant_id = $1 AND u.removed_at IS NULL ORDER BY u.id', [o.merchantId]);
     expect(roles).toEqual([
       { email: o.fields.email, role: 'admin' },
       { email: admin.email, role: 'owner' },

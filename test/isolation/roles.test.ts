@@ -10,7 +10,7 @@ import { merchantRoles, type MerchantRole } from '../../src/merchants/merchant-u
 import { requestPayout } from '../../src/settlements/request-payout.js';
 import { merchantBrowser, type MerchantBrowser, paidPayment } from '../dashboard-client.js';
 import { approveSignedUp } from '../merchant-approval.js';
-import { loggedInAs, teamMember } from '../team-client.js';
+import { loggedInAs, merchantOwnedBy, teamMember } from '../team-client.js';
 import { routeKey, snapshotOfMerchant, startRecordingRoutes } from './isolation-helper.js';
 
 interface Request {
@@ -88,7 +88,7 @@ t.clock.advance(20 * 365 * 24 * 3600);
 const owner = merchantBrowser(t.app);
 const signedUp = await owner.signUp();
 await approveSignedUp(t.ctx, signedUp.fields.email);
-const [{ id: merchantId }] = await t.db.query<{ id: number }>('SELECT merchant_id AS id FROM merchant_users WHERE email = $1', [signedUp.fields.email]);
+const merchantId = await merchantOwnedBy(t.db, signedUp.fields.email);
 await owner.get('/dashboard/webhooks');
 expect((await owner.post('/dashboard/webhooks/endpoint', { url: 'https://roles.example.com/hook' })).status).toBe(200);
 const paid = await paidPayment(t.app, signedUp.keys.test);

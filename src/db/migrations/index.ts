@@ -18,6 +18,7 @@ import m016 from './016_merchant_team.js';
 import m017 from './017_merchant_account_safety.js';
 import m018 from './018_settlements.js';
 import m019 from './019_payout_schedules.js';
+import m021 from './021_merchant_people.js';
 
 export interface Migration {
   name: string;
@@ -47,4 +48,5 @@ export const migrations: Migration[] = [
   sql('017_merchant_account_safety', m017),
   sql('018_settlements', m018),
   sql('019_payout_schedules', m019),
+  sql('021_merchant_people', m021),
 ];
