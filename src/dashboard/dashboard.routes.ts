@@ -9,6 +9,7 @@ import { pageError, unavailableNotice } from '../http/page-errors.js';
 import { findSession, SESSION_COOKIE } from '../merchants/merchant-sessions.js';
 import { registerAccount } from './account.routes.js';
 import { registerBusiness } from './business.routes.js';
+import { registerBusinessSwitch } from './business-switch.route.js';
 import { forbidden, messagePage, notFound } from './dashboard-pages.js';
 import { isAction, may } from './dashboard-permissions.js';
 import { safeNext, type DashboardDeps } from './dashboard-request.js';
@@ -68,6 +69,7 @@ async function dashboardRoutes(app: FastifyInstance, deps: DashboardDeps) {
 
   registerAccount(app, deps);
   registerEnvironmentSwitch(app, deps);
+  registerBusinessSwitch(app, deps);
   registerHome(app, deps);
   registerTransactions(app, deps);
   registerPayment(app, deps);

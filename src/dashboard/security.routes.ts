@@ -12,7 +12,9 @@ import { linkRefusal, SignInError } from '../people/sign-in-error.js';
 import { setTeamTwoFactor } from '../people/team-two-factor.js';
 import { formExpired, frameOf, messagePage } from './dashboard-pages.js';
 import { doing, field, fieldMessages, formToken, formVerified, queryText, safeNext, sendPage, sessionOf, signedIn, type DashboardDeps } from './dashboard-request.js';
+import { anyTeamRequiresTwoFactor } from '../merchants/merchant-user-store.js';
 import { may } from './dashboard-permissions.js';
+import { businessSwitcher } from './layout.js';
 import { stepUp } from './step-up.js';
 import { accountPage, type AccountView, enrolPage, recoveryCodesPage, sessionsPage } from './security-pages.js';
 
@@ -35,6 +37,7 @@ export function registerSecurity(app: FastifyInstance, deps: DashboardDeps) {
     const { user } = sessionOf(request);
     const view: AccountView = {
       twoFactorOn: user.totp_enrolled_at !== null,
+      twoFactorRequired: await anyTeamRequiresTwoFactor(ctx.db, user.person_id),
       unusedCodes: user.totp_enrolled_at ? await unusedRecoveryCodes(ctx, user.person_id) : 0,
       isOwner: may(user.role, 'team.require_two_factor'),
       done: DONE[queryText(request, 'done')],
@@ -60,7 +63,9 @@ export function registerSecurity(app: FastifyInstance, deps: DashboardDeps) {
     const session = sessionOf(request);
     const secret = await enrolmentSecret(ctx, { personId: session.user.person_id });
     if (!secret) return reply.code(303).redirect('/dashboard/account');
-    const view = { csrf: formToken(deps, request, reply), email: session.user.email, secret: secret.secret, qrSvg: await qrSvg(secret.uri), required: session.requireTwoFactor, message };
+    const csrf = formToken(deps, request, reply);
+    const otherBusinesses = session.requireTwoFactor && session.memberships.length > 1 ? businessSwitcher(session, csrf) : undefined;
+    const view = { csrf, email: session.user.email, secret: secret.secret, qrSvg: await qrSvg(secret.uri), required: session.requireTwoFactor, otherBusinesses, message };
     return sendPage(reply, enrolPage(signedIn(request) ? frameOf(deps, request, reply, 'account') : undefined, view), status);
   };
 

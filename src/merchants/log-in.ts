@@ -4,8 +4,7 @@
 import type { AppContext } from '../context.js';
 import type { MerchantUser } from './merchant-user.js';
 import { findPersonForLogIn } from './merchant-person-store.js';
-import { findTeamUser } from '../people/merchant-team-store.js';
-import { listMemberships } from './merchant-user-store.js';
+import { findLandingUser } from './merchant-user-store.js';
 import { countSignInFailure, forgetSignInFailures, lockedForSeconds } from '../people/sign-in-throttle.js';
 import { hashPassword, verifyPassword } from '../people/password.js';
 
@@ -42,8 +41,7 @@ export async function logIn(ctx: AppContext, options: { email: string; password:
   if (matches) {
     // Only the email's count: clearing the address's would let one valid account reset it for guessing at others.
     await forgetSignInFailures(ctx.db, scopes.email);
-    const [landing] = await listMemberships(ctx.db, found.person.id);
-    const user = landing && (await findTeamUser(ctx.db, landing.merchantId, landing.userId));
+    const user = await findLandingUser(ctx.db, found.person.id);
     if (user) return { user };
     throw new LogInError('wrong_credentials');
   }

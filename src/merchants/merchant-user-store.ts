@@ -21,14 +21,20 @@ export async function insertMerchantUser(db: Queryable, row: { merchantId: numbe
   return normalUser(user);
 }
 
-/** The businesses a person belongs to now, the one they chose last first (log-in lands there). */
+/** The businesses a person belongs to now, by name (the switcher's order, which switching does not change). */
 export async function listMemberships(db: Queryable, personId: number): Promise<Membership[]> {
   const rows = await db.query<{ id: number; merchant_id: number; idx: string; name: string; role: MerchantRole }>(
     `SELECT u.id, u.merchant_id, m.idx, m.name, u.role FROM merchant_users u JOIN merchants m ON m.id = u.merchant_id
-      WHERE u.person_id = $1 AND u.removed_at IS NULL ORDER BY u.chosen_at DESC NULLS LAST, u.id`,
+      WHERE u.person_id = $1 AND u.removed_at IS NULL ORDER BY lower(m.name), u.id`,
     [personId],
   );
   return rows.map((r) => ({ userId: Number(r.id), merchantId: Number(r.merchant_id), merchantIdx: r.idx, merchantName: r.name, role: r.role }));
+}
+
+/** The present user the person logs in as: of the business they chose last (the first one they joined before any choice). */
+export async function findLandingUser(db: Queryable, personId: number): Promise<MerchantUser | undefined> {
+  const [user] = await db.query<MerchantUser>(`SELECT ${USER_COLUMNS} FROM ${USERS} WHERE u.person_id = $1 AND u.removed_at IS NULL ORDER BY u.chosen_at DESC NULLS LAST, u.id LIMIT 1`, [personId]);
+  return user && normalUser(user);
 }
 
 /** The person chose this business (log-in lands on the latest). */

@@ -505,6 +505,17 @@ const table: Record<string, Classification> = {
       { what: 'B switches its session to live', by: { browser: await freshB(w) }, method: 'POST', url: '/dashboard/environment', body: { environment: 'live', back: '/dashboard' }, expect: (a) => expect(a.status).toBe(303), hidden: ALL },
     ],
   },
+  'POST /dashboard/switch-business': {
+    scope: 'dashboard',
+    reason: "switches the session to another of its person's own businesses only; any other merchant, named by its idx, is the not-found page",
+    attempts: async (w) => {
+      const [{ idx }] = await w.t.db.query<{ idx: string }>('SELECT idx FROM merchants WHERE id = $1', [w.a.id]);
+      return [
+        { what: "B switches its session to A's business", by: { browser: await freshB(w) }, method: 'POST', url: '/dashboard/switch-business', body: { business: idx }, expect: 'page not found', hidden: ALL },
+        { what: 'A on live switches to a business that does not exist', by: { browser: 'aLive' }, method: 'POST', url: '/dashboard/switch-business', body: { business: 'x'.repeat(16) }, expect: 'page not found', hidden: ['test'] },
+      ];
+    },
+  },
   'POST /dashboard/logout': {
     scope: 'dashboard',
     reason: "ends the session's own session; A's sessions stay",

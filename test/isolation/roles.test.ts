@@ -37,6 +37,7 @@ const routesTable: Record<string, { action: Action | 'public' } & Request> = {
   'GET /dashboard/business': { action: 'business.manage' },
   'POST /dashboard/business': { action: 'business.manage', body: { legal_name: '' } },
   'POST /dashboard/environment': { action: 'view', body: { environment: 'test', back: '/dashboard' } },
+  'POST /dashboard/switch-business': { action: 'view', body: { business: 'not-one-of-theirs' } },
   'POST /dashboard/logout': { action: 'view', endsSession: true },
   'GET /dashboard/settlements': { action: 'view' },
   'POST /dashboard/settlements/payouts': { action: 'payouts.request', body: { payout: 'amount', amount: 'not an amount' } },
