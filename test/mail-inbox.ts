@@ -2,6 +2,7 @@
 // through SMTP_URL as it would to any mail server, and tests read what arrived.
 import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
+import { watchMail } from './mailbox.js';
 import { freePort } from './processes.js';
 
 export interface ReceivedMail {
@@ -41,12 +42,16 @@ export async function startMailInbox(): Promise<MailInbox> {
         .catch(done);
     },
   });
+  const forgetMail = watchMail({ received });
   const port = await freePort();
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   return {
     config: { smtpUrl: `smtp://127.0.0.1:${port}`, mailFrom: 'Bhuktani <no-reply@bhuktani.test>' },
     received,
     to: (address) => received.filter((m) => m.to.includes(address.toLowerCase()) || m.to.includes(address)),
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () => {
+      forgetMail();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
   };
 }

@@ -228,3 +228,51 @@ describe('one person in several businesses', () => {
     expect((await onB.get(`/dashboard/payments/${a.paid.pidx}`)).status).toBe(404);
   });
 });
+
+describe('sign-up tells nobody who has an account', () => {
+  /** The form as a person sends it, from a fresh browser: status, the page with the typed address taken out, the cookies set. */
+  async function signUpAnswer(fields: { name: string; email: string; password: string }) {
+    const browser = merchantBrowser(t.app);
+    await browser.get('/dashboard/signup');
+    const answer = await browser.post('/dashboard/signup', fields);
+    return { status: answer.status, page: answer.body.split(fields.email).join('E-MAIL'), cookies: answer.setCookies.map((c) => c.split('=')[0]) };
+  }
+
+  it('an address with an account gets the answer a new one gets, and its owner an e-mail instead; nothing is created', async () => {
+    const known = await business();
+    const fresh = newEmail('fresh');
+    const name = `Copycat ${Date.now()}`;
+    const forKnown = await signUpAnswer({ name, email: known.fields.email.toUpperCase(), password: 'someone else 1' });
+    const forNew = await signUpAnswer({ name, email: fresh, password: 'someone else 1' });
+    expect(forKnown).toEqual(forNew);
+    expect(forKnown.status).toBe(200);
+    expect(pageText(forKnown.page)).toContain('We sent an e-mail to E-MAIL. Open the link in it to continue');
+
+    // The owner hears of it by e-mail, with the way to log in or reset the password; the new address gets its link.
+    await expect.poll(() => inbox.to(known.fields.email).some((m) => m.subject === 'Someone tried to sign up for Bhuktani with your e-mail')).toBe(true);
+    const told = inbox.to(known.fields.email).find((m) => m.subject === 'Someone tried to sign up for Bhuktani with your e-mail')!;
+    expect(told.text).toContain('you already have an account: nothing new was created');
+    expect(told.text).toContain('http://bhuktani.test/dashboard/login');
+    expect(told.text).toContain('http://bhuktani.test/dashboard/forgot-password');
+    expect(told.text).not.toMatch(/\/dashboard\/signup\//);
+    expect(told.text).not.toContain('someone else 1');
+    await expect.poll(() => inbox.to(fresh).map((m) => m.subject)).toEqual(['Finish signing up for Bhuktani']);
+    expect(inbox.to(fresh)[0].text).toMatch(/http:\/\/bhuktani\.test\/dashboard\/signup\/[\w-]{43}/);
+
+    // Nothing was made for the known address, and its account is as it was.
+    expect(await t.db.query('SELECT count(*)::int AS n FROM merchants WHERE name = $1', [name])).toEqual([{ n: 0 }]);
+    expect(await t.db.query('SELECT count(*)::int AS n FROM merchant_sign_ups WHERE lower(email) = lower($1) AND used_at IS NULL', [known.fields.email])).toEqual([{ n: 0 }]);
+    expect((await merchantBrowser(t.app).logIn(known.fields.email, known.fields.password)).location).toBe('/dashboard');
+    expect((await merchantBrowser(t.app).logIn(known.fields.email, 'someone else 1')).status).toBe(401);
+  });
+
+  it('a mistyped form is refused alike for both, field by field', async () => {
+    const known = await business();
+    const bad = { name: '', password: 'short' };
+    const forKnown = await signUpAnswer({ ...bad, email: known.fields.email });
+    const forNew = await signUpAnswer({ ...bad, email: newEmail('fresh') });
+    expect(forKnown.status).toBe(400);
+    // The form comes back with its own token each time: compare the words.
+    expect(pageText(forKnown.page)).toBe(pageText(forNew.page));
+  });
+});

@@ -74,6 +74,8 @@ const routesTable: Record<string, { action: Action | 'public' } & Request> = {
   'POST /dashboard/invitation/:token': { action: 'public' },
   'GET /dashboard/signup': { action: 'public' },
   'POST /dashboard/signup': { action: 'public' },
+  'GET /dashboard/signup/:token': { action: 'public' },
+  'POST /dashboard/signup/:token': { action: 'public' },
   'GET /dashboard/login': { action: 'public' },
   'POST /dashboard/login': { action: 'public' },
 };
