@@ -141,7 +141,7 @@ export function registerSecurity(app: FastifyInstance, deps: DashboardDeps) {
     if (!formVerified(deps, request)) return formExpired(deps, request, reply);
     const { user } = sessionOf(request);
     if (user.email_verified_at) return reply.code(303).redirect('/dashboard/account');
-    if (!(await sendVerificationEmail(ctx, user))) return show(request, reply, { error: 'We sent several links just now. Wait a minute, then try again.' }, 429);
+    if (!(await sendVerificationEmail(ctx, { personId: user.person_id, email: user.email, emailVerifiedAt: user.email_verified_at }))) return show(request, reply, { error: 'We sent several links just now. Wait a minute, then try again.' }, 429);
     return reply.code(303).redirect('/dashboard/account?done=verify');
   });
 

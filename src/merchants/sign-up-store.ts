@@ -10,8 +10,8 @@ export interface SignUpRow {
 }
 
 export async function insertSignUp(db: Queryable, row: { tokenHash: string; name: string; email: string; passwordHash: string; now: Date; expiresAt: Date }): Promise<void> {
-  // Sign-ups never finished are of no use once their link has expired.
-  await db.query('DELETE FROM merchant_sign_ups WHERE expires_at <= $1', [row.now]);
+  // This address's sign-ups never finished are of no use once their link has expired.
+  await db.query('DELETE FROM merchant_sign_ups WHERE lower(email) = lower($1) AND expires_at <= $2', [row.email, row.now]);
   await db.query('INSERT INTO merchant_sign_ups (token_hash, name, email, password_hash, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6)', [
     row.tokenHash,
     row.name,

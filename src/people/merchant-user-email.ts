@@ -2,7 +2,6 @@
 // (signed up before sign-ups were confirmed by e-mail). Until it is followed they may use test
 // payments but not apply to go live or ask for live payouts (contract section 9).
 import type { AppContext } from '../context.js';
-import type { MerchantPerson } from '../merchants/merchant-user.js';
 import { markEmailVerified } from '../merchants/merchant-person-store.js';
 import { issueLink, peekLink, spendLink } from './account-links.js';
 import { verifyEmailMail } from './account-mail.js';
@@ -14,12 +13,12 @@ import { countSignInFailure, lockedForSeconds } from './sign-in-throttle.js';
 export const VERIFY_MAILS_BEFORE_LOCK = 3;
 
 /** Sends a new verification link (an older one stops working); false when too many were sent just now. */
-export async function sendVerificationEmail(ctx: AppContext, person: Pick<MerchantPerson, 'id' | 'email' | 'email_verified_at'>): Promise<boolean> {
-  if (person.email_verified_at) return true;
-  const scope = `verify-mail:person:${person.id}`;
+export async function sendVerificationEmail(ctx: AppContext, person: { personId: number; email: string; emailVerifiedAt: Date | null }): Promise<boolean> {
+  if (person.emailVerifiedAt) return true;
+  const scope = `verify-mail:person:${person.personId}`;
   if ((await lockedForSeconds(ctx.db, [scope], ctx.clock.now())) > 0) return false;
   await countSignInFailure(ctx.db, [[scope, VERIFY_MAILS_BEFORE_LOCK]], ctx.clock.now());
-  const { token, expiresAt } = await issueLink(ctx.db, { personId: person.id, purpose: 'verify_email', now: ctx.clock.now() });
+  const { token, expiresAt } = await issueLink(ctx.db, { personId: person.personId, purpose: 'verify_email', now: ctx.clock.now() });
   const link = `${ctx.config.publicUrl}/dashboard/verify-email/${token}`;
   await ctx.mailer.send(verifyEmailMail({ to: person.email, link, expiresAt, timeZone: ctx.config.timeZone }));
   return true;

@@ -16,6 +16,9 @@ CREATE TABLE merchant_people (
   from_user_id bigint
 );
 CREATE UNIQUE INDEX merchant_people_email ON merchant_people (lower(email));
+-- People's ids never coincide with users' (memberships'): code that takes one for the other then finds
+-- nothing, instead of acting on someone else's account.
+ALTER SEQUENCE merchant_people_id_seq RESTART WITH 1000000001;
 
 -- One person per e-mail, whatever its case. Of the rows with one e-mail the present user (at most one:
 -- migration 015's index) gives the password and two-factor, else the latest removed one.
@@ -70,5 +73,5 @@ CREATE TABLE merchant_sign_ups (
   expires_at timestamptz NOT NULL,
   used_at timestamptz
 );
-CREATE INDEX merchant_sign_ups_expires ON merchant_sign_ups (expires_at);
+CREATE INDEX merchant_sign_ups_email ON merchant_sign_ups (lower(email));
 `;
