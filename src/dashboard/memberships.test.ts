@@ -119,6 +119,8 @@ describe('one person in several businesses', () => {
       expect((await person.get('/dashboard/keys')).status).toBe(may.keys);
       expect(switcher((await person.get('/dashboard')).body)!.find((o) => o.selected)!.text.startsWith(shop.fields.name)).toBe(true);
     }
+    // Their sessions page names the business each session looks at (C's, last switched to).
+    expect(pageText((await person.get('/dashboard/account/sessions')).body)).toContain(c.fields.name);
     // The team page of each shows the one person once, with that team's role.
     const rows = (body: string) => [...body.matchAll(/<tr data-user="([^"]+)">[\s\S]*?data-role="(\w+)"/g)].filter((m) => m[1] === email).map((m) => m[2]);
     for (const [shop, role] of [

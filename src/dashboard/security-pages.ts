@@ -155,6 +155,8 @@ function browserName(userAgent: string): string {
 
 export function sessionsPage(frame: PageFrame, view: { sessions: SessionListing[]; done?: string }): Html {
   const { csrf, timeZone } = frame;
+  // A person in several businesses sees which one each session looks at.
+  const business = frame.session.memberships.length > 1;
   return dashboardLayout({
     ...frame,
     title: 'Your sessions',
@@ -162,10 +164,11 @@ export function sessionsPage(frame: PageFrame, view: { sessions: SessionListing[
 ${alertBox(view.done, 'success')}
 <section class="panel">
 <table class="sessions">
-  <thead><tr><th scope="col">Logged in</th><th scope="col">Last seen</th><th scope="col">Address</th><th scope="col">Browser</th><th scope="col"><span class="visually-hidden">Action</span></th></tr></thead>
+  <thead><tr><th scope="col">Logged in</th>${business ? html`<th scope="col">Business</th>` : ''}<th scope="col">Last seen</th><th scope="col">Address</th><th scope="col">Browser</th><th scope="col"><span class="visually-hidden">Action</span></th></tr></thead>
   <tbody>${view.sessions.map(
     (s) => html`<tr data-session="${s.ref}"${s.current ? html` aria-current="true"` : ''}>
     <td>${formatDateTime(s.createdAt, timeZone)}</td>
+    ${business ? html`<td>${s.merchantName}</td>` : ''}
     <td>${formatDateTime(s.lastSeenAt, timeZone)}</td>
     <td>${s.ip || '–'}</td>
     <td title="${s.userAgent}">${browserName(s.userAgent)}</td>
