@@ -47,6 +47,7 @@ describe('a merchant keeps its account safe', () => {
     await signUpInBrowser(page, suite.service.origin, { name: 'Annapurna Books', email, password: 'books books books' });
     await page.getByRole('heading', { name: 'Welcome, Annapurna Books' }).waitFor();
     expect(await page.getByText('Confirm your e-mail address.').count()).toBe(0);
+    await page.getByRole('link', { name: 'Security' }).click();
 
     // Two-factor: the QR code is drawn on the page; the key is there in text too.
     await page.getByRole('link', { name: 'Set up two-factor' }).click();

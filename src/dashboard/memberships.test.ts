@@ -3,24 +3,16 @@
 // with the switcher, and sees only the business they look at, with their role there. Removed from
 // one, they keep the others; a team's two-factor rule holds for them on that team only. Through the
 // dashboard's forms, with a real SMTP server in the test process receiving the e-mails.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { enrolTotp, merchantBrowser, type MerchantBrowser, pageText, paidPayment } from '../../test/dashboard-client.js';
-import { type MailInbox, startMailInbox } from '../../test/mail-inbox.js';
+import { type MailInbox, withMailInbox } from '../../test/mail-inbox.js';
 import { merchantOwnedBy } from '../../test/team-client.js';
 import { totpCode } from '../people/totp.js';
-import { startTestApp, type TestApp } from '../../test/test-app.js';
+import type { TestApp } from '../../test/test-app.js';
 
 let t: TestApp;
 let inbox: MailInbox;
-
-beforeAll(async () => {
-  inbox = await startMailInbox();
-  t = await startTestApp({ config: inbox.config });
-});
-afterAll(async () => {
-  await t.close();
-  await inbox.close();
-});
+withMailInbox((opened) => ({ t, inbox } = opened));
 
 let counter = 0;
 const newEmail = (what: string) => `${what}-${process.pid}-${Date.now()}-${++counter}@example.com`;

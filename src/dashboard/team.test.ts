@@ -2,24 +2,16 @@
 // with a real SMTP server in the test process receiving the e-mails: invite, follow the link, set a
 // password; resend, revoke, expiry; change a role, remove a user (logged out at once), hand ownership
 // over; and the e-mails to the owner when the team, the bank account or a live key changes.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { merchantBrowser, type MerchantBrowser, pageText, paidPayment } from '../../test/dashboard-client.js';
-import { type MailInbox, startMailInbox } from '../../test/mail-inbox.js';
+import { type MailInbox, withMailInbox } from '../../test/mail-inbox.js';
 import { validApplication } from '../../test/merchant-approval.js';
 import { loggedInAs, merchantOwnedBy, teamMember } from '../../test/team-client.js';
-import { startTestApp, type TestApp } from '../../test/test-app.js';
+import type { TestApp } from '../../test/test-app.js';
 
 let t: TestApp;
 let inbox: MailInbox;
-
-beforeAll(async () => {
-  inbox = await startMailInbox();
-  t = await startTestApp({ config: inbox.config });
-});
-afterAll(async () => {
-  await t.close();
-  await inbox.close();
-});
+withMailInbox((opened) => ({ t, inbox } = opened));
 
 let counter = 0;
 const newEmail = (what: string) => `${what}-${process.pid}-${Date.now()}-${++counter}@example.com`;

@@ -3,9 +3,9 @@
 // becomes one person with the present user's password and two-factor, each user row a membership of
 // that person, open sessions stay open as their person's, and a removed row's codes and links go.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterUpgrade } from '../../../test/migration-upgrade.js';
 import { openTestDb } from '../../../test/test-app.js';
 import type { Db } from '../db.js';
-import { migrations } from './index.js';
 
 describe('migration 021_merchant_people', () => {
   let db: Db;
@@ -15,13 +15,10 @@ describe('migration 021_merchant_people', () => {
   afterAll(() => db.close());
 
   it('makes one person per e-mail, keeps every user as a membership, and keeps open sessions', async () => {
-    const rolledBack = new Error('roll back');
-    const seen = await db
-      .transaction(async (tx) => {
-        // A schema of its own, so the shared test store is not touched; the whole run is rolled back.
-        await tx.exec('CREATE SCHEMA upgrade_021; SET LOCAL search_path TO upgrade_021');
-        const at = migrations.findIndex((m) => m.name === '021_merchant_people');
-        for (const migration of migrations.slice(0, at)) await migration.run(tx);
+    const seen = await afterUpgrade(
+      db,
+      '021_merchant_people',
+      async (tx) => {
         await tx.query(
           `INSERT INTO merchants (idx, name, email, mobile, fee_bps, status, status_changed_at, created_at)
            VALUES ('m1', 'One', 'one@example.com', '', 300, 'approved', now(), now()), ('m2', 'Two', 'two@example.com', '', 300, 'new', now(), now())`,
@@ -53,7 +50,8 @@ describe('migration 021_merchant_people', () => {
           `INSERT INTO merchant_sessions (token_hash, merchant_id, user_id, created_at, expires_at, last_seen_at)
            SELECT 'session-' || id, merchant_id, id, now(), now() + interval '1 hour', now() FROM merchant_users WHERE removed_at IS NULL`,
         );
-        await migrations[at].run(tx);
+      },
+      async (tx) => {
 
         const people = await tx.query('SELECT email, password_hash, totp_secret_sealed, totp_last_step::int AS step, email_verified_at IS NOT NULL AS verified FROM merchant_people ORDER BY lower(email)');
         const users = await tx.query(
@@ -67,12 +65,9 @@ describe('migration 021_merchant_people', () => {
           'SELECT s.token_hash, m.idx, p.email FROM merchant_sessions s JOIN merchant_users u ON u.id = s.user_id AND u.person_id = s.person_id JOIN merchant_people p ON p.id = s.person_id JOIN merchants m ON m.id = s.merchant_id ORDER BY s.token_hash',
         );
         const signUps = await tx.query('SELECT count(*)::int AS n FROM merchant_sign_ups');
-        throw Object.assign(rolledBack, { seen: { people, users, recovery, links, sessions, signUps } });
-      })
-      .catch((error: unknown) => {
-        if (error !== rolledBack) throw error;
-        return (error as Error & { seen: unknown }).seen;
-      });
+        return { people, users, recovery, links, sessions, signUps };
+      },
+    );
     expect(seen).toEqual({
       people: [
         { email: 'moved@example.com', password_hash: 'hash-new', totp_secret_sealed: null, step: 0, verified: true },
