@@ -9,5 +9,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     maxWorkers: 2,
+    // A worker runs its test files one after another in one process: the app's modules are loaded,
+    // and the PGlite test store opened, once per worker instead of once per file (test-app.ts).
+    isolate: false,
   },
 });

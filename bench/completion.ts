@@ -101,7 +101,7 @@ async function walletStep(api: Client, payer: Payer, payerIndex: number, pidx: s
     headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
     body: form({ csrf_token: csrf, mobile: payer.mobile, mpin: MPIN }),
   });
-  const token = /\/otp\/([\w-]+)$/.exec(String(answer.headers.location ?? ''))?.[1];
+  const token = new URL(String(answer.headers.location ?? ''), 'http://x.invalid').searchParams.get('attempt');
   if (answer.status !== 303 || !token) throw new Error(`the wallet step of ${pidx} answered ${answer.status}: ${answer.body.slice(0, 300)}`);
   return { payer: payerIndex, pidx, csrf, token, otp: await otp };
 }

@@ -11,6 +11,7 @@ import type { ExportRun } from './export.js';
 import type { ListEvidence, ListVariant } from './list.js';
 import { medianRun } from './load.js';
 import type { LookupRun } from './lookup.js';
+import type { NewStoreRun } from './new-store.js';
 import type { PgbenchResult } from './pgbench.js';
 import type { WaitProfile } from './postgres.js';
 import { npmStartArgs, type CpuSplit } from './processes.js';
@@ -68,6 +69,8 @@ export interface Results {
   apiStatements?: { lookup: string[]; initiate: string[] };
   statementCosts?: StatementCost[];
   lookupPlanBeforeAnalyze?: { plan: string; table: string };
+  /** Lookups on a new store before and after a burst of initiates (bench/new-store.ts). */
+  newStore?: NewStoreRun;
 }
 
 // ---- figures ----
@@ -112,6 +115,8 @@ function rows(r: Results): Row[] {
   add({ id: 'lookup-p99', scenario: 'lookup, 50 connections: p99 latency', measured: `${n1(lookupP99)} ms`, reference: `SELECT route ${n1(selectP99)} ms`, ratio: lookupP99 / selectP99, value: lookupP99 / selectP99, target: '≤ 1.5 ×', ok: (v) => v <= 1.5 });
   const insertRps = med(r.insert, (x) => x.rps);
   const initiateRps = med(r.initiate, (x) => x.rps);
+  const fresh = r.newStore;
+  add({ id: 'new-store', scenario: `lookup on a new store after a burst of initiates (${n0(fresh?.payments ?? NaN)} payments): throughput`, measured: fresh ? `${n0(fresh.after.rps)} req/s, p50 ${n1(fresh.after.p50)} ms` : '—', reference: fresh ? `lookups before the burst ${n0(fresh.before.rps)} req/s, p50 ${n1(fresh.before.p50)} ms` : '—', ratio: fresh ? fresh.after.rps / fresh.before.rps : undefined, value: fresh ? fresh.after.rps / fresh.before.rps : NaN, target: '≥ 0.8 ×', ok: (v) => v >= 0.8 });
   add({ id: 'initiate', scenario: 'initiate, 50 connections: throughput', measured: `${n0(initiateRps)} req/s`, reference: `INSERT route ${n0(insertRps)} req/s`, ratio: initiateRps / insertRps, value: initiateRps / insertRps, target: '≥ 0.7 ×', ok: (v) => v >= 0.7 });
   const c = r.completion;
   const tps = pgbenchOf(r)?.tps ?? NaN;

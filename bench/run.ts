@@ -1,7 +1,7 @@
 // `npm run bench`: every reference and scenario of issue 7 end to end, then docs/benchmarks.md.
 // Each figure is a ratio to a reference measured in this run on this machine. BENCH_QUICK=1 is a
 // smoke run of the harness (short, small); BENCH_EVIDENCE=0 skips the profiles and plans;
-// BENCH_ONLY=lookup,initiate,completion,list,export,embedded,ha runs only those scenarios (with their
+// BENCH_ONLY=lookup,initiate,new-store,completion,list,export,embedded,ha runs only those scenarios (with their
 // references) and writes its partial report to the temporary directory, not docs/.
 import { execSync } from 'node:child_process';
 import { cpus, loadavg, totalmem } from 'node:os';
@@ -13,6 +13,7 @@ import { client } from './http.js';
 import { initiateRun } from './initiate.js';
 import { listEvidence, listRun } from './list.js';
 import { apiStatements, lookupRun, preparePayments } from './lookup.js';
+import { newStoreRun } from './new-store.js';
 import { preparePgbench } from './pgbench.js';
 import { admin, analyze, ensurePgbench, ensurePostgres, postgresInfo, recreateDatabase } from './postgres.js';
 import { run, runCli } from './processes.js';
@@ -148,6 +149,8 @@ async function main() {
       }
     });
     await reference.stop();
+
+    if (runs('new-store')) results.newStore = await step('lookups on a new store, before and after a burst of initiates', () => newStoreRun(log));
 
     if (runs('completion')) results.completion = await step('payment completion, 32 payers, one merchant, each round after a pgbench TPC-B-like round', async () => {
       if (!pgbench) throw new Error('pgbench is not installed and could not be installed (apt-get install postgresql-client)');

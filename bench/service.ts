@@ -34,10 +34,10 @@ export interface BenchMerchant {
   testKey: string;
 }
 
-/** `bhuktani merchant create --json`; the numeric id is read back for the SQL seeding. */
-export async function createMerchant(name: string, lookupId: (email: string) => Promise<number>): Promise<BenchMerchant> {
+/** `bhuktani merchant create --json` (on the bench database unless `env` says another); the numeric id is read back for the SQL seeding. */
+export async function createMerchant(name: string, lookupId: (email: string) => Promise<number>, env: Record<string, string> = {}): Promise<BenchMerchant> {
   const email = `${name.toLowerCase().replace(/\W+/g, '-')}-${randomBytes(3).toString('hex')}@bench.example.com`;
-  const result = await runCli(['merchant', 'create', '--name', name, '--email', email, '--password', 'bench-password-1', '--json'], serviceCliEnv());
+  const result = await runCli(['merchant', 'create', '--name', name, '--email', email, '--password', 'bench-password-1', '--json'], { ...serviceCliEnv(), ...env });
   if (result.code !== 0) throw new Error(`merchant create failed (${result.code}): ${result.stderr}`);
   const created = JSON.parse(result.stdout.trim().split('\n').at(-1)!);
   return { id: await lookupId(email), idx: created.idx, email, liveKey: created.live_secret_key, testKey: created.test_secret_key };

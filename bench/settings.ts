@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 const quick = process.env.BENCH_QUICK === '1';
-const scenarios = ['lookup', 'initiate', 'completion', 'list', 'export', 'embedded', 'ha'] as const;
+const scenarios = ['lookup', 'initiate', 'new-store', 'completion', 'list', 'export', 'embedded', 'ha'] as const;
 export type Scenario = (typeof scenarios)[number];
 const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim()).filter(Boolean);
 const unknown = only?.filter((s) => !(scenarios as readonly string[]).includes(s));
@@ -54,6 +54,8 @@ export const pg = {
   /** The reference server's small table. */
   referenceDb: 'bhuktani_bench_ref',
   pgbenchDb: 'bhuktani_bench_pgbench',
+  /** A new store, for lookups before and after a burst of initiates (bench/new-store.ts). */
+  newStoreDb: 'bhuktani_bench_new_store',
 };
 
 export const databaseUrl = (db: string) => `postgres://${pg.user}@${pg.host}:${pg.port}/${db}`;

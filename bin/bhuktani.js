@@ -1,2 +1,5 @@
 #!/usr/bin/env node
-import '../dist/cli/main.js';
+import { enableCompileCache } from '../dist/compile-cache.js';
+
+enableCompileCache();
+await import('../dist/cli/main.js');

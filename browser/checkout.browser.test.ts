@@ -27,10 +27,14 @@ describe('paying on the hosted page', () => {
   it('pays with a sandbox wallet and returns to return_url with every callback parameter', async () => {
     const body = order();
     const initiated = await suite.service.initiate(body);
+    // The payment in payment_url's query, as the real gateway gives it; every step stays at that shape.
+    expect(initiated.payment_url).toBe(`${suite.service.origin}/pay/?pidx=${initiated.pidx}`);
     const { page } = await payer();
     await page.goto(initiated.payment_url);
     await enterWallet(page, SANDBOX.mobile, SANDBOX.mpin);
     await page.getByText('We sent a 6-digit code to 98XXXXXXX1.').waitFor();
+    const otpStep = new URL(page.url());
+    expect([otpStep.pathname, otpStep.searchParams.get('pidx'), otpStep.searchParams.get('attempt')]).toEqual(['/pay/', initiated.pidx, expect.stringMatching(/^[\w-]+$/)]);
     await enterOtp(page, SANDBOX.otp);
     const params = await landOnMerchant(page, suite.shop);
 
@@ -48,6 +52,7 @@ describe('paying on the hosted page', () => {
     });
     expect(params.transaction_id).toMatch(/^[\w-]{10,}$/);
     expect(params.tidx).toBe(params.transaction_id);
+    expect(params.txnId).toBe(params.transaction_id);
     // The merchant's server saw the same redirect the address bar shows.
     expect(suite.shop.visits.at(-1)).toEqual({ path: '/orders/return', query: params });
 
@@ -71,6 +76,7 @@ describe('paying on the hosted page', () => {
       status: 'User canceled',
       transaction_id: '',
       tidx: '',
+      txnId: '',
       mobile: '',
       amount: '123456',
       total_amount: '123456',
@@ -185,10 +191,25 @@ describe('paying on the hosted page', () => {
     expect(await page.getByRole('alert').textContent()).toBe('Wrong MPIN. 4 attempts left.');
     await page.getByLabel('MPIN').fill(SANDBOX.mpin);
     await page.getByRole('button', { name: 'Pay', exact: true }).click();
+    expect(new URL(page.url()).searchParams.get('pidx')).toBe(initiated.pidx);
     await enterOtp(page, SANDBOX.otp);
     const params = await landOnMerchant(page, suite.shop);
-    expect(params).toMatchObject({ pidx: initiated.pidx, status: 'Completed' });
+    expect(params).toMatchObject({ pidx: initiated.pidx, status: 'Completed', txnId: params.transaction_id });
     expect((await suite.service.lookup(initiated.pidx)).body).toMatchObject({ status: 'Completed', transaction_id: params.transaction_id });
+  });
+
+  it('pays at the address given out before, /pay/<pidx>, with and without JavaScript', async () => {
+    for (const javaScriptEnabled of [true, false]) {
+      const initiated = await suite.service.initiate(order());
+      const { page } = await payer({ javaScriptEnabled });
+      const response = await page.goto(`${suite.service.origin}/pay/${initiated.pidx}`);
+      expect(response?.status()).toBe(200);
+      await enterWallet(page, SANDBOX.mobile, SANDBOX.mpin);
+      await enterOtp(page, SANDBOX.otp);
+      const params = await landOnMerchant(page, suite.shop);
+      expect(params).toMatchObject({ pidx: initiated.pidx, status: 'Completed', txnId: params.transaction_id });
+      expect((await suite.service.lookup(initiated.pidx)).body).toMatchObject({ status: 'Completed', transaction_id: params.transaction_id });
+    }
   });
 });
 
@@ -238,11 +259,13 @@ describe('what the page shows', () => {
     expect(dialogs).toEqual([]);
   });
 
-  it('shows a not-found page for an unknown link', async () => {
+  it('shows a not-found page for an unknown link, a missing or a repeated pidx', async () => {
     const { page } = await payer();
-    const response = await page.goto(`${suite.service.origin}/pay/unknownpidx`);
-    expect(response?.status()).toBe(404);
-    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Payment not found');
-    expect(await page.getByLabel('Mobile number').count()).toBe(0);
+    for (const path of ['/pay/unknownpidx', '/pay/?pidx=unknownpidx', '/pay/', '/pay/?pidx=', '/pay/?pidx=a&pidx=b']) {
+      const response = await page.goto(`${suite.service.origin}${path}`);
+      expect([path, response?.status()]).toEqual([path, 404]);
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Payment not found');
+      expect(await page.getByLabel('Mobile number').count()).toBe(0);
+    }
   });
 });

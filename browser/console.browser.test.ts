@@ -6,7 +6,11 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { totpCode } from '../src/people/totp.js';
+import { merchantApi, validInitiate } from '../test/api-client.js';
 import { invitationLinkFor, newOperator, type TestOperator } from '../test/console-client.js';
+import { merchantIn } from '../test/merchant-approval.js';
+import { operatorWallet, payerBrowser, payWithLiveWallet } from '../test/portal-client.js';
+import { requestPayout } from '../src/settlements/request-payout.js';
 import { browserSuite, DESKTOP, SCREENS, screenshot } from './harness.js';
 
 const suite = browserSuite({ merchantName: 'Console harness merchant', shop: false });
@@ -89,6 +93,40 @@ describe('an operator’s day in the console', () => {
     expect(new URL(p.page.url()).pathname).toBe('/console/login');
     await p.page.goto(`${suite.service.origin}/console/audit`);
     expect(new URL(p.page.url()).pathname).toBe('/console/login');
+  });
+
+  it("the overview's Needs attention figures take one line each, beside their labels, on a desktop and on a phone", async () => {
+    // A live payout of more than a crore waiting for export: the widest figure the panel shows.
+    const t = suite.service.t;
+    const shop = await merchantIn(t.ctx, 'approved');
+    const amount = 1_234_567_890;
+    const payer = await operatorWallet(t.ctx, { balance: amount });
+    const { body } = await merchantApi(t.app, shop.live_secret_key).initiate(validInitiate({ amount }));
+    expect((await payWithLiveWallet(payerBrowser(t.app), t.sentOtps, body.pidx, payer)).status).toBe(303);
+    await requestPayout(t.ctx, { merchantId: shop.merchant.id, environment: 'live', requestedBy: 'api' });
+
+    for (const [name, viewport] of SCREENS) {
+      suite.service.t.clock.advance(30);
+      const { page } = await person(viewport);
+      await signIn(page, admin);
+      expect(await page.locator('[data-figure="payouts-requested"]').innerText()).toMatch(/^1 · Rs\. \d\d,\d{3},\d{3}\.\d\d$/);
+      const attention = page.locator('section', { has: page.getByRole('heading', { name: 'Needs attention' }) });
+      const rows = await attention.locator('dd').evaluateAll((figures) =>
+        figures.map((dd) => {
+          // The lines the figure's text takes: one box per line.
+          const text = document.createRange();
+          text.selectNodeContents(dd);
+          const lineTops = new Set([...text.getClientRects()].map((box) => Math.round(box.top)));
+          const labelText = document.createRange();
+          labelText.selectNodeContents(dd.previousElementSibling!);
+          const firstLabelLine = Math.round(labelText.getClientRects()[0].top);
+          return { figure: dd.textContent, lines: lineTops.size, besideLabel: [...lineTops][0] === firstLabelLine };
+        }),
+      );
+      expect(rows.length).toBeGreaterThanOrEqual(4);
+      expect(rows, name).toEqual(rows.map((row) => ({ figure: row.figure, lines: 1, besideLabel: true })));
+      await screenshot(page, `console-overview-attention-${name}`);
+    }
   });
 
   it('pictures of the console on a phone and a desktop', async () => {

@@ -140,8 +140,8 @@ describe('the merchant dashboard', () => {
     expect(await statusOf(page).textContent()).toBe('Partially refunded');
     expect(await lookupWith(testKey, initiated.pidx)).toMatchObject({ status: 'Partially refunded', refunded_amount: 50000 });
 
-    // Another payment: the whole refund gives back the fee too, which the merchant's balance must
-    // hold (contract section 10: refunds draw on the balance, never below zero).
+    // Another payment: the whole refund gives back the fee too, which the merchant's balance then
+    // holds itself (in test the sandbox would cover it otherwise: docs/settlements.md).
     const float = order();
     await payOnPortal((await initiateWith(testKey, float)).payment_url);
 

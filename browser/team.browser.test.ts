@@ -139,7 +139,7 @@ describe('the team', () => {
       { email: DEVELOPER, role: 'developer' },
       { email: VIEWER, role: 'viewer' },
     ]);
-    expect(await suite.service.t.db.query(`SELECT 1 FROM webhook_endpoints e JOIN merchant_users u JOIN merchant_people p ON p.id = u.person_id ON u.merchant_id = e.merchant_id WHERE p.email = $1`, [OWNER.email])).toEqual([]);
+    expect(await suite.service.t.db.query(`SELECT 1 FROM webhook_endpoints e JOIN merchant_users u ON u.merchant_id = e.merchant_id JOIN merchant_people p ON p.id = u.person_id WHERE p.email = $1`, [OWNER.email])).toEqual([]);
   });
 
   it('the owner was told of both joins by e-mail, and sees the team on its page', async () => {

@@ -26,3 +26,20 @@ export function daysFrom(from: string, to: string): string[] {
   for (let day = from; day <= to; day = addDays(day, 1)) days.push(day);
   return days;
 }
+
+/**
+ * The first moment of `day` in `timeZone`: its midnight, or where a change of the clocks skips
+ * midnight, when they land. Zones are within 15 hours of UTC and change on whole minutes, so the
+ * minutes of that span are searched for the first one on `day`.
+ */
+export function dayStart(day: string, timeZone: string): Date {
+  const [y, m, d] = day.split('-').map(Number);
+  let before = Date.UTC(y, m - 1, d) / 60_000 - 15 * 60;
+  let onOrAfter = before + 30 * 60;
+  while (onOrAfter - before > 1) {
+    const middle = Math.floor((before + onOrAfter) / 2);
+    if (localDay(new Date(middle * 60_000), timeZone) < day) before = middle;
+    else onOrAfter = middle;
+  }
+  return new Date(onOrAfter * 60_000);
+}

@@ -1,12 +1,15 @@
 // Prepares one migrated database for the whole run, so no test file pays for initdb:
 // on PGlite a dump that every test file loads; on PostgreSQL (DATABASE_URL) a fresh schema.
+// And compiles the sources once for the tests that start processes (compiled.ts).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { initialDump } from '../src/db/initial-store.js';
 import { migrate } from '../src/db/migrate.js';
 import { openPglite } from '../src/db/pglite.js';
 import { openPostgres } from '../src/db/postgres.js';
+import { compileForProcesses } from './compiled.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -15,6 +18,8 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject) {
+  const compiled = await compileForProcesses();
+  project.provide('compiledDir', compiled.dir);
   const url = process.env.DATABASE_URL;
   if (url?.startsWith('postgres')) {
     const db = openPostgres(url);
@@ -23,15 +28,20 @@ export default async function setup(project: TestProject) {
     await migrate(db);
     await db.close();
     project.provide('pgliteDump', '');
-    return;
+    return () => compiled.remove();
   }
   const dir = mkdtempSync(join(tmpdir(), 'bhuktani-test-'));
-  const db = await openPglite();
+  // The build's prepared store when there is one (a smaller dump, without initdb's template
+  // databases), brought up to date by migrations added since.
+  const db = await openPglite({ loadDataDir: initialDump() });
   await migrate(db);
   const dump = await db.dump();
   await db.close();
   const file = join(dir, 'migrated.tar');
   writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
   project.provide('pgliteDump', file);
-  return () => rmSync(dir, { recursive: true, force: true });
+  return () => {
+    compiled.remove();
+    rmSync(dir, { recursive: true, force: true });
+  };
 }

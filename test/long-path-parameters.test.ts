@@ -1,4 +1,5 @@
-// A path parameter too long to be an id gets what a wrong one of normal length gets, on every site:
+// A path parameter too long to be an id (or the hosted page's pidx in its query) gets what a wrong one
+// of normal length gets, on every site:
 // the dashboard's, the console's and the hosted page's own pages, the API's JSON. Not a JSON 404 from
 // the router (Fastify's maxParamLength, 100 by default) on an HTML site.
 import type { AddressInfo } from 'node:net';
@@ -91,11 +92,18 @@ describe('over-long path parameters', () => {
     };
     expect(await expectLikeNormal((p) => get(`/pay/${p}`), '/pay/{p}')).toMatchObject({ status: 404, type: 'text/html' });
     await expectLikeNormal((p) => get(`/pay/${p}/otp/${p}`), '/pay/{p}/otp/{p}');
-    const post = async (p: string): Promise<Answer> => {
-      const response = await t.app.inject({ method: 'POST', url: `/pay/${p}/wallet`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'mobile=9800000001&mpin=1111' });
+    // The page's own address names the payment in its query: the same page for a pidx too long there.
+    const notFound = { status: 404, type: 'text/html', page: expect.stringContaining('Payment not found') };
+    expect(await expectLikeNormal((p) => get(`/pay/?pidx=${p}`), '/pay/?pidx={p}')).toMatchObject(notFound);
+    expect(await expectLikeNormal((p) => get(`/pay/?pidx=${p}&attempt=${p}`), '/pay/?pidx={p}&attempt={p}')).toMatchObject(notFound);
+    const post = (url: string) => async (p: string): Promise<Answer> => {
+      const response = await t.app.inject({ method: 'POST', url: url.replace('{p}', p), headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'mobile=9800000001&mpin=1111' });
       return { status: response.statusCode, headers: response.headers, body: response.body };
     };
-    await expectLikeNormal(post, 'POST /pay/{p}/wallet');
+    await expectLikeNormal(post('/pay/{p}/wallet'), 'POST /pay/{p}/wallet');
+    for (const step of ['wallet', 'confirm', 'cancel']) {
+      expect(await expectLikeNormal(post(`/pay/${step}?pidx={p}`), `POST /pay/${step}?pidx={p}`)).toMatchObject(notFound);
+    }
   });
 
   it("on the API: the contract's JSON error", async () => {
@@ -112,9 +120,11 @@ describe('over-long path parameters', () => {
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = t.app.server.address() as AddressInfo;
     const longest = 'z'.repeat(maxHeaderSize - 200);
-    const response = await fetch(`http://127.0.0.1:${port}/pay/${longest}`);
-    expect(response.status).toBe(404);
-    expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+    for (const url of [`/pay/${longest}`, `/pay/?pidx=${longest}`]) {
+      const response = await fetch(`http://127.0.0.1:${port}${url}`);
+      expect(response.status).toBe(404);
+      expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+    }
     // Longer, Node's HTTP parser refuses the request line itself, before Fastify.
     expect((await fetch(`http://127.0.0.1:${port}/pay/${longest}${'z'.repeat(400)}`)).status).toBe(431);
   });

@@ -39,7 +39,7 @@ describe('a restart', () => {
       const order = validInitiate({ amount: 2500, merchant_extra: 'kept' });
       const initiated = await post(base, '/api/v2/epayment/initiate/', key, order);
       expect(initiated.status, first.output()).toBe(200);
-      expect(initiated.body.payment_url).toBe(`http://localhost:${port}/pay/${initiated.body.pidx}`);
+      expect(initiated.body.payment_url).toBe(`http://localhost:${port}/pay/?pidx=${initiated.body.pidx}`);
       expect(await first.stop(), first.output()).toBe(0);
 
       const second = await startServer(serverEnv);

@@ -1,8 +1,11 @@
 // A payer's browser without JavaScript, over app.inject: it keeps the cookie, reads the CSRF token
-// from each form and posts what a person would type.
+// from each form and posts what a person would type, at the addresses the page gives out
+// (`/pay/?pidx=…`; the `/pay/<pidx>` ones given out before are driven with get and post).
 import { randomInt } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../src/context.js';
+import { paymentPath } from '../src/payments/payment-url.js';
+import { stepAction } from '../src/portal/checkout-address.js';
 import { createWallet } from '../src/wallets/create-wallet.js';
 import { topupWallet } from '../src/wallets/topup-wallet.js';
 import type { Wallet } from '../src/wallets/wallet.js';
@@ -46,20 +49,20 @@ export function payerBrowser(app: FastifyInstance) {
   return {
     get,
     post,
-    open: (pidx: string) => get(`/pay/${pidx}`),
+    open: (pidx: string) => get(paymentPath(pidx)),
     /** Mobile + MPIN; on success follows the redirect to the OTP step. */
     async wallet(pidx: string, mobile: string, mpin: string) {
-      const response = await post(`/pay/${pidx}/wallet`, { mobile, mpin });
+      const response = await post(stepAction('wallet', pidx), { mobile, mpin });
       if (response.status === 303 && response.location) return get(response.location);
       return response;
     },
-    otp: (pidx: string, otp: string) => post(`/pay/${pidx}/confirm`, { attempt, otp }),
-    cancel: (pidx: string) => post(`/pay/${pidx}/cancel`, {}),
+    otp: (pidx: string, otp: string) => post(stepAction('confirm', pidx), { attempt, otp }),
+    cancel: (pidx: string) => post(stepAction('cancel', pidx), {}),
     /** The OTP step's form fields, to replay them (racing confirms). */
     confirmFields: (otp: string) => ({ csrf_token: csrf, attempt, otp, cookie }),
     /** Opens the page, pays with the wallet and returns the redirect to the merchant. */
     async pay(pidx: string, mobile = '9800000001', mpin = '1111', otp = '987654') {
-      await get(`/pay/${pidx}`);
+      await get(paymentPath(pidx));
       const step = await this.wallet(pidx, mobile, mpin);
       if (!step.body.includes('name="otp"')) return step;
       return this.otp(pidx, otp);

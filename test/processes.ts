@@ -1,11 +1,13 @@
 // The server and the CLI as real processes, as an operator runs them: for what only a process shows
-// (the data directory lock, a restart, exit codes). Each starts through tsx, from the sources.
+// (the data directory lock, a restart, exit codes). Each starts from the sources compiled for this
+// run (compiled.ts).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { compiled } from './compiled.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -15,12 +17,12 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
  */
 function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   const base: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'info' };
-  for (const name of ['DATABASE_URL', 'DATA_DIR', 'PORT', 'HOST', 'PUBLIC_URL', 'NODE_OPTIONS']) delete base[name];
+  for (const name of ['DATABASE_URL', 'DATA_DIR', 'PORT', 'HOST', 'PUBLIC_URL', 'NODE_OPTIONS', 'TIME_ZONE']) delete base[name];
   return { ...base, ...env };
 }
 
 function spawnTs(script: string, args: string[], env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', script, ...args], { cwd: ROOT, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  return spawn(process.execPath, [compiled(script), ...args], { cwd: ROOT, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
 export interface CliResult {

@@ -34,11 +34,20 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+const freshPglite = () => openPglite({ loadDataDir: new Blob([readFileSync(inject('pgliteDump'))]) });
+
+/** One PGlite per worker process: its test files run one after another and share it (loaded once). */
+let workerPglite: Promise<Db> | undefined;
+
+/**
+ * The test store, shared by the test files as they share one PostgreSQL database: every test makes
+ * its own merchants, so tests never see each other's data. Closing it only lets go of this handle.
+ */
 export async function openTestDb(): Promise<Db> {
   const url = process.env.DATABASE_URL;
   if (url?.startsWith('postgres')) return openPostgres(url, { max: 20 });
-  const dump = readFileSync(inject('pgliteDump'));
-  return openPglite({ loadDataDir: new Blob([dump]) });
+  workerPglite ??= freshPglite();
+  return { ...(await workerPglite), close: async () => {} };
 }
 
 export function testConfig(overrides: Partial<Config> = {}): Config {
@@ -57,7 +66,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
 export async function ownTestDb(): Promise<{ db: Db; drop(): Promise<void> }> {
   const url = process.env.DATABASE_URL;
   if (!url?.startsWith('postgres')) {
-    const db = await openTestDb();
+    const db = await freshPglite();
     return { db, drop: () => db.close() };
   }
   const schema = `own_${process.pid}_${randomBytes(4).toString('hex')}`;

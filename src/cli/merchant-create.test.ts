@@ -1,6 +1,11 @@
 // `bhuktani merchant create`, run as a real process (contract section 1).
 import { afterAll, describe, expect, it } from 'vitest';
+import { merchantBrowser, pageText } from '../../test/dashboard-client.js';
 import { runCli, startServer, tempDir, type ServerProcess } from '../../test/processes.js';
+import { startTestApp } from '../../test/test-app.js';
+import { loadConfig } from '../config.js';
+import { openDb } from '../db/open.js';
+import { NO_BANK_ACCOUNT } from '../settlements/request-payout.js';
 
 // Generous: each process starts tsx and a PGlite, seconds each on a busy machine.
 const PROCESS_TIMEOUT = 300_000;
@@ -52,6 +57,33 @@ describe('bhuktani merchant create', () => {
         expect(again.code).toBe(1);
         expect(again.stdout).toBe('');
         expect(again.stderr).toContain('bhuktani: --email: A merchant with this email already exists.');
+      }
+    },
+    PROCESS_TIMEOUT,
+  );
+
+  it(
+    'makes an approved merchant whose owner counts as confirmed: no notice to confirm, live payouts asked from the dashboard (issue 24)',
+    async () => {
+      const env = { DATA_DIR: dataDir() };
+      const result = await create({ name: 'Operator Made', email: 'made@example.com', password: 'correct horse battery' }, env);
+      expect(result.code, result.stderr).toBe(0);
+      const db = await openDb(loadConfig(env), 'command');
+      const t = await startTestApp({ db });
+      try {
+        const [owner] = await db.query<{ email_verified_at: Date | null }>("SELECT email_verified_at FROM merchant_people WHERE email = 'made@example.com'");
+        expect(owner.email_verified_at).toBeInstanceOf(Date);
+        const browser = merchantBrowser(t.app);
+        await browser.logIn('made@example.com', 'correct horse battery');
+        await browser.useEnvironment('live');
+        expect((await browser.get('/dashboard/settlements')).body).not.toContain('data-testid="verify-email"');
+        // Refused for the missing bank account (the form is on the Business page), not for an unconfirmed e-mail.
+        const asked = await browser.post('/dashboard/settlements/payouts', { payout: 'all' });
+        expect(pageText(asked.body)).not.toContain('Confirm your e-mail address first');
+        expect(pageText(asked.body)).toContain(NO_BANK_ACCOUNT);
+      } finally {
+        await t.close();
+        await db.close();
       }
     },
     PROCESS_TIMEOUT,

@@ -35,6 +35,7 @@ async function withApp<T>(work: (t: TestApp, db: Db) => Promise<T>): Promise<T> 
 
 let merchantId: number;
 let liveKey: string;
+let testPayout: string;
 
 async function livePayouts(amounts: number[]): Promise<string[]> {
   return withApp(async (t) => {
@@ -65,6 +66,7 @@ beforeAll(async () => {
     await payerBrowser(t.app).pay(testPaid.pidx);
     const test = await t.app.inject({ method: 'POST', url: '/api/v2/settlements/', headers: { authorization: `Key ${created.test_secret_key}` }, payload: {} });
     expect(test.statusCode).toBe(201);
+    testPayout = test.json().idx;
   });
 }, PROCESS_TIMEOUT);
 
@@ -121,6 +123,19 @@ describe('bhuktani payout export|mark', () => {
       expect((await runCli(['payout', 'export', '--out', next], env)).code).toBe(0);
       expect(existsSync(next)).toBe(true);
       expect(await state(idx)).toBe('Processing');
+    },
+    PROCESS_TIMEOUT,
+  );
+
+  it(
+    'leaves test payouts to the sandbox bank, as the console does: no mark, no audit entry',
+    async () => {
+      for (const args of [['--paid', '--reference', 'R-1'], ['--failed', '--reason', 'Closed']]) {
+        const refused = await runCli(['payout', 'mark', testPayout, ...args], env);
+        expect([refused.code, refused.stdout, refused.stderr]).toEqual([1, '', 'bhuktani: Test payouts are paid by the sandbox bank; operators mark live payouts only.\n']);
+      }
+      expect(await state(testPayout)).toBe('Requested');
+      expect(await withApp((_t, db) => listAudit(db, { objectId: testPayout, limit: 5 }))).toEqual([]);
     },
     PROCESS_TIMEOUT,
   );

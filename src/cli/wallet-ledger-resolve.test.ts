@@ -2,47 +2,22 @@
 // DATA_DIR: merchants, wallets, `ledger verify`, and `payment resolve` on a payment held through a
 // real server. DATABASE_URL is never passed on: `memory:` would not keep data between processes, and
 // the PostgreSQL test database must not see these rows.
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort, runCli, startServer as startProcess, type ServerProcess } from '../../test/processes.js';
 import { openPglite } from '../db/pglite.js';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-// Each process compiles TypeScript and opens PGlite: seconds each, more on a busy machine.
+// Each process opens PGlite: seconds each on a busy machine.
 const SCENARIO_TIMEOUT = 300_000;
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 
 let base: string;
 let template: string;
 let copies = 0;
-const servers = new Set<ChildProcessWithoutNullStreams>();
+const servers = new Set<ServerProcess>();
 
-function environment(dataDir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of ['DATABASE_URL', 'PORT', 'HOST', 'PUBLIC_URL', 'TIME_ZONE']) delete env[name];
-  return { ...env, DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...extra };
-}
-
-function bhuktani(dataDir: string, args: string[]): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: ROOT, env: environment(dataDir) });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const bhuktani = (dataDir: string, args: string[]) => runCli(args, { DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
 
 /** A migrated data directory of its own, copied from the template (no initdb per scenario). */
 function freshDataDir(): string {
@@ -52,42 +27,16 @@ function freshDataDir(): string {
   return dir;
 }
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 /** `npm start` on `dataDir`; resolves once the server logs that it is ready. */
 async function startServer(dataDir: string) {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: ROOT,
-    env: environment(dataDir, { PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info' }),
-  });
-  servers.add(child);
-  let output = '';
-  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-  void exited.then(() => servers.delete(child));
-  await new Promise<void>((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      output += chunk;
-      if (output.includes('Bhuktani is ready')) resolve();
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', (chunk) => (output += chunk));
-    void exited.then((code) => reject(new Error(`the server exited (${code}) before it was ready:\n${output}`)));
-  });
+  const server = await startProcess({ DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1' });
+  servers.add(server);
   return {
     port,
     url: `http://127.0.0.1:${port}`,
     /** SIGTERM, as a service manager stops it; resolves with the exit code. */
-    async stop(): Promise<number | null> {
-      child.kill('SIGTERM');
-      return exited;
-    },
+    stop: () => server.stop(),
   };
 }
 
@@ -137,7 +86,7 @@ beforeAll(async () => {
 }, SCENARIO_TIMEOUT);
 
 afterAll(() => {
-  for (const server of servers) server.kill('SIGKILL');
+  for (const server of servers) server.kill();
   if (base) rmSync(base, { recursive: true, force: true });
 });
 
@@ -242,7 +191,7 @@ describe.concurrent('bhuktani', () => {
         purchase_order_name: 'Held order',
       });
       expect(initiated.status).toBe(200);
-      expect(initiated.body.payment_url).toBe(`http://localhost:${server.port}/pay/${initiated.body.pidx}`);
+      expect(initiated.body.payment_url).toBe(`http://localhost:${server.port}/pay/?pidx=${initiated.body.pidx}`);
       const callback = await payThroughPortal(server.url, initiated.body.pidx, '9800000007');
       expect(callback.searchParams.get('status')).toBe('Pending');
       const transactionId = callback.searchParams.get('transaction_id')!;

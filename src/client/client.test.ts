@@ -75,7 +75,7 @@ describe('the client, end to end', () => {
         merchant_extra: 'kept',
       }),
     );
-    expect(initiated).toMatchObject({ payment_url: `http://bhuktani.test/pay/${initiated.pidx}`, expires_in: 3600, merchant_username: 'tea-house', merchant_extra: 'kept' });
+    expect(initiated).toMatchObject({ payment_url: `http://bhuktani.test/pay/?pidx=${initiated.pidx}`, expires_in: 3600, merchant_username: 'tea-house', merchant_extra: 'kept' });
     expect(initiated.expires_at).toMatch(/\+05:45$/);
     expect(await client.lookup(initiated.pidx)).toMatchObject({ pidx: initiated.pidx, status: 'Initiated', transaction_id: null, total_amount: 123456 });
 

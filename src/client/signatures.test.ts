@@ -19,6 +19,8 @@ describe('callback signatures', () => {
     expect(callbackMessage(params)).toBe(
       'pidx=abc&transaction_id=tx1&tidx=tx1&amount=1000&total_amount=1000&mobile=98XXXXXXX1&status=Completed&purchase_order_id=order%201&purchase_order_name=Tea%20%26%20cakes',
     );
+    // txnId (the real gateway's name for transaction_id) stays outside it: signatures are what they were.
+    expect(callbackMessage({ ...params, txnId: 'tx1' })).toBe(callbackMessage(params));
   });
   it('verify, and refuse any change', () => {
     const signature = signCallback(params, secret);

@@ -2,7 +2,7 @@
 // client that verifies can never disagree. Only node:crypto: the client stays usable on its own.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-/** The callback parameters in signing order; `signature` covers exactly these. */
+/** The callback parameters in signing order; `signature` covers exactly these (`txnId`: see verifyCallback). */
 export const CALLBACK_SIGNED_PARAMETERS = [
   'pidx',
   'transaction_id',
@@ -33,10 +33,16 @@ function equalHex(a: string, b: string): boolean {
   return left.length === right.length && left.length > 0 && timingSafeEqual(left, right);
 }
 
-/** True when `params.signature` was made by Bhuktani for these parameters. */
+/**
+ * True when `params.signature` was made by Bhuktani for these parameters. `txnId` is outside the
+ * signed message (signatures are what they were before it was added, so older clients still verify
+ * them) but is always `transaction_id`'s value: a callback whose `txnId` differs is refused, so
+ * `txnId` is as trustworthy as the signed `transaction_id` once this returns true.
+ */
 export function verifyCallback(params: Record<string, string | undefined> | URLSearchParams, signingSecret: string): boolean {
   const values = params instanceof URLSearchParams ? Object.fromEntries(params) : params;
   const signature = values.signature;
+  if (values.txnId !== undefined && values.txnId !== (values.transaction_id ?? '')) return false;
   return typeof signature === 'string' && /^[0-9a-f]{64}$/.test(signature) && equalHex(signature, signCallback(values, signingSecret));
 }
 

@@ -49,7 +49,7 @@ export interface InitiateRequest extends MerchantFields {
 
 export interface InitiateResponse extends MerchantFields {
   pidx: string;
-  /** Redirect the payer here. */
+  /** Redirect the payer here: `<PUBLIC_URL>/pay/?pidx=<pidx>`, the payment in the query as on the real gateway. */
   payment_url: string;
   /** ISO 8601 with offset. */
   expires_at: string;
@@ -82,6 +82,8 @@ export interface CallbackParams {
   /** Empty on cancel. */
   transaction_id: string;
   tidx: string;
+  /** The real gateway's name for `transaction_id`, the same value. */
+  txnId: string;
   /** Paisa, as text. */
   amount: string;
   total_amount: string;
@@ -89,7 +91,10 @@ export interface CallbackParams {
   mobile: string;
   purchase_order_id: string;
   purchase_order_name: string;
-  /** Hex HMAC-SHA256 of the parameters above; check it with verifyCallback. */
+  /**
+   * Hex HMAC-SHA256 of the parameters above but `txnId` (CALLBACK_SIGNED_PARAMETERS); check it with
+   * verifyCallback, which also refuses a `txnId` other than `transaction_id`.
+   */
   signature: string;
 }
 

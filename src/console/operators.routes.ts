@@ -49,6 +49,7 @@ export function registerConsoleOperators(app: FastifyInstance, deps: ConsoleDeps
     } catch (error) {
       if (!(error instanceof AppError) || error.status >= 500) throw error;
       if (error.code === 'not_found' && !values) return notFound(deps, request, reply, 'operator or invitation');
+      reply.headers(error.headers);
       return page(request, reply, { error: problemOf(error), values }, error.status);
     }
   };

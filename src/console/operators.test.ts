@@ -1,5 +1,9 @@
+// The operators page as an admin uses it: invitations (the e-mail written to the log, no SMTP here),
+// enrolment, roles, removal; the invitations of an admin removed or demoted revoked with it; the
+// invitation e-mails an admin may send a day; and the last admin kept.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { listAudit } from '../audit/audit-store.js';
+import { addDays, dayStart, localDay } from '../local-days.js';
 import { enrolFromLink, invitationLinkFor, newOperator, operatorBrowser, type OperatorBrowser, type TestOperator } from '../../test/console-client.js';
 import { pageText } from '../../test/dashboard-client.js';
 import { startTestApp, type TestApp } from '../../test/test-app.js';
@@ -170,6 +174,92 @@ describe('operators: invitations, roles and removal', () => {
     await old.password(operator.email, 'a new password 2');
     expect((await old.post('/console/login/code', { code: operator.recoveryCodes[0] })).status).toBe(401);
     expect((await old.post('/console/login/code', { code: codes[0] })).status).toBe(303);
+  });
+
+  /** A browser signed in as `operator` (a fresh TOTP step each time). */
+  const signedIn = async (operator: TestOperator) => {
+    t.clock.advance(30);
+    const browser = operatorBrowser(t.app, t.ctx);
+    expect((await browser.signIn(operator)).status).toBe(303);
+    await browser.get('/console/operators');
+    return browser;
+  };
+  const openInvitations = async () => (await t.db.query<{ email: string }>('SELECT email FROM operator_invitations WHERE accepted_at IS NULL AND revoked_at IS NULL ORDER BY id')).map((r) => r.email);
+  const mailsTo = (email: string) => t.logs.filter((line) => line.includes('"mail"') && (JSON.parse(line) as { mail?: { to: string } }).mail?.to === email).length;
+  const idOf = async (email: string) => (await t.db.query<{ id: number }>('SELECT id FROM operator_invitations WHERE email = $1', [email]))[0].id;
+
+  it('removing an admin revokes the invitations they sent, each audited with why; demoting one does too; promoting revokes nothing', async () => {
+    const leaving = await newOperator(t.ctx, 'admin');
+    const demoted = await newOperator(t.ctx, 'admin');
+    const [byLeaving, byDemoted, byAdmin] = [uniqueEmail('by-leaving'), uniqueEmail('by-demoted'), uniqueEmail('by-admin')];
+    const leavingBrowser = await signedIn(leaving);
+    expect((await leavingBrowser.post('/console/operators/invite', { email: byLeaving, role: 'admin' })).location).toBe('/console/operators?done=invited');
+    const demotedBrowser = await signedIn(demoted);
+    expect((await demotedBrowser.post('/console/operators/invite', { email: byDemoted, role: 'support' })).location).toBe('/console/operators?done=invited');
+    await adminBrowser.get('/console/operators');
+    expect((await adminBrowser.post('/console/operators/invite', { email: byAdmin, role: 'finance' })).location).toBe('/console/operators?done=invited');
+    const links = [byLeaving, byDemoted, byAdmin].map((email) => invitationLinkFor(t.logs, email)!);
+
+    expect((await adminBrowser.post(`/console/operators/${leaving.id}/remove`, { reason: 'left' })).location).toBe('/console/operators?done=removed');
+    expect(await openInvitations()).not.toContain(byLeaving);
+    expect((await deadLinkVisitor().get(links[0])).status).toBe(404);
+    await adminBrowser.get('/console/operators');
+    expect((await adminBrowser.post(`/console/operators/${demoted.id}/role`, { role: 'support' })).location).toBe('/console/operators?done=role');
+    expect(await openInvitations()).not.toContain(byDemoted);
+    expect((await deadLinkVisitor().get(links[1])).status).toBe(404);
+    expect(await openInvitations()).toContain(byAdmin);
+    expect((await operatorBrowser(t.app, t.ctx).get(links[2])).status).toBe(200);
+    expect(pageText((await adminBrowser.get('/console/operators')).body)).not.toContain(byLeaving);
+
+    const revoked = await listAudit(t.db, { operatorId: admin.id, action: 'operator.invite_revoke', limit: 2 });
+    expect(revoked.map((e) => ({ reason: e.reason, before: e.before }))).toEqual([
+      { reason: `sent by ${demoted.email}, who is support now and may not invite`, before: { email: byDemoted, role: 'support' } },
+      { reason: `sent by ${leaving.email}, who was removed`, before: { email: byLeaving, role: 'admin' } },
+    ]);
+    // Made admin again, the invitation stays revoked; nothing else is revoked.
+    await adminBrowser.get('/console/operators');
+    expect((await adminBrowser.post(`/console/operators/${demoted.id}/role`, { role: 'admin' })).location).toBe('/console/operators?done=role');
+    expect(await openInvitations()).toContain(byAdmin);
+    expect(await openInvitations()).not.toContain(byDemoted);
+  });
+
+  it('an admin sends 20 invitation e-mails a day, and 3 to one address; the next one is refused on the page (429), nothing sent, nothing audited; the next day again', async () => {
+    const sender = await newOperator(t.ctx, 'admin');
+    const browser = await signedIn(sender);
+    const wanted = uniqueEmail('wanted');
+    expect((await browser.post('/console/operators/invite', { email: wanted, role: 'support' })).status).toBe(303);
+    const id = await idOf(wanted);
+    for (let i = 0; i < 2; i += 1) expect((await browser.post(`/console/operators/invitations/${id}/resend`)).status).toBe(303);
+    const link = invitationLinkFor(t.logs, wanted)!;
+    const audited = (await listAudit(t.db, { operatorId: sender.id, limit: 100 })).length;
+    const fourth = await browser.post(`/console/operators/invitations/${id}/resend`);
+    expect(fourth.status).toBe(429);
+    const tomorrow = dayStart(addDays(localDay(t.clock.now(), t.ctx.config.timeZone), 1), t.ctx.config.timeZone);
+    expect(Number(fourth.headers['retry-after'])).toBe(Math.ceil((tomorrow.getTime() - t.clock.now().getTime()) / 1000));
+    expect(fourth.body).toContain('<h1>Operators</h1>');
+    expect(pageText(fourth.body)).toContain(`${wanted} was sent 3 invitation e-mails today, the most one address gets in a day. Nothing was sent. Try again tomorrow (after midnight, Asia/Kathmandu).`);
+    expect(mailsTo(wanted)).toBe(3);
+    expect(invitationLinkFor(t.logs, wanted)).toBe(link);
+    expect((await operatorBrowser(t.app, t.ctx).get(link)).status).toBe(200);
+
+    for (let i = 0; i < 17; i += 1) expect((await browser.post('/console/operators/invite', { email: uniqueEmail(`many-${i}`), role: 'support' })).status, `invitation ${i + 4}`).toBe(303);
+    const oneTooMany = uniqueEmail('one-too-many');
+    const refused = await browser.post('/console/operators/invite', { email: oneTooMany, role: 'support' });
+    expect(refused.status).toBe(429);
+    expect(pageText(refused.body)).toContain('You have sent your 20 invitation e-mails for today (invitations and resends alike). Nothing was sent.');
+    // The form keeps what was typed.
+    expect(refused.body).toContain(`value="${oneTooMany}"`);
+    expect(mailsTo(oneTooMany)).toBe(0);
+    expect(await t.db.query('SELECT 1 FROM operator_invitations WHERE email = $1', [oneTooMany])).toEqual([]);
+    expect((await listAudit(t.db, { operatorId: sender.id, limit: 100 })).length).toBe(audited + 17);
+    // Another admin's day is their own.
+    expect((await (await signedIn(admin)).post('/console/operators/invite', { email: uniqueEmail('by-another'), role: 'support' })).status).toBe(303);
+
+    t.clock.advance(Math.ceil((tomorrow.getTime() - t.clock.now().getTime()) / 1000));
+    const nextDay = await signedIn(sender);
+    expect((await nextDay.post('/console/operators/invite', { email: oneTooMany, role: 'support' })).status).toBe(303);
+    expect((await nextDay.post(`/console/operators/invitations/${id}/resend`)).status).toBe(303);
+    expect(mailsTo(wanted)).toBe(4);
   });
 });
 

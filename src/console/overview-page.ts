@@ -21,9 +21,10 @@ ${figures.volumes.map(
   <p class="figure-label">This month</p><p class="figure">${formatRupees(v.monthPaisa)}</p><p class="muted">${v.monthCount} payments</p>
 </section>`,
 )}
-<section class="panel">
+<div class="panel-column">
+<section class="panel attention">
   <h2>Needs attention</h2>
-  <dl class="pairs">
+  <dl class="pairs figures">
     <dt><a href="/console/merchants?status=applied">Merchants waiting for approval</a></dt><dd data-figure="merchants-waiting">${figures.merchantsWaiting}</dd>
     <dt>Webhook deliveries failed</dt><dd data-figure="webhooks-failing">${failing}</dd>
     ${figures.webhooksFailing.map((f) => html`<dt class="muted">… ${envTag(f.environment)}</dt><dd>${f.count}</dd>`)}
@@ -42,6 +43,7 @@ ${figures.volumes.map(
   }
   ${options.mayVerify ? html`<form method="post" action="/console/ledger/verify">${csrfField(options.csrf)}<button type="submit" class="primary">Run the ledger check now</button></form>` : ''}
 </section>
+</div>
 </div>
 <h2>Payments this month by status</h2>
 <div class="table-wrap" role="region" aria-label="Payments this month by status" tabindex="0"><table>

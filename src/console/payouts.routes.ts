@@ -111,8 +111,6 @@ export function registerConsolePayouts(app: FastifyInstance, deps: ConsoleDeps) 
     const { idx } = request.params as { idx: string };
     const payout = await findOperatorPayout(ctx.db, idx);
     if (!payout) return notFound(deps, request, reply, 'payout');
-    // Test payouts are the sandbox bank's: an operator's mark would race it for nothing.
-    if (payout.environment !== 'live') return payoutPage(request, reply, 409, 'Test payouts are paid by the sandbox bank; operators mark live payouts only.');
     try {
       await markPayout(ctx, { actor: actorOf(request), idx: payout.idx, move: moveOf(request) });
     } catch (error) {

@@ -1,5 +1,6 @@
 // The "Go live" page: where the merchant stands with the operators, and the form of its business
-// details and settlement bank account, to apply (or, once rejected, correct and apply again).
+// details and settlement bank account, to apply (or, once rejected, correct and apply again); once
+// approved, the details read-only and a form of the bank account alone (issue 24).
 import { html, type Html } from '../http/html.js';
 import { bankAccountLine, type BankAccount } from '../merchants/bank-account.js';
 import { businessTypes, type BusinessDetails } from '../merchants/business-details.js';
@@ -19,6 +20,10 @@ export interface BusinessView {
   stepUp?: Html | '';
   /** Not yet verified: the user cannot apply until they follow the e-mailed link. */
   unverified?: boolean;
+  /** The bank account form of an approved merchant after a refused post: as typed, and each field's message. */
+  bankValues?: Record<string, string>;
+  bankErrors?: Record<string, string>;
+  done?: string;
 }
 
 const STATUS: Record<ApprovalStatus, { badge: string; tone: string; text: string }> = {
@@ -80,11 +85,26 @@ function formValues(view: BusinessView): Record<string, string> {
   };
 }
 
+type FieldInput = (name: string, label: string, extra?: { type?: string; hint?: string; autocomplete?: string; required?: boolean }) => Html;
+
+const fieldInput =
+  (values: Record<string, string>, errors: Record<string, string>): FieldInput =>
+  (name, label, extra = {}) =>
+    textInput({ name, label, value: values[name], error: errors[name], required: extra.required ?? true, ...extra });
+
+function bankAccountFields(input: FieldInput): Html {
+  return html`<div class="form-grid">
+      ${input('bank_name', 'Bank')}
+      ${input('branch', 'Branch')}
+      ${input('account_name', 'Account name')}
+      ${input('account_number', 'Account number', { hint: '6 to 20 digits.', autocomplete: 'off' })}
+    </div>`;
+}
+
 function applicationForm(csrf: string, view: BusinessView): Html {
   const v = formValues(view);
   const e = view.errors ?? {};
-  const input = (name: string, label: string, extra: { type?: string; hint?: string; autocomplete?: string; required?: boolean } = {}) =>
-    textInput({ name, label, value: v[name], error: e[name], required: extra.required ?? true, ...extra });
+  const input = fieldInput(v, e);
   return html`<form method="post" action="/dashboard/business" class="panel application" novalidate>
   ${csrfField(csrf)}
   <fieldset>
@@ -102,15 +122,25 @@ function applicationForm(csrf: string, view: BusinessView): Html {
   <fieldset>
     <legend>Settlement bank account</legend>
     <p class="hint">Where we pay out what your customers pay. The account should be in the business's legal name.</p>
-    <div class="form-grid">
-      ${input('bank_name', 'Bank')}
-      ${input('branch', 'Branch')}
-      ${input('account_name', 'Account name')}
-      ${input('account_number', 'Account number', { hint: '6 to 20 digits.', autocomplete: 'off' })}
-    </div>
+    ${bankAccountFields(input)}
   </fieldset>
   ${view.stepUp ?? ''}
   <div class="actions"><button type="submit" class="primary">Apply to go live</button></div>
+</form>`;
+}
+
+/** An approved merchant adds or changes where payouts go; the number is typed whole each time, never shown back. */
+function bankAccountForm(csrf: string, view: BusinessView): Html {
+  const b = view.bankAccount;
+  const values = view.bankValues ?? { bank_name: b?.bankName ?? '', branch: b?.branch ?? '', account_name: b?.accountName ?? '', account_number: '' };
+  return html`<form method="post" action="/dashboard/business/bank-account" class="panel" id="bank-account" aria-labelledby="bank-account-heading" novalidate>
+  ${csrfField(csrf)}
+  <h2 id="bank-account-heading">Settlement bank account</h2>
+  <p data-testid="current-bank-account">${b ? html`Payouts go to ${bankAccountLine(b)}.` : 'No bank account yet: add one to receive live payouts.'}</p>
+  <p class="hint">Live payouts requested from now on go to the account you save here; payouts already on their way keep theirs. Your account's owner is told by e-mail. The account should be in the business's legal name.</p>
+  ${bankAccountFields(fieldInput(values, view.bankErrors ?? {}))}
+  ${view.stepUp ?? ''}
+  <div class="actions"><button type="submit" class="primary">${b ? 'Change bank account' : 'Add bank account'}</button></div>
 </form>`;
 }
 
@@ -121,9 +151,10 @@ export function businessPage(frame: PageFrame, view: BusinessView): Html {
     ...frame,
     title,
     body: html`<h1 class="page-title">${title}</h1>
-${alertBox(view.message)}
-${view.unverified && canApply(status) ? html`<p class="alert warning" data-testid="verify-first">Confirm your e-mail address before you apply: follow the link we sent you.</p>` : ''}
+${alertBox(view.message)}${alertBox(view.done, 'success')}
+${view.unverified && (canApply(status) || status === 'approved') ? html`<p class="alert warning" data-testid="verify-first">Confirm your e-mail address before you ${status === 'approved' ? 'change the bank account' : 'apply'}: follow the link we sent you.</p>` : ''}
 ${statusPanel(status, status_reason, view.details, frame.timeZone)}
-${canApply(status) ? applicationForm(frame.csrf, view) : view.details ? detailsSummary(view.details, view.bankAccount) : ''}`,
+${canApply(status) ? applicationForm(frame.csrf, view) : view.details ? detailsSummary(view.details, view.bankAccount) : ''}
+${status === 'approved' ? bankAccountForm(frame.csrf, view) : ''}`,
   });
 }

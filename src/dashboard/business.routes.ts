@@ -1,20 +1,23 @@
-// GET /dashboard/business (the "Go live" page) and its form: the merchant's business details and
-// settlement bank account, and the application to go live. Only the session's own merchant. The
-// owner is told by e-mail where payouts will go.
+// GET /dashboard/business (the "Go live" page) and its forms: the merchant's business details and
+// settlement bank account, and the application to go live; once approved, the bank account alone
+// (issue 24). Only the session's own merchant. The owner is told by e-mail where payouts will go.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../http/errors.js';
 import { applyForLive } from '../merchants/apply-for-live.js';
-import { maskedAccountNumber } from '../merchants/bank-account.js';
+import { bankAccountLine, payoutsGoToLine } from '../merchants/bank-account.js';
 import { findBankAccount } from '../merchants/bank-account-store.js';
+import { changeBankAccount } from '../merchants/change-bank-account.js';
 import { notifyOwner } from '../people/owner-notice.js';
 import { findBusinessDetails } from '../merchants/business-details-store.js';
 import { UNVERIFIED_MESSAGE } from '../people/merchant-user-email.js';
 import { businessPage, type BusinessView } from './business-page.js';
 import { stepUp, stepUpField } from './step-up.js';
 import { formExpired, frameOf } from './dashboard-pages.js';
-import { doing, field, fieldMessages, formVerified, sendPage, sessionOf, type DashboardDeps } from './dashboard-request.js';
+import { doing, field, fieldMessages, formVerified, queryText, sendPage, sessionOf, type DashboardDeps } from './dashboard-request.js';
 
-const FIELDS = ['legal_name', 'business_type', 'pan_number', 'address', 'contact_person', 'phone', 'website', 'bank_name', 'branch', 'account_name', 'account_number'] as const;
+const BANK_FIELDS = ['bank_name', 'branch', 'account_name', 'account_number'] as const;
+const FIELDS = ['legal_name', 'business_type', 'pan_number', 'address', 'contact_person', 'phone', 'website', ...BANK_FIELDS] as const;
+const DONE: Record<string, string> = { bank: 'Bank account saved. Payouts requested from now on go to it; your account’s owner is told by e-mail.' };
 /** Left empty, these are not given at all (rather than given blank). */
 const OPTIONAL = new Set(['website']);
 
@@ -28,6 +31,7 @@ export function registerBusiness(app: FastifyInstance, deps: DashboardDeps) {
       bankAccount: await findBankAccount(ctx.db, merchant.id),
       stepUp: stepUpField(ctx, sessionOf(request), extra.stepUpError),
       unverified: !sessionOf(request).user.email_verified_at,
+      done: DONE[queryText(request, 'done')],
       ...extra,
     };
     return sendPage(reply, businessPage(frameOf(deps, request, reply, 'business'), view), status);
@@ -54,9 +58,30 @@ export function registerBusiness(app: FastifyInstance, deps: DashboardDeps) {
     }
     const bank = await findBankAccount(ctx.db, session.merchant.id);
     if (bank) {
-      const lines = [`Payouts go to ${bank.accountName}, ${bank.bankName} (${bank.branch}), account ${maskedAccountNumber(bank.accountNumber)}.`];
-      await notifyOwner(ctx, { merchantId: session.merchant.id, merchantName: session.merchant.name, what: 'The settlement bank account was set', by: session.user.email, lines }, request.log);
+      await notifyOwner(ctx, { merchantId: session.merchant.id, merchantName: session.merchant.name, what: 'The settlement bank account was set', by: session.user.email, lines: [payoutsGoToLine(bank)] }, request.log);
     }
     return reply.code(303).redirect('/dashboard/business');
+  });
+
+  // An approved merchant's bank account: where its live payouts go, so asked as the application is.
+  app.post('/business/bank-account', doing('business.manage'), async (request, reply) => {
+    if (!formVerified(deps, request)) return formExpired(deps, request, reply);
+    const session = sessionOf(request);
+    const bankValues = Object.fromEntries(BANK_FIELDS.map((name) => [name, field(request, name)]));
+    if (!session.user.email_verified_at) return show(request, reply, { bankValues, message: UNVERIFIED_MESSAGE }, 403);
+    const refusal = await stepUp(ctx, request);
+    if (refusal) return show(request, reply, { bankValues, message: refusal.message, stepUpError: refusal.message }, refusal.status);
+    let changed: Awaited<ReturnType<typeof changeBankAccount>>;
+    try {
+      changed = await changeBankAccount(ctx, { merchantId: session.merchant.id, userId: session.user.id, account: bankValues });
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      if (error.code === 'validation_error') return show(request, reply, { bankValues, bankErrors: fieldMessages(error), message: 'Please correct the fields marked below.' }, 400);
+      if (error.code === 'conflict') return show(request, reply, { message: error.message }, 409);
+      throw error;
+    }
+    const lines = [payoutsGoToLine(changed.after), ...(changed.before ? [`Before: ${bankAccountLine(changed.before)}.`] : []), 'Payouts already on their way keep the account they were requested with.'];
+    await notifyOwner(ctx, { merchantId: session.merchant.id, merchantName: session.merchant.name, what: 'The settlement bank account was changed', by: session.user.email, lines }, request.log);
+    return reply.code(303).redirect('/dashboard/business?done=bank#bank-account');
   });
 }

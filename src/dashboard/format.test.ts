@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatDateTime, formatDay, formatMonth, parseRupees, rupeesDecimal } from './format.js';
-import { addDays, daysFrom, localDay, monthStart } from '../local-days.js';
+import { addDays, dayStart, daysFrom, localDay, monthStart } from '../local-days.js';
 
 describe('parseRupees', () => {
   it.each([
@@ -43,6 +43,16 @@ describe('times and days in TIME_ZONE', () => {
     expect(localDay(new Date('2026-11-21T18:14:59Z'), 'Asia/Kathmandu')).toBe('2026-11-21');
     expect(localDay(new Date('2026-11-21T18:15:00Z'), 'Asia/Kathmandu')).toBe('2026-11-22');
     expect(localDay(new Date('2026-11-22T03:00:00Z'), 'America/New_York')).toBe('2026-11-21');
+  });
+
+  it('knows when a day begins in the zone, where the clocks skip midnight too', () => {
+    expect(dayStart('2026-11-22', 'Asia/Kathmandu').toISOString()).toBe('2026-11-21T18:15:00.000Z');
+    expect(dayStart('2026-11-22', 'UTC').toISOString()).toBe('2026-11-22T00:00:00.000Z');
+    expect(dayStart('2026-03-08', 'America/New_York').toISOString()).toBe('2026-03-08T05:00:00.000Z');
+    expect(dayStart('2026-03-09', 'America/New_York').toISOString()).toBe('2026-03-09T04:00:00.000Z');
+    expect(dayStart('2026-01-01', 'Pacific/Kiritimati').toISOString()).toBe('2025-12-31T10:00:00.000Z');
+    // São Paulo moved its clocks from 00:00 to 01:00 on 4 November 2018: that day began at 01:00.
+    expect(dayStart('2018-11-04', 'America/Sao_Paulo').toISOString()).toBe('2018-11-04T03:00:00.000Z');
   });
 
   it('counts days across months and years', () => {

@@ -4,6 +4,7 @@
 import { html, type Html } from '../http/html.js';
 import { formatRupees } from '../http/money.js';
 import { bankAccountLine, type BankAccount } from '../merchants/bank-account.js';
+import type { ApprovalStatus } from '../merchants/merchant.js';
 import type { Payout } from '../settlements/payout.js';
 import { describeSchedule, weekdays, type PayoutSchedule } from '../settlements/payout-schedule.js';
 import { alertBox, csrfField, selectInput, textInput } from './form-controls.js';
@@ -29,13 +30,20 @@ export interface SettlementsView {
   done?: string;
 }
 
+/** Where the account is set: the application while new, the Business page's own form once approved. */
+function bankLink(status: ApprovalStatus, bank: BankAccount | undefined): Html {
+  if (status === 'new') return html`<a href="/dashboard/business">Add it on Go live</a>`;
+  if (status === 'approved') return html`<a href="/dashboard/business#bank-account">${bank ? 'Change it' : 'Add it'}</a>`;
+  return html`<a href="/dashboard/business">Your business details</a>`;
+}
+
 function bankPanel(frame: PageFrame, bank: BankAccount | undefined): Html {
   const live = frame.session.environment === 'live';
   const where = bank
     ? html`<p data-testid="bank-account">${bankAccountLine(bank)}</p>`
     : html`<p data-testid="bank-account">No bank account yet.</p>`;
   return html`<section class="panel" aria-labelledby="bank-heading">
-  <div class="panel-head"><h2 id="bank-heading">Bank account</h2><a href="/dashboard/business">${frame.session.merchant.status === 'new' ? 'Add it on Go live' : 'Your business details'}</a></div>
+  <div class="panel-head"><h2 id="bank-heading">Bank account</h2>${bankLink(frame.session.merchant.status, bank)}</div>
   ${where}
   <p class="hint">${live ? 'Live payouts are sent by our finance team to this account, usually on the next working day.' : 'Test payouts go to the sandbox bank, which pays them by itself within seconds. No real money moves.'}</p>
 </section>`;

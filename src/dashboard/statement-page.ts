@@ -45,6 +45,7 @@ function totalsTable(t: StatementTotals): Html {
       ${line('Payments', t.payments, 'total-payments')}
       ${line('Fees', -t.fees, 'total-fees')}
       ${line('Refunds', -t.refunds, 'total-refunds')}
+      ${t.sandbox_covered !== 0 ? line('Covered by the sandbox (test refunds beyond your balance)', t.sandbox_covered, 'total-sandbox-covered') : ''}
       ${line('Net of the records', t.records_net, 'total-net')}
       ${t.brought_forward !== 0 ? line('Brought forward from earlier payouts', t.brought_forward, 'total-brought-forward') : ''}
       ${t.carried_forward !== 0 ? line('Left in your balance', -t.carried_forward, 'total-left') : ''}

@@ -1,5 +1,5 @@
 // The team page: the users with their role and two-factor, the invitations still open, the team's
-// recent changes and its users' security acts; and for those whose role may (dashboard-permissions.ts)
+// log of changes and its users' security acts (paged); and for those whose role may (dashboard-permissions.ts)
 // the forms to invite, resend, revoke, change a role, remove a user and hand ownership over. Also the
 // invitee's page.
 import { html, type Html } from '../http/html.js';
@@ -16,6 +16,8 @@ export interface TeamView {
   users: MerchantUser[];
   invitations: InvitationRow[];
   events: TeamEvent[];
+  /** The log's pager: older lines than these, and back to the newest (when not on the first page). */
+  log: { olderHref?: string; newestHref?: string };
   /** The server's now, to tell an expired invitation. */
   now: Date;
   message?: string;
@@ -51,6 +53,7 @@ const SECURITY_WORDS: Record<SecurityAct, string> = {
   email_confirmed: 'confirmed their e-mail address',
   team_two_factor_on: 'required two-factor log-in of everyone on the team',
   team_two_factor_off: 'stopped requiring two-factor log-in of the team',
+  bank_account_change: 'set the settlement bank account',
 };
 
 function eventLine(e: TeamEvent): Html {
@@ -135,11 +138,19 @@ function handOverForm(frame: PageFrame, users: MerchantUser[]): Html | '' {
 </section>`;
 }
 
-function eventsPanel(frame: PageFrame, events: TeamEvent[]): Html | '' {
-  if (events.length === 0) return '';
-  return html`<section class="panel" aria-labelledby="events-heading">
-  <h2 id="events-heading">Recent changes and security events</h2>
-  <ul class="team-events">${events.map((e) => html`<li data-action="${e.action}"><span class="time">${formatDateTime(e.occurred_at, frame.timeZone)}</span> ${eventLine(e)}</li>`)}</ul>
+function eventsPanel(frame: PageFrame, events: TeamEvent[], log: TeamView['log']): Html | '' {
+  if (events.length === 0 && !log.newestHref) return '';
+  const pager =
+    log.olderHref || log.newestHref
+      ? html`<nav class="pager" aria-label="Pages of the log">
+  <p>${log.newestHref ? html`<a class="button small" href="${log.newestHref}">Newest</a>` : ''}</p>
+  <p>${log.olderHref ? html`<a class="button small" rel="next" href="${log.olderHref}">Older →</a>` : ''}</p>
+</nav>`
+      : '';
+  return html`<section class="panel" aria-labelledby="log-heading">
+  <h2 id="log-heading">Changes and security events</h2>
+  ${events.length === 0 ? html`<p class="muted">No older lines.</p>` : html`<ul class="team-events">${events.map((e) => html`<li data-action="${e.action}"><span class="time">${formatDateTime(e.occurred_at, frame.timeZone)}</span> ${eventLine(e)}</li>`)}</ul>`}
+  ${pager}
 </section>`;
 }
 
@@ -163,7 +174,7 @@ ${manage ? (view.stepUp ?? '') : ''}
 ${invitationsPanel(frame, view.invitations, view.now, manage)}
 ${manage ? inviteForm(frame, view) : ''}
 ${userMay(frame.session, 'team.transfer') ? handOverForm(frame, view.users) : ''}
-${eventsPanel(frame, view.events)}`,
+${eventsPanel(frame, view.events, view.log)}`,
   });
 }
 

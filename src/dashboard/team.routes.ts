@@ -26,7 +26,9 @@ import { doing, field, fieldMessages, formToken, formVerified, queryText, sendPa
 import { stepUp, stepUpBox } from './step-up.js';
 import { invitationPage, teamPage, type TeamView } from './team-page.js';
 
-const RECENT_EVENTS = 20;
+/** Lines of the team's log a page, paged by keyset (`before` = the last id shown) like the audit log. */
+const LOG_PAGE_SIZE = 20;
+const ID = /^\d{1,15}$/;
 
 /** What the page says after each form (by a fixed key, so nothing typed is reflected). */
 const DONE: Record<string, string> = {
@@ -40,7 +42,7 @@ const DONE: Record<string, string> = {
 
 const idOf = (request: FastifyRequest) => {
   const { id } = request.params as { id: string };
-  return /^\d{1,15}$/.test(id) ? Number(id) : NaN;
+  return ID.test(id) ? Number(id) : NaN;
 };
 
 function actorOf(request: FastifyRequest): TeamActor {
@@ -53,10 +55,17 @@ export function registerTeam(app: FastifyInstance, deps: DashboardDeps) {
 
   async function show(request: FastifyRequest, reply: FastifyReply, extra: Partial<TeamView> = {}, status = 200) {
     const merchantId = sessionOf(request).merchant.id;
+    const before = queryText(request, 'before');
+    const lines = await listTeamEvents(ctx.db, merchantId, { beforeId: ID.test(before) ? Number(before) : undefined, limit: LOG_PAGE_SIZE + 1 });
+    const events = lines.slice(0, LOG_PAGE_SIZE);
     const view: TeamView = {
       users: await listTeamUsers(ctx.db, merchantId),
       invitations: await listOpenInvitations(ctx.db, merchantInvitations(merchantId)),
-      events: await listTeamEvents(ctx.db, merchantId, RECENT_EVENTS),
+      events,
+      log: {
+        olderHref: lines.length > LOG_PAGE_SIZE ? `/dashboard/team?before=${events[events.length - 1].id}#log-heading` : undefined,
+        newestHref: ID.test(before) ? '/dashboard/team#log-heading' : undefined,
+      },
       now: ctx.clock.now(),
       stepUp: stepUpBox(ctx, sessionOf(request), { csrf: formToken(deps, request, reply), back: '/dashboard/team' }),
       ...extra,
@@ -78,6 +87,7 @@ export function registerTeam(app: FastifyInstance, deps: DashboardDeps) {
         return reply.code(303).redirect(`/dashboard/team?done=${done}`);
       } catch (error) {
         if (!(error instanceof AppError) || error.status >= 500) throw error;
+        reply.headers(error.headers);
         if (error.code === 'validation_error') {
           const values = { email: field(request, 'email'), role: field(request, 'role') };
           return show(request, reply, { message: 'Please correct the fields marked below.', values, errors: fieldMessages(error) }, 400);

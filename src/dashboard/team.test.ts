@@ -1,13 +1,16 @@
 // The team page and invitations (issue 17), through the dashboard's forms as a person would use them,
 // with a real SMTP server in the test process receiving the e-mails: invite, follow the link, set a
 // password; resend, revoke, expiry; change a role, remove a user (logged out at once), hand ownership
-// over; and the e-mails to the owner when the team, the bank account or a live key changes.
+// over; the invitations of whoever is removed or may no longer invite revoked with it; the invitation
+// e-mails a team may send a day; the team's log paged; and the e-mails to the owner when the team, the
+// bank account or a live key changes.
 import { describe, expect, it } from 'vitest';
-import { merchantBrowser, type MerchantBrowser, pageText, paidPayment } from '../../test/dashboard-client.js';
+import { addDays, dayStart, localDay } from '../local-days.js';
+import { merchantBrowser, type MerchantBrowser, pageText, paidPayment, unverifiedSignUp } from '../../test/dashboard-client.js';
 import { type MailInbox, withMailInbox } from '../../test/mail-inbox.js';
 import { validApplication } from '../../test/merchant-approval.js';
 import { loggedInAs, merchantOwnedBy, teamMember } from '../../test/team-client.js';
-import type { TestApp } from '../../test/test-app.js';
+import { openTestDb, startTestApp, type TestApp } from '../../test/test-app.js';
 
 let t: TestApp;
 let inbox: MailInbox;
@@ -24,9 +27,14 @@ function linkIn(to: string): string {
   return /http:\/\/bhuktani\.test(\/dashboard\/invitation\/[\w-]{43})/.exec(mail.text)![1];
 }
 
-async function owner() {
+/** A merchant signed up on the website, its owner logged in; `unconfirmed`: from before sign-ups confirmed the e-mail, sent the link. */
+async function owner(options: { unconfirmed?: boolean } = {}) {
   const browser = merchantBrowser(t.app);
-  const { fields, keys } = await browser.signUp();
+  const { fields, keys } = options.unconfirmed ? await unverifiedSignUp(t.ctx, browser) : await browser.signUp();
+  if (options.unconfirmed) {
+    await browser.get('/dashboard/account');
+    expect((await browser.post('/dashboard/account/verify-email')).location).toBe('/dashboard/account?done=verify');
+  }
   return { browser, fields, keys, merchantId: await merchantOwnedBy(t.db, fields.email) };
 }
 
@@ -332,5 +340,207 @@ describe('e-mails to the owner', () => {
     expect(rotated.map((m) => m.subject)).toEqual([`A live secret key was rotated · ${o.fields.name}`]);
     expect(rotated[0].text).toContain('The old live key works until');
     expect(rotated[0].text).not.toMatch(/live_secret_key_[0-9a-f]{32}/);
+  });
+});
+
+/** The owner follows the e-mail verification link they were sent (a sign-up's link confirmed it already). */
+async function confirmEmail(o: Awaited<ReturnType<typeof owner>>) {
+  const [{ confirmed }] = await t.db.query<{ confirmed: boolean }>('SELECT email_verified_at IS NOT NULL AS confirmed FROM merchant_people WHERE email = $1', [o.fields.email]);
+  if (confirmed) return;
+  await waitForMail(o.fields.email, 1);
+  const mail = inbox.to(o.fields.email).find((m) => m.subject.startsWith('Confirm your e-mail'))!;
+  const link = /http:\/\/bhuktani\.test(\/dashboard\/verify-email\/[\w-]{43})/.exec(mail.text)![1];
+  expect((await o.browser.get(link)).location).toBe('/dashboard/account?done=verified');
+}
+
+const openInvitations = (merchantId: number) =>
+  t.db.query<{ email: string }>('SELECT email FROM merchant_invitations WHERE merchant_id = $1 AND accepted_at IS NULL AND revoked_at IS NULL ORDER BY id', [merchantId]);
+const logLines = async (browser: MerchantBrowser) => [...(await browser.get('/dashboard/team')).body.matchAll(/<li data-action="[^"]+">([\s\S]*?)<\/li>/g)].map((m) => pageText(m[1]).replace(/^\d+ \w+ \d+, [\d:]+ /, ''));
+
+describe('invitations of whoever may no longer invite', () => {
+  it('removing an admin revokes the open invitations they sent, in the same change, each in the log; the owner’s e-mail says so; the links die', async () => {
+    const o = await owner();
+    await confirmEmail(o);
+    const admin = await teamMember(t.ctx, o.merchantId, 'admin');
+    const other = await teamMember(t.ctx, o.merchantId, 'admin');
+    const adminBrowser = await loggedInAs(t.app, admin);
+    const [mine, resentByOther, ownersOwn] = [newEmail('by-admin'), newEmail('resent-by-other'), newEmail('by-owner')];
+    expect((await invite(adminBrowser, mine, 'admin')).status).toBe(303);
+    expect((await invite(adminBrowser, resentByOther, 'viewer')).status).toBe(303);
+    expect((await invite(o.browser, ownersOwn, 'finance')).status).toBe(303);
+    // Whoever sends an invitation again makes it theirs: the e-mail now names them.
+    const otherBrowser = await loggedInAs(t.app, other);
+    const [{ id: resentId }] = await t.db.query<{ id: number }>('SELECT id FROM merchant_invitations WHERE email = $1', [resentByOther]);
+    await otherBrowser.get('/dashboard/team');
+    expect((await otherBrowser.post(`/dashboard/team/invitations/${resentId}/resend`)).location).toBe('/dashboard/team?done=resent');
+    expect(inbox.to(resentByOther).at(-1)!.text).toContain(`${other.email} invited you`);
+    const mineLink = linkIn(mine);
+
+    expect((await o.browser.post(`/dashboard/team/users/${admin.id}/remove`)).location).toBe('/dashboard/team?done=removed');
+    expect((await openInvitations(o.merchantId)).map((r) => r.email)).toEqual([resentByOther, ownersOwn]);
+    const dead = await deadLinkVisitor().get(mineLink);
+    expect(dead.status).toBe(404);
+    expect(pageText(dead.body)).toContain('It was used already, revoked, or is more than 7 days old.');
+    expect((await merchantBrowser(t.app).get(linkIn(resentByOther))).status).toBe(200);
+    expect((await merchantBrowser(t.app).get(linkIn(ownersOwn))).status).toBe(200);
+    const team = await o.browser.get('/dashboard/team');
+    expect(pageText(team.body)).not.toContain(`${mine} admin`);
+    expect((await logLines(o.browser)).slice(0, 2)).toEqual([
+      `${o.fields.email} revoked the invitation of ${mine} (admin, sent by ${admin.email}, who was removed)`,
+      `${o.fields.email} removed ${admin.email} (admin)`,
+    ]);
+    await waitForMail(o.fields.email, 2);
+    const told = inbox.to(o.fields.email).find((m) => m.subject.startsWith('A user was removed'))!;
+    expect(told.text).toContain(`Their open invitations were revoked: ${mine} (admin).`);
+  });
+
+  it('an admin made developer loses the invitations they sent, one made admin keeps none to lose, and the owner who hands over keeps theirs as admin', async () => {
+    const o = await owner();
+    const admin = await teamMember(t.ctx, o.merchantId, 'admin');
+    const adminBrowser = await loggedInAs(t.app, admin);
+    const [byAdmin, byOwner] = [newEmail('by-demoted'), newEmail('by-handing-over')];
+    expect((await invite(adminBrowser, byAdmin, 'viewer')).status).toBe(303);
+    expect((await invite(o.browser, byOwner, 'developer')).status).toBe(303);
+
+    expect((await o.browser.post(`/dashboard/team/users/${admin.id}/role`, { role: 'developer' })).location).toBe('/dashboard/team?done=role');
+    expect((await openInvitations(o.merchantId)).map((r) => r.email)).toEqual([byOwner]);
+    expect((await deadLinkVisitor().get(linkIn(byAdmin))).status).toBe(404);
+    expect((await logLines(o.browser))[0]).toBe(`${o.fields.email} revoked the invitation of ${byAdmin} (viewer, sent by ${admin.email}, who is developer now and may not invite)`);
+    await waitForMail(o.fields.email, 2);
+    expect(inbox.to(o.fields.email).find((m) => m.subject.startsWith("A team member's role changed"))!.text).toContain(`Their open invitations were revoked: ${byAdmin} (viewer).`);
+
+    // Back to admin: nothing comes back, nothing else goes.
+    expect((await o.browser.post(`/dashboard/team/users/${admin.id}/role`, { role: 'admin' })).location).toBe('/dashboard/team?done=role');
+    expect((await openInvitations(o.merchantId)).map((r) => r.email)).toEqual([byOwner]);
+
+    // The owner hands over and is an admin now, who may invite: their invitation stays.
+    expect((await o.browser.post('/dashboard/team/transfer', { user_id: String(admin.id) })).location).toBe('/dashboard/team?done=transferred');
+    expect((await openInvitations(o.merchantId)).map((r) => r.email)).toEqual([byOwner]);
+    expect((await join(linkIn(byOwner))).done.location).toBe('/dashboard');
+  });
+});
+
+describe('invitation e-mails a day', () => {
+  const sentTo = (email: string) => inbox.to(email).length;
+  const scopeCount = async (scope: string) => (await t.db.query<{ failures: number }>('SELECT failures FROM login_failures WHERE scope = $1', [scope]))[0]?.failures;
+  const idOf = async (email: string) => (await t.db.query<{ id: number }>('SELECT id FROM merchant_invitations WHERE email = $1', [email]))[0].id;
+  const tomorrowIn = () => Math.ceil((dayStart(addDays(localDay(t.clock.now(), t.ctx.config.timeZone), 1), t.ctx.config.timeZone).getTime() - t.clock.now().getTime()) / 1000);
+
+  it('before the owner confirms their e-mail a team sends 3 a day, invitations and resends alike; the 4th is refused on the page (429), nothing sent, nothing changed', async () => {
+    const o = await owner({ unconfirmed: true });
+    const [first, second, third] = [newEmail('first'), newEmail('second'), newEmail('third')];
+    expect((await invite(o.browser, first, 'viewer')).status).toBe(303);
+    expect((await o.browser.post(`/dashboard/team/invitations/${await idOf(first)}/resend`)).status).toBe(303);
+    expect((await invite(o.browser, second, 'viewer')).status).toBe(303);
+    expect(sentTo(first) + sentTo(second)).toBe(3);
+    const lastLink = linkIn(first);
+    const [{ token_hash: tokenHash }] = await t.db.query<{ token_hash: string }>('SELECT token_hash FROM merchant_invitations WHERE email = $1', [first]);
+    const logBefore = await logLines(o.browser);
+
+    const resend = await o.browser.post(`/dashboard/team/invitations/${await idOf(first)}/resend`);
+    expect(resend.status).toBe(429);
+    expect(Number(resend.headers['retry-after'])).toBe(tomorrowIn());
+    const said = pageText(resend.body);
+    expect(resend.body).toContain('<h1 class="page-title">Team</h1>');
+    expect(said).toContain('Your team has sent its 3 invitation e-mails for today: 3 a day until the owner confirms their e-mail address, 50 after. Nothing was sent. Try again tomorrow (after midnight, Asia/Kathmandu).');
+    expect(resend.body).toContain('class="alert');
+    const invited = await invite(o.browser, third, 'viewer');
+    expect(invited.status).toBe(429);
+    expect(pageText(invited.body)).toContain('Your team has sent its 3 invitation e-mails for today');
+
+    // Nothing went out, and nothing changed: the last link still works, no new invitation, no log line, the count as it was.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect([sentTo(first), sentTo(second), sentTo(third)]).toEqual([2, 1, 0]);
+    expect(await t.db.query('SELECT token_hash FROM merchant_invitations WHERE email = $1', [first])).toEqual([{ token_hash: tokenHash }]);
+    expect((await merchantBrowser(t.app).get(lastLink)).status).toBe(200);
+    expect(await t.db.query('SELECT 1 FROM merchant_invitations WHERE email = $1', [third])).toEqual([]);
+    expect(await logLines(o.browser)).toEqual(logBefore);
+    expect(await scopeCount(`invitation-mail:merchant:${o.merchantId}`)).toBe(3);
+
+    // Confirming the e-mail opens the team's day to 50.
+    await confirmEmail(o);
+    expect((await invite(o.browser, third, 'viewer')).status).toBe(303);
+    expect(sentTo(third)).toBe(1);
+  });
+
+  it('one address gets 3 a day from a team; a confirmed team sends 50 a day; both start again the next day', async () => {
+    const o = await owner();
+    await confirmEmail(o);
+    const wanted = newEmail('wanted');
+    expect((await invite(o.browser, wanted, 'developer')).status).toBe(303);
+    const id = await idOf(wanted);
+    for (let i = 0; i < 2; i += 1) expect((await o.browser.post(`/dashboard/team/invitations/${id}/resend`)).status).toBe(303);
+    const fourth = await o.browser.post(`/dashboard/team/invitations/${id}/resend`);
+    expect(fourth.status).toBe(429);
+    expect(pageText(fourth.body)).toContain(`${wanted} was sent 3 invitation e-mails today, the most one address gets in a day. Nothing was sent.`);
+    expect(sentTo(wanted)).toBe(3);
+
+    // 47 more addresses make the team's 50.
+    for (let i = 0; i < 47; i += 1) expect((await o.browser.post('/dashboard/team/invite', { email: newEmail(`many-${i}`), role: 'viewer' })).status, `invitation ${i + 4}`).toBe(303);
+    const fiftyFirst = newEmail('fifty-first');
+    const refused = await o.browser.post('/dashboard/team/invite', { email: fiftyFirst, role: 'viewer' });
+    expect(refused.status).toBe(429);
+    expect(pageText(refused.body)).toContain('Your team has sent its 50 invitation e-mails for today (invitations and resends alike). Nothing was sent.');
+
+    // The next day (in TIME_ZONE) both counts start again.
+    t.clock.advance(tomorrowIn());
+    const again = await loggedInAs(t.app, o.fields);
+    expect((await invite(again, fiftyFirst, 'viewer')).status).toBe(303);
+    expect((await again.post(`/dashboard/team/invitations/${id}/resend`)).status).toBe(303);
+    await waitForMail(wanted, 4);
+    expect(sentTo(fiftyFirst)).toBe(1);
+  });
+
+  it('counts in the database: e-mails sent through two instances on one store add up', async () => {
+    const other = await startTestApp({ config: inbox.config, db: process.env.DATABASE_URL?.startsWith('postgres') ? await openTestDb() : t.db });
+    try {
+      other.clock.advance((t.clock.now().getTime() - other.clock.now().getTime()) / 1000);
+      const o = await owner({ unconfirmed: true });
+      const onOther = await loggedInAs(other.app, o.fields);
+      expect((await invite(o.browser, newEmail('on-a'), 'viewer')).status).toBe(303);
+      expect((await invite(onOther, newEmail('on-b'), 'viewer')).status).toBe(303);
+      expect((await invite(o.browser, newEmail('on-a-again'), 'viewer')).status).toBe(303);
+      const refused = await invite(onOther, newEmail('one-too-many'), 'viewer');
+      expect(refused.status).toBe(429);
+    } finally {
+      await other.close();
+      if (process.env.DATABASE_URL?.startsWith('postgres')) await other.db.close();
+    }
+  });
+});
+
+describe("the team's log", () => {
+  it('pages 20 lines at a time, newest first, older by keyset, back to the newest; another team’s lines never', async () => {
+    const o = await owner();
+    const other = await owner();
+    const member = await teamMember(t.ctx, o.merchantId, 'developer');
+    // 45 role changes: 45 lines.
+    const roles = ['finance', 'viewer', 'developer'] as const;
+    for (let i = 0; i < 45; i += 1) {
+      expect((await o.browser.post(`/dashboard/team/users/${member.id}/role`, { role: roles[i % 3] })).status).toBe(303);
+      if (i === 20) expect((await other.browser.post('/dashboard/team/invite', { email: newEmail('other-team'), role: 'viewer' })).status).toBe(303);
+    }
+    const first = await o.browser.get('/dashboard/team');
+    const firstLines = await logLines(o.browser);
+    expect(firstLines).toHaveLength(20);
+    expect(first.body).not.toContain('>Newest<');
+    const older = /<a class="button small" rel="next" href="([^"]+)">/.exec(first.body)![1].replace(/&amp;/g, '&');
+    expect(older).toMatch(/^\/dashboard\/team\?before=\d+#log-heading$/);
+    const second = await o.browser.get(older.split('#')[0]);
+    const secondLines = [...second.body.matchAll(/<li data-action="[^"]+">([\s\S]*?)<\/li>/g)].map((m) => m[1]);
+    expect(secondLines).toHaveLength(20);
+    expect(second.body).toContain('href="/dashboard/team#log-heading">Newest</a>');
+    const third = await o.browser.get(/<a class="button small" rel="next" href="([^"#]+)/.exec(second.body)![1]);
+    const thirdLines = [...third.body.matchAll(/<li data-action="([^"]+)">/g)].map((m) => m[1]);
+    // 45 role changes, the sign-up's lines before them (none here): 5 on the last page, and no older link.
+    expect(thirdLines).toEqual(['role_change', 'role_change', 'role_change', 'role_change', 'role_change']);
+    expect(third.body).not.toContain('rel="next"');
+    expect(pageText(third.body)).not.toContain('other-team');
+    const ids = await t.db.query<{ id: number }>('SELECT id FROM merchant_team_events WHERE merchant_id = $1 ORDER BY id', [o.merchantId]);
+    expect(ids).toHaveLength(45);
+    // A page past the oldest line says so; a garbled `before` is the first page.
+    expect(pageText((await o.browser.get(`/dashboard/team?before=${ids[0].id}`)).body)).toContain('No older lines.');
+    expect(await logLines(o.browser)).toEqual(firstLines);
+    expect(pageText((await o.browser.get('/dashboard/team?before=abc')).body)).toContain(firstLines[0]);
   });
 });

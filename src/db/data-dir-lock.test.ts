@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { compiled } from '../../test/compiled.js';
 import { tempDir } from '../../test/processes.js';
 import { DataDirBusyError, lockDataDir } from './data-dir-lock.js';
 
@@ -35,7 +36,7 @@ function lines(child: ChildProcess): () => Promise<string> {
 }
 
 function spawnHolder(args: string[] = []) {
-  const child = spawn(process.execPath, ['--import', 'tsx', HOLDER, ...args], { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [compiled(HOLDER), ...args], { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
   children.push(child);
   return { child, next: lines(child) };
 }
@@ -77,7 +78,7 @@ describe('the data directory lock', () => {
   it.skipIf(!onLinux)('is free as soon as its holder is killed, while the holder is still a zombie', async () => {
     const dir = freshDir();
     // `sleep` becomes the holder's parent and never reaps it: the killed holder stays a zombie.
-    const parent = spawn('sh', ['-c', `"${process.execPath}" --import tsx ${HOLDER} "${dir}" & exec sleep 60`], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    const parent = spawn('sh', ['-c', `"${process.execPath}" ${compiled(HOLDER)} "${dir}" & exec sleep 60`], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
     children.push(parent);
     const locked = await lines(parent)();
     const pid = Number(/^locked (\d+)$/.exec(locked)?.[1]);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/processes.js';
 import { loadConfig } from '../config.js';
-import { INITIAL_STORE, seedDataDir, writeInitialStore } from './initial-store.js';
+import { INITIAL_STORE, initialDump, seedDataDir, writeInitialStore } from './initial-store.js';
 import { migrate } from './migrate.js';
 import { openDb } from './open.js';
 import { openPglite } from './pglite.js';
@@ -40,11 +40,22 @@ describe('the initial store', () => {
     }
     expect(await seedDataDir(dataDir, store)).toBe(false);
     expect(await seedDataDir(join(dir.path, 'other'), join(dir.path, 'missing'))).toBe(false);
+    // The same store as a tarball, for an in-memory PGlite.
+    const inMemory = await openPglite({ loadDataDir: initialDump(store) });
+    try {
+      expect(await migrate(inMemory)).toStrictEqual([]);
+    } finally {
+      await inMemory.close();
+    }
+    expect(initialDump(join(dir.path, 'missing'))).toBeUndefined();
   }, 120_000);
 
-  it.skipIf(!existsSync(INITIAL_STORE))('is what a first start on an empty DATA_DIR opens, once built', async () => {
+  it.skipIf(!existsSync(INITIAL_STORE)).each([
+    ['a first start on an empty DATA_DIR', { DATA_DIR: join(dir.path, 'first') }],
+    ['DATABASE_URL=memory:', { DATABASE_URL: 'memory:' }],
+  ])('is what %s opens, once built', async (_, env) => {
     const before = new Date();
-    const db = await openDb(loadConfig({ DATA_DIR: join(dir.path, 'first') }, false), 'command');
+    const db = await openDb(loadConfig(env, false), 'command');
     try {
       const [{ applied_at }] = await db.query<{ applied_at: Date }>('SELECT min(applied_at) AS applied_at FROM schema_migrations');
       expect(applied_at.getTime()).toBeLessThan(before.getTime());

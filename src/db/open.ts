@@ -35,9 +35,9 @@ export async function openDb(config: Config, holder: 'server' | 'command'): Prom
       },
     };
   }
-  const [{ openPglite }, { seedDataDir }] = await Promise.all([import('./pglite.js'), import('./initial-store.js')]);
+  const [{ openPglite }, { initialDump, seedDataDir }] = await Promise.all([import('./pglite.js'), import('./initial-store.js')]);
   if (config.databaseUrl === 'memory:') {
-    const db = await openPglite();
+    const db = await openPglite({ loadDataDir: initialDump() });
     await migrate(db);
     return db;
   }

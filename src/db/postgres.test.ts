@@ -1,5 +1,6 @@
-// The two pools of a PostgreSQL store: batch statements keep one generic plan per statement, every
-// other statement PostgreSQL's default, from a connection's first statement on.
+// The two pools of a PostgreSQL store: batch statements keep one generic plan per statement, made
+// without sequential scans (batch-plans.test.ts), every other statement PostgreSQL's default, from a
+// connection's first statement on.
 import { describe, expect, it } from 'vitest';
 import { isUnavailable } from './db.js';
 import { openPostgres } from './postgres.js';
@@ -14,8 +15,10 @@ describe.skipIf(!url)('the PostgreSQL store', () => {
     const db = openPostgres(url!, { max: 2 });
     try {
       // At once, so that each statement opens a connection of its own and runs first on it.
-      const batch = await Promise.all(Array.from({ length: 8 }, () => db.batches!.query<{ plan_cache_mode: string }>('SHOW plan_cache_mode')));
-      expect(batch.map(([row]) => row.plan_cache_mode)).toEqual(Array(8).fill('force_generic_plan'));
+      const batch = await Promise.all(
+        Array.from({ length: 8 }, () => db.batches!.query<{ plan_cache_mode: string; enable_seqscan: string }>("SELECT current_setting('plan_cache_mode') AS plan_cache_mode, current_setting('enable_seqscan') AS enable_seqscan")),
+      );
+      expect(batch.map(([row]) => row)).toEqual(Array(8).fill({ plan_cache_mode: 'force_generic_plan', enable_seqscan: 'off' }));
       const single = await Promise.all(Array.from({ length: 2 }, () => db.query<{ plan_cache_mode: string }>('SHOW plan_cache_mode')));
       expect(single.map(([row]) => row.plan_cache_mode)).toEqual(['auto', 'auto']);
       // The SET is answered before the connection is handed out, not queued beside its first statement.

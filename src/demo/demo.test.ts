@@ -135,9 +135,10 @@ describe('buying in the demo shop', () => {
     expect(bought.status).toBe(303);
     const paymentUrl = new URL(bought.location!);
     expect(paymentUrl.origin).toBe(origin);
-    const pidx = paymentUrl.pathname.split('/').at(-1)!;
+    expect(paymentUrl.pathname).toBe('/pay/');
+    const pidx = paymentUrl.searchParams.get('pidx')!;
 
-    const page = await browser.get(paymentUrl.pathname);
+    const page = await browser.get(`${paymentUrl.pathname}${paymentUrl.search}`);
     expect(page.body).toContain('Demo Shop');
     expect(page.body).toContain('Rs. 520.00');
 
@@ -161,7 +162,7 @@ describe('buying in the demo shop', () => {
     const browser = shopper();
     await browser.get('/demo');
     const bought = await browser.buy('golden-tips');
-    const pidx = new URL(bought.location!).pathname.split('/').at(-1)!;
+    const pidx = new URL(bought.location!).searchParams.get('pidx')!;
     const payer = payerBrowser(t.app);
     await payer.open(pidx);
     const canceled = await payer.cancel(pidx);
@@ -176,7 +177,7 @@ describe('buying in the demo shop', () => {
     const browser = shopper();
     await browser.get('/demo');
     const bought = await browser.buy('ilam-first-flush');
-    const pidx = new URL(bought.location!).pathname.split('/').at(-1)!;
+    const pidx = new URL(bought.location!).searchParams.get('pidx')!;
     const paid = await payerBrowser(t.app).pay(pidx);
     const forged = new URL(paid.location!);
     forged.searchParams.set('purchase_order_name', '<script>alert(1)</script>');

@@ -88,6 +88,19 @@ describe('GET /api/v2/openapi.json', () => {
   });
 });
 
+describe("initiate's payment_url as documented", () => {
+  it('is the shape initiate answers: the hosted page with the payment in its query', async () => {
+    const initiate = doc.paths['/api/v2/epayment/initiate/'].post;
+    const { description, examples } = initiate.responses['200'].content['application/json'].schema.properties.payment_url;
+    expect(description).toContain('/pay/?pidx=<pidx>');
+    const { body: initiated } = await merchantApi(t.app, (await newMerchant(t.ctx)).test_secret_key).initiate();
+    const [documented, answered] = [new URL(examples[0]), new URL(initiated.payment_url)];
+    expect([documented.pathname, [...documented.searchParams.keys()]]).toEqual([answered.pathname, [...answered.searchParams.keys()]]);
+    expect(answered.searchParams.get('pidx')).toBe(initiated.pidx);
+    expect(initiate.description).toContain('`txnId`');
+  });
+});
+
 describe('GET /docs', () => {
   it('is a reference page served from our own assets, listing every endpoint', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/docs' });

@@ -54,12 +54,18 @@ describe('while the database cannot be reached', () => {
     const payer = payerBrowser(t.app);
     expect((await payer.open(pidx)).status).toBe(200);
     down = true;
-    const page = await inject({ method: 'GET', url: `/pay/${pidx}` });
-    expectOutagePage(page, 'portal');
-    expect(page.body).toContain(`href="/pay/${pidx}"`);
-    const posted = await payer.post(`/pay/${pidx}/wallet`, { mobile: '9800000001', mpin: '1111' });
-    expect(posted.status).toBe(503);
-    expect(posted.body).toContain('This service is briefly unavailable.');
+    // At the page's address (the payment in the query) and at the one given out before.
+    for (const url of [`/pay/?pidx=${pidx}`, `/pay/${pidx}`]) {
+      const page = await inject({ method: 'GET', url });
+      expectOutagePage(page, 'portal');
+      expect(page.body).toContain(`href="/pay/?pidx=${pidx}"`);
+    }
+    for (const url of [`/pay/wallet?pidx=${pidx}`, `/pay/${pidx}/wallet`]) {
+      const posted = await payer.post(url, { mobile: '9800000001', mpin: '1111' });
+      expect(posted.status).toBe(503);
+      expect(posted.body).toContain('This service is briefly unavailable.');
+      expect(posted.body).toContain(`href="/pay/?pidx=${pidx}"`);
+    }
     down = false;
     expect((await payer.open(pidx)).status).toBe(200);
   });

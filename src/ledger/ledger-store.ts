@@ -4,8 +4,11 @@ import type { Statement } from '../db/statement.js';
 import type { Environment } from '../environment.js';
 
 export type AccountKind = 'wallet' | 'merchant' | 'fee' | 'funding' | 'clearing' | 'bank';
-/** A payout has up to two journals: `payout` when requested, then `payout_paid` or `payout_failed`. */
-export type JournalKind = 'payment' | 'refund' | 'topup' | 'payout' | 'payout_paid' | 'payout_failed';
+/**
+ * A payout has up to two journals: `payout` when requested, then `payout_paid` or `payout_failed`.
+ * `sandbox_cover`: in test only, what a refund needed beyond the merchant's balance, from the sandbox.
+ */
+export type JournalKind = 'payment' | 'refund' | 'topup' | 'payout' | 'payout_paid' | 'payout_failed' | 'sandbox_cover';
 
 export interface Posting {
   accountId: number;
@@ -13,6 +16,19 @@ export interface Posting {
   amount: number;
   /** A wallet account, whose running balance moves with the posting. */
   wallet?: boolean;
+}
+
+/** One journal to write: what moves, and the payment, payout or refund record it belongs to. */
+export interface JournalInput {
+  environment: Environment;
+  kind: JournalKind;
+  pidx: string | null;
+  /** The payout a payout journal moves. */
+  payoutId?: number;
+  /** The refund's transaction record a sandbox cover is for. */
+  refundRecordId?: number;
+  at: Date;
+  postings: Posting[];
 }
 
 /** The account of an owner, created on first use; `created` when this call made it. */
@@ -44,7 +60,7 @@ export async function findOrCreateAccount(
  * payments from one wallet, and the CHECK on the balance refuses a debit the wallet cannot pay,
  * failing the whole statement (see `isShortWallet`).
  */
-export function journalPart(journal: { environment: Environment; kind: JournalKind; pidx: string | null; payoutId?: number; at: Date; postings: Posting[] }): (s: Statement) => void {
+export function journalPart(journal: JournalInput): (s: Statement) => void {
   return (s) => {
     // In account order, so two journals never wait on each other in a cycle.
     const wallets = journal.postings.filter((p) => p.wallet).sort((a, b) => a.accountId - b.accountId);
@@ -56,15 +72,16 @@ export function journalPart(journal: { environment: Environment; kind: JournalKi
           WHERE a.id = m.account_id AND a.kind = 'wallet'`,
       );
     }
-    s.with(
-      'journal',
-      // payout_id only when there is one: migration 003's top-ups run before the column exists.
-      journal.payoutId === undefined
-        ? `INSERT INTO journals (environment, kind, pidx, created_at)
-           VALUES (${s.param(journal.environment)}, ${s.param(journal.kind)}, ${s.param(journal.pidx)}, ${s.param(journal.at)}) RETURNING id`
-        : `INSERT INTO journals (environment, kind, pidx, payout_id, created_at)
-           VALUES (${s.param(journal.environment)}, ${s.param(journal.kind)}, ${s.param(journal.pidx)}, ${s.param(journal.payoutId)}, ${s.param(journal.at)}) RETURNING id`,
-    );
+    // payout_id and refund_record_id only when there is one: migration 003's top-ups run before the columns exist.
+    const columns: [string, unknown][] = [
+      ['environment', journal.environment],
+      ['kind', journal.kind],
+      ['pidx', journal.pidx],
+      ...(journal.payoutId === undefined ? [] : [['payout_id', journal.payoutId] as [string, unknown]]),
+      ...(journal.refundRecordId === undefined ? [] : [['refund_record_id', journal.refundRecordId] as [string, unknown]]),
+      ['created_at', journal.at],
+    ];
+    s.with('journal', `INSERT INTO journals (${columns.map(([name]) => name).join(', ')}) VALUES (${columns.map(([, value]) => s.param(value)).join(', ')}) RETURNING id`);
     s.with(
       'posted',
       `INSERT INTO postings (journal_id, account_id, amount)

@@ -2,24 +2,15 @@
 // goes negative: a debit it cannot pay fails the statement, and the caller's transaction must roll
 // back.
 import type { Queryable } from '../db/db.js';
-import type { Environment } from '../environment.js';
 import { Statement } from '../db/statement.js';
-import { isShortWallet, journalPart, type JournalKind, type Posting } from './ledger-store.js';
+import { isShortWallet, journalPart, type JournalInput, type Posting } from './ledger-store.js';
+
+export type { JournalInput };
 
 export class InsufficientBalanceError extends Error {
   constructor(readonly accountId: number) {
     super('insufficient balance');
   }
-}
-
-export interface JournalInput {
-  environment: Environment;
-  kind: JournalKind;
-  pidx: string | null;
-  /** The payout a payout journal moves. */
-  payoutId?: number;
-  at: Date;
-  postings: Posting[];
 }
 
 /** Pure: the postings a journal may hold. Zero amounts are dropped; the rest must sum to zero. */

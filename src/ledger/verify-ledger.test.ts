@@ -2,12 +2,13 @@
 // Each break is made inside a transaction that is rolled back, so no other test (on PostgreSQL the
 // database is shared by every test file) ever sees it.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { merchantApi, validInitiate } from '../../test/api-client.js';
-import { operatorWallet, payerBrowser, payWithLiveWallet, type TestWallet } from '../../test/portal-client.js';
+import { merchantApi, refund, validInitiate } from '../../test/api-client.js';
+import { callbackParams, operatorWallet, payerBrowser, payWithLiveWallet, type TestWallet } from '../../test/portal-client.js';
 import { newMerchant, startTestApp, type TestApp } from '../../test/test-app.js';
 import type { Queryable } from '../db/db.js';
-import { CLI_ACTOR } from '../audit/audit-entry.js';
-import { markPayout } from '../settlements/move-payout.js';
+import { applyPayoutMove } from '../settlements/move-payout.js';
+import type { Payout } from '../settlements/payout.js';
+import type { PayoutMove } from '../settlements/payout-state-machine.js';
 import { requestPayout } from '../settlements/request-payout.js';
 import { verifyLedger, type InvariantResult } from './verify-ledger.js';
 
@@ -21,9 +22,10 @@ const INVARIANTS = {
   refunds: 'refunds never exceed the amount paid, and match the refunded amount',
   records: 'each transaction record matches its payment',
   payouts: 'payouts balance with their journals: requested, merchant to clearing; paid, clearing to bank; failed, clearing back',
+  sandboxCovers: 'sandbox covers are test only: each moves from the test funding account to the merchant of the one refund it names, at most that refund',
   merchantNotNegative: 'no merchant balance goes negative',
   conservation:
-    'money is conserved across payments, refunds and payouts: each merchant holds what it was paid less refunds and payouts, clearing what is on its way, the bank what was paid out',
+    'money is conserved across payments, refunds and payouts: each merchant holds what it was paid less refunds and payouts (plus what the sandbox covered of its test refunds), clearing what is on its way, the bank what was paid out',
 };
 
 let t: TestApp;
@@ -36,6 +38,8 @@ let paidPayout: string;
 let merchantId: number;
 let failedPayout: string;
 let requestedPayout: string;
+/** A test merchant's whole refund of its only payment (Rs. 10), the fee covered by the sandbox. */
+let covered: { merchantId: number; recordId: number; journalId: number };
 
 beforeAll(async () => {
   t = await startTestApp();
@@ -49,13 +53,26 @@ beforeAll(async () => {
   await payWithLiveWallet(payerBrowser(t.app), t.sentOtps, livePaid, payer);
   // Payouts: one paid, one failed, one still requested.
   const owner = { merchantId: merchant.merchant.id, environment: 'test' as const };
-  paidPayout = (await requestPayout(t.ctx, { ...owner, amount: 3_000, requestedBy: 'api' })).idx;
-  await markPayout(t.ctx, { actor: CLI_ACTOR, idx: paidPayout, move: { name: 'process' } });
-  await markPayout(t.ctx, { actor: CLI_ACTOR, idx: paidPayout, move: { name: 'pay', reference: 'BANK-1' } });
-  failedPayout = (await requestPayout(t.ctx, { ...owner, amount: 2_000, requestedBy: 'api' })).idx;
-  await markPayout(t.ctx, { actor: CLI_ACTOR, idx: failedPayout, move: { name: 'fail', reason: 'Closed' } });
+  // Test payouts move by the ledger's own moves (those the sandbox bank makes): operators mark live ones only.
+  const move = (payout: Payout, step: PayoutMove) => t.db.transaction((tx) => applyPayoutMove(t.ctx, tx, payout, step, t.clock.now()));
+  const toPay = await requestPayout(t.ctx, { ...owner, amount: 3_000, requestedBy: 'api' });
+  await move(toPay, { name: 'process' });
+  await move(toPay, { name: 'pay', reference: 'BANK-1' });
+  paidPayout = toPay.idx;
+  const toFail = await requestPayout(t.ctx, { ...owner, amount: 2_000, requestedBy: 'api' });
+  await move(toFail, { name: 'fail', reason: 'Closed' });
+  failedPayout = toFail.idx;
   requestedPayout = (await requestPayout(t.ctx, { ...owner, amount: 1_000, requestedBy: 'api' })).idx;
   merchantId = merchant.merchant.id;
+  const coverShop = await newMerchant(t.ctx);
+  const { body } = await merchantApi(t.app, coverShop.test_secret_key).initiate(validInitiate({ amount: 1_000 }));
+  const transactionId = callbackParams((await payerBrowser(t.app).pay(body.pidx)).location!).transaction_id;
+  expect((await refund(t.app, coverShop.test_secret_key, transactionId)).status).toBe(200);
+  const [cover] = await t.db.query<{ id: number; refund_record_id: number }>(
+    `SELECT j.id, j.refund_record_id FROM journals j JOIN transactions t ON t.id = j.refund_record_id WHERE j.kind = 'sandbox_cover' AND t.merchant_id = $1`,
+    [coverShop.merchant.id],
+  );
+  covered = { merchantId: coverShop.merchant.id, recordId: cover.refund_record_id, journalId: cover.id };
 });
 afterAll(() => t.close());
 afterEach(async () => {
@@ -231,6 +248,48 @@ describe('verifyLedger', () => {
       expect.objectContaining({ payout: failedPayout, state: 'Failed', journal: 'payout_failed', journals: null }),
       expect.objectContaining({ payout: null, journal: 'payout_failed' }),
     ]);
+  });
+
+  // Issue 24: the sandbox's covers of test refunds. Each damage passes every other check.
+  it('detects a second sandbox cover of one refund (money given twice)', async () => {
+    const broken = await brokenBy(async (tx) => {
+      await tx.query('DROP INDEX journals_one_cover_per_refund');
+      const [copy] = await tx.query<{ id: number }>(
+        `INSERT INTO journals (environment, kind, pidx, refund_record_id, created_at) SELECT environment, kind, pidx, refund_record_id, created_at FROM journals WHERE id = $1 RETURNING id`,
+        [covered.journalId],
+      );
+      await tx.query('INSERT INTO postings (journal_id, account_id, amount) SELECT $1, account_id, amount FROM postings WHERE journal_id = $2', [copy.id, covered.journalId]);
+    });
+    expect(broken.map((r) => r.invariant)).toEqual([INVARIANTS.sandboxCovers]);
+    expect(broken[0].violations).toEqual([
+      expect.objectContaining({ refund_record_id: covered.recordId, to_merchant: 30, covers_of_refund: 2 }),
+      expect.objectContaining({ refund_record_id: covered.recordId, to_merchant: 30, covers_of_refund: 2 }),
+    ]);
+  });
+
+  it('detects a sandbox cover of more than its refund returned', async () => {
+    const [funding, merchant] = [await accountId('test', 'funding'), await accountId('test', 'merchant', covered.merchantId)];
+    const broken = await brokenBy(async (tx) => {
+      await tx.query('UPDATE postings SET amount = -1001 WHERE journal_id = $1 AND account_id = $2', [covered.journalId, funding]);
+      await tx.query('UPDATE postings SET amount = 1001 WHERE journal_id = $1 AND account_id = $2', [covered.journalId, merchant]);
+    });
+    // Conservation counts covers as they are: only the covers' own check sees this one.
+    expect(broken.map((r) => r.invariant)).toEqual([INVARIANTS.sandboxCovers]);
+    expect(broken[0].violations).toEqual([expect.objectContaining({ refunded: 1_000, to_merchant: 1_001 })]);
+  });
+
+  it('detects a sandbox cover in live, and one naming no refund', async () => {
+    await expect(t.db.transaction((tx) => tx.query("UPDATE journals SET environment = 'live' WHERE id = $1", [covered.journalId]))).rejects.toThrow(/check constraint/);
+    const broken = await brokenBy(async (tx) => {
+      // The schema refuses it on its own; the check is the second line of defence.
+      await tx.query('ALTER TABLE journals DROP CONSTRAINT journals_sandbox_cover_in_test');
+      await tx.query("UPDATE journals SET environment = 'live' WHERE id = $1", [covered.journalId]);
+    });
+    expect(broken.map((r) => r.invariant)).toEqual([INVARIANTS.separateLedgers, INVARIANTS.sandboxCovers]);
+    expect(broken[1].violations).toEqual([expect.objectContaining({ journal_id: covered.journalId, environment: 'live' })]);
+    const orphan = await brokenBy((tx) => tx.query('UPDATE journals SET refund_record_id = -1 WHERE id = $1', [covered.journalId]));
+    expect(orphan.map((r) => r.invariant)).toEqual([INVARIANTS.sandboxCovers, INVARIANTS.conservation]);
+    expect(orphan[0].violations).toEqual([expect.objectContaining({ journal_id: covered.journalId, refund_record_id: -1, record_type: null })]);
   });
 
   it('detects a merchant balance below zero (a payout of more than it held, its journal consistent)', async () => {

@@ -110,19 +110,48 @@ const checks: { invariant: string; sql: string }[] = [
            WHERE (j.kind IN ('payout', 'payout_paid', 'payout_failed')) <> (j.payout_id IS NOT NULL)`,
   },
   {
+    invariant: 'sandbox covers are test only: each moves from the test funding account to the merchant of the one refund it names, at most that refund',
+    // One row per cover that is not so, then covers without their refund and refund references on other journals.
+    sql: `WITH covers AS (
+            SELECT j.id, j.environment, j.pidx, j.refund_record_id, t.id AS record_id, t.type, t.environment AS record_environment,
+                   t.pidx AS record_pidx, t.amount AS refunded,
+                   sum(CASE WHEN a.kind = 'funding' THEN -p.amount ELSE 0 END) AS from_funding,
+                   sum(CASE WHEN a.kind = 'merchant' AND a.owner_id = t.merchant_id THEN p.amount ELSE 0 END) AS to_merchant,
+                   sum(CASE WHEN a.kind = 'funding' OR (a.kind = 'merchant' AND a.owner_id = t.merchant_id) THEN 0 ELSE abs(p.amount) END) AS elsewhere,
+                   count(*) OVER (PARTITION BY j.refund_record_id) AS covers_of_refund
+              FROM journals j JOIN postings p ON p.journal_id = j.id JOIN ledger_accounts a ON a.id = p.account_id
+              LEFT JOIN transactions t ON t.id = j.refund_record_id
+             WHERE j.kind = 'sandbox_cover'
+             GROUP BY j.id, j.environment, j.pidx, j.refund_record_id, t.id, t.type, t.environment, t.pidx, t.amount
+          )
+          SELECT id AS journal_id, environment, refund_record_id, type AS record_type, refunded, from_funding, to_merchant, covers_of_refund
+            FROM covers
+           WHERE environment <> 'test' OR record_id IS NULL OR type <> 'Refund' OR record_environment <> 'test' OR record_pidx IS DISTINCT FROM pidx
+              OR to_merchant <= 0 OR from_funding <> to_merchant OR elsewhere <> 0 OR to_merchant > refunded OR covers_of_refund > 1
+          UNION ALL
+          SELECT j.id, j.environment, j.refund_record_id, NULL, NULL, NULL, NULL, NULL FROM journals j
+           WHERE (j.kind = 'sandbox_cover') <> (j.refund_record_id IS NOT NULL)`,
+  },
+  {
     invariant: 'no merchant balance goes negative',
     sql: `SELECT a.environment, a.owner_id AS merchant_id, sum(p.amount) AS balance
             FROM ledger_accounts a JOIN postings p ON p.account_id = a.id
            WHERE a.kind = 'merchant' GROUP BY a.id, a.environment, a.owner_id HAVING sum(p.amount) < 0`,
   },
   {
-    invariant: 'money is conserved across payments, refunds and payouts: each merchant holds what it was paid less refunds and payouts, clearing what is on its way, the bank what was paid out',
+    invariant:
+      'money is conserved across payments, refunds and payouts: each merchant holds what it was paid less refunds and payouts (plus what the sandbox covered of its test refunds), clearing what is on its way, the bank what was paid out',
+    // A cover counts for the merchant of the refund it names; the check above proves each cover sound.
     sql: `WITH expected AS (
             SELECT environment, merchant_id, sum(net) AS amount FROM (
               SELECT environment, merchant_id, amount - fee - refunded_amount AS net FROM payments
                WHERE status IN ('Completed', 'Partially refunded', 'Refunded')
               UNION ALL
               SELECT environment, merchant_id, -amount FROM payouts WHERE state <> 'Failed'
+              UNION ALL
+              SELECT t.environment, t.merchant_id, p.amount FROM journals j JOIN transactions t ON t.id = j.refund_record_id
+                JOIN postings p ON p.journal_id = j.id JOIN ledger_accounts a ON a.id = p.account_id AND a.kind = 'merchant'
+               WHERE j.kind = 'sandbox_cover'
             ) moves GROUP BY environment, merchant_id
           ), held AS (
             SELECT a.environment, a.owner_id AS merchant_id, sum(p.amount) AS amount

@@ -4,7 +4,7 @@
 import type { AppContext } from '../context.js';
 import { AppError, type FieldErrors } from '../http/errors.js';
 import { moveMerchant } from './approval-state-machine.js';
-import { bankAccountRequest, normalAccountNumber } from './bank-account.js';
+import { bankAccountFrom, bankAccountRequest } from './bank-account.js';
 import { saveBankAccount } from './bank-account-store.js';
 import { businessDetailsRequest, normalPanNumber, normalPhone } from './business-details.js';
 import { saveBusinessDetails } from './business-details-store.js';
@@ -47,13 +47,7 @@ export async function applyForLive(ctx: AppContext, input: { merchantIdx: string
       website: details.website ?? '',
       updatedAt: now,
     });
-    await saveBankAccount(tx, merchantId, {
-      bankName: bank.bank_name!,
-      branch: bank.branch!,
-      accountName: bank.account_name!,
-      accountNumber: normalAccountNumber(bank.account_number!),
-      updatedAt: now,
-    });
+    await saveBankAccount(tx, merchantId, bankAccountFrom(bank, now));
     return moved.merchant;
   });
 }

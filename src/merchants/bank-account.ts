@@ -24,6 +24,16 @@ export const bankAccountRequest = object({
   }),
 });
 
+/** The account to save from a parsed `bankAccountRequest`. */
+export function bankAccountFrom(fields: { bank_name?: string; branch?: string; account_name?: string; account_number?: string }, updatedAt: Date): BankAccount {
+  return { bankName: fields.bank_name!, branch: fields.branch!, accountName: fields.account_name!, accountNumber: normalAccountNumber(fields.account_number!), updatedAt };
+}
+
+/** For the owner's e-mail: where payouts go, the number masked. */
+export function payoutsGoToLine(a: Pick<BankAccount, 'bankName' | 'branch' | 'accountName' | 'accountNumber'>): string {
+  return `Payouts go to ${a.accountName}, ${a.bankName} (${a.branch}), account ${maskedAccountNumber(a.accountNumber)}.`;
+}
+
 /** The account number without the spaces and dashes people type in it. */
 export function normalAccountNumber(raw: string): string {
   return raw.replace(/[\s-]/g, '');

@@ -45,13 +45,14 @@ export async function createMerchant(
   options: { status?: 'new' | 'approved'; logIn?: boolean } = {},
 ): Promise<CreatedMerchant> {
   const request = parseOrThrow(merchantRequest, input);
+  const status = options.status ?? 'approved';
   const now = ctx.clock.now();
   // `logIn: false` (the demo merchant): an owner nobody can log in as, and no scrypt on a first start.
   const passwordHash = options.logIn === false ? NO_PASSWORD : await hashPassword(request.password!);
-  // Approved by an operator's word, the e-mail counts as verified; otherwise it waits for its link.
-  const emailVerifiedAt = options.status === 'approved' ? now : null;
+  // Made by an operator (approved), the e-mail counts as verified: the operator's word; otherwise it waits for its link.
+  const emailVerifiedAt = status === 'approved' ? now : null;
   try {
-    return await ctx.db.transaction((tx) => insertMerchantAccount(tx, ctx, { name: request.name!, email: request.email!, mobile: request.mobile ?? '', feeBps: request.fee_bps, passwordHash, status: options.status ?? 'approved', emailVerifiedAt }));
+    return await ctx.db.transaction((tx) => insertMerchantAccount(tx, ctx, { name: request.name!, email: request.email!, mobile: request.mobile ?? '', feeBps: request.fee_bps, passwordHash, status, emailVerifiedAt }));
   } catch (error) {
     if (pgCode(error) === PgCode.uniqueViolation && /"(merchants_email|merchant_people_email)"/.test(String((error as Error).message))) {
       throw new AppError('validation_error', { fields: { email: ['A merchant with this email already exists.'] } });

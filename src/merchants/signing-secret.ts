@@ -4,9 +4,12 @@ import { randomBytes } from 'node:crypto';
 import type { Queryable } from '../db/db.js';
 import type { Environment } from '../environment.js';
 
-const known = new Map<string, string>();
+/** Per store (a process may hold several: tests do), so a merchant id only ever means its own store's merchant. */
+const knownByStore = new WeakMap<Queryable, Map<string, string>>();
 
 export async function signingSecret(db: Queryable, merchantId: number, environment: Environment, now = new Date()): Promise<string> {
+  let known = knownByStore.get(db);
+  if (!known) knownByStore.set(db, (known = new Map()));
   const cacheKey = `${merchantId}:${environment}`;
   const cached = known.get(cacheKey);
   if (cached) return cached;

@@ -15,6 +15,8 @@ export function callbackParams(payment: Payment, status: CallbackStatus): [strin
     ['pidx', payment.pidx],
     ['transaction_id', transactionId],
     ['tidx', transactionId],
+    // The real gateway's name for it too (its official plugins read `transaction_id` or `txnId`).
+    ['txnId', transactionId],
     ['amount', String(payment.amount)],
     ['total_amount', String(payment.amount)],
     ['mobile', paid && payment.payer_mobile ? maskMobile(payment.payer_mobile) : ''],

@@ -4,6 +4,7 @@ import type { ApiCaller } from '../merchants/merchant.js';
 import { feeFor } from './fee.js';
 import type { Payment } from './payment.js';
 import { insertPayment, insertPayments } from './payment-store.js';
+import { paymentUrl } from './payment-url.js';
 
 export interface InitiateInput {
   return_url: string;
@@ -23,10 +24,6 @@ export interface InitiateResult {
   expires_at: Date;
   expires_in: number;
   merchant_fields: Record<string, unknown>;
-}
-
-export function paymentUrl(publicUrl: string, pidx: string): string {
-  return `${publicUrl}/pay/${pidx}`;
 }
 
 /**

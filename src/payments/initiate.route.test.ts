@@ -16,7 +16,7 @@ describe('POST /api/v2/epayment/initiate/', () => {
     const { status, body } = await api.initiate(validInitiate({ merchant_username: 'shop', merchant_extra: { cart: [1, 2] } }));
     expect(status).toBe(200);
     expect(body.pidx).toMatch(/^[A-Za-z0-9_-]{22,}$/);
-    expect(body.payment_url).toBe(`http://bhuktani.test/pay/${body.pidx}`);
+    expect(body.payment_url).toBe(`http://bhuktani.test/pay/?pidx=${body.pidx}`);
     expect(body.expires_in).toBe(3600);
     expect(body.expires_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}\+05:45$/);
     expect(new Date(body.expires_at).getTime()).toBe(t.clock.now().getTime() + 3600_000);

@@ -12,7 +12,12 @@ export const initiateResponse = {
   required: ['pidx', 'payment_url', 'expires_at', 'expires_in'],
   properties: {
     pidx: { type: 'string', description: 'The payment identifier, used for every later reference.' },
-    payment_url: { type: 'string', format: 'uri', description: 'Redirect the payer here.' },
+    payment_url: {
+      type: 'string',
+      format: 'uri',
+      description: 'Redirect the payer here: the hosted page, with the payment in its query as on the real gateway (`<PUBLIC_URL>/pay/?pidx=<pidx>`). Addresses given out before (`/pay/<pidx>`) keep working.',
+      examples: ['http://localhost:8080/pay/?pidx=bZQLD9wRVWo4CdESSfuSsB'],
+    },
     expires_at: { type: 'string', format: 'date-time' },
     expires_in: { type: 'integer', description: 'Seconds until the payment link expires.' },
   },
@@ -46,7 +51,10 @@ export function registerInitiate(app: FastifyInstance, ctx: AppContext) {
       config: { idempotent: true },
       schema: {
         summary: 'Initiate a payment',
-        description: 'Stores a payment and answers its `pidx` and the hosted `payment_url` to send the payer to. `merchant_*` fields are echoed.',
+        description:
+          'Stores a payment and answers its `pidx` and the hosted `payment_url` to send the payer to (`<PUBLIC_URL>/pay/?pidx=<pidx>`). `merchant_*` fields are echoed. ' +
+          'When the payer is done, their browser is sent (303) to `return_url` with `pidx`, `transaction_id`, `tidx`, `txnId` (the last three one value, empty on cancel), ' +
+          '`amount`, `total_amount`, `mobile` (masked), `status`, `purchase_order_id`, `purchase_order_name` and `signature` added to its query.',
         operationId: 'initiatePayment',
         body: fieldSchema(initiateRequest(ctx.config.maxAmountPaisa), initiateExamples),
         response: { 200: initiateResponse },

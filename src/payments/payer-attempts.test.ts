@@ -241,12 +241,16 @@ describe('OTP', () => {
     const response = await browser.post(`/pay/${pidx}/wallet`, { mobile: '9800000003', mpin: '1111' });
     expect(response.status).toBe(303);
     const otpPage = response.location!;
-    expect(otpPage).toMatch(new RegExp(`^/pay/${pidx}/otp/[\\w-]+$`));
+    expect(otpPage).toMatch(new RegExp(`^/pay/\\?pidx=${pidx}&attempt=[\\w-]+$`));
     await browser.get(otpPage);
     for (const otp of ['000001', '000002', '000003']) await browser.otp(pidx, otp);
-    const again = await browser.get(otpPage);
-    expect(again.status).toBe(303);
-    expect(again.location).toBe(`/pay/${pidx}`);
+    // At the OTP page's address, and at the one given out before.
+    const token = new URL(otpPage, 'http://x.invalid').searchParams.get('attempt');
+    for (const url of [otpPage, `/pay/${pidx}/otp/${token}`]) {
+      const again = await browser.get(url);
+      expect(again.status).toBe(303);
+      expect(again.location).toBe(`/pay/?pidx=${pidx}`);
+    }
   });
 
   it('an OTP is refused after 5 minutes and accepted just before', async () => {

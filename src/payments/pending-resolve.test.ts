@@ -53,6 +53,7 @@ describe('the pending wallet 9800000007', () => {
     });
     expect(params.transaction_id).toMatch(/^[\w-]{22}$/);
     expect(params.tidx).toBe(params.transaction_id);
+    expect(params.txnId).toBe(params.transaction_id);
 
     const lookup = await api.lookup(pidx);
     expect(lookup.status).toBe(200);

@@ -1,12 +1,15 @@
 // Refunds of a completed payment, whole or in parts (contract section 3). The conditional update of
 // the state machine is the guard: racing refunds can never return more than was paid. A refund draws
 // on the merchant's balance (contract section 10), under the lock every debit of it takes, so refunds
-// and payouts racing for the last rupees never take the balance below zero.
+// and payouts racing for the last rupees never take the balance below zero: in live what the balance
+// lacks is refused; in test the sandbox covers it (`refundDraw`), each cover decided under that lock.
 import type { AppContext } from '../context.js';
 import type { Queryable } from '../db/db.js';
 import { AppError } from '../http/errors.js';
 import { balanceFigures, lockSettlementAccount } from '../settlements/payout-store.js';
 import { postRefundJournal } from '../ledger/refund-journal.js';
+import { postSandboxCoverJournal } from '../ledger/sandbox-cover-journal.js';
+import { refundDraw } from '../settlements/balance.js';
 import { insertRefundRecord } from '../transactions/transaction-store.js';
 import { findWallet } from '../wallets/wallet-store.js';
 import type { Environment } from '../environment.js';
@@ -62,12 +65,14 @@ export async function refundPayment(
   const refunded = await ctx.db.transaction(async (tx) => {
     await lockSettlementAccount(tx, owner, now);
     const { total } = await balanceFigures(tx, owner, now);
-    if (amount > total) throw insufficientBalance(total);
+    const draw = refundDraw(owner.environment, total, amount);
+    if (draw.refused) throw insufficientBalance(total);
     const moved = await transition(tx, payment.pidx, { name: 'refund', amount }, now);
     if (!moved) return null;
     const wallet = (await findWallet(tx, moved.environment, moved.payer_mobile!))!;
     await postRefundJournal(ctx, tx, moved, wallet.id, amount, now);
-    await insertRefundRecord(tx, moved, { idx: refundIdx, amount, at: now });
+    const recordId = await insertRefundRecord(tx, moved, { idx: refundIdx, amount, at: now });
+    if (draw.cover > 0) await postSandboxCoverJournal(ctx, tx, { merchantId: owner.merchantId, pidx: moved.pidx, refundRecordId: recordId, amount: draw.cover, at: now });
     await alsoInTransaction?.(tx);
     return moved;
   });

@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { merchantApi, refund, validInitiate } from '../../test/api-client.js';
-import { callbackParams, payerBrowser } from '../../test/portal-client.js';
+import { callbackParams, operatorWallet, payerBrowser, payWithLiveWallet, walletBalanceOf } from '../../test/portal-client.js';
 import { newMerchant, startTestApp, type TestApp } from '../../test/test-app.js';
 import { verifyLedger } from '../ledger/verify-ledger.js';
+import { saveBankAccount } from '../merchants/bank-account-store.js';
 import { requestPayout } from '../settlements/request-payout.js';
+import { settlementBalance } from '../settlements/settlement-balance.js';
 
 let t: TestApp;
 let key: string;
@@ -13,7 +15,7 @@ beforeAll(async () => {
   t = await startTestApp();
   key = (await newMerchant(t.ctx)).test_secret_key;
   api = merchantApi(t.app, key);
-  // Money for the fees: a whole refund gives back the fee too, which the merchant's balance must hold.
+  // Money for the fees: a whole refund gives back the fee too, which the balance holds (in test the sandbox would cover it).
   await paid(100_000);
 });
 afterAll(() => t.close());
@@ -31,6 +33,16 @@ async function walletBalance(mobile: string): Promise<number> {
     [mobile],
   );
   return row.balance;
+}
+
+/** The sandbox's covers of a merchant's refunds, oldest first: what each put into its balance. */
+async function sandboxCovers(merchantId: number): Promise<number[]> {
+  const rows = await t.db.query<{ amount: number }>(
+    `SELECT p.amount FROM journals j JOIN postings p ON p.journal_id = j.id JOIN ledger_accounts a ON a.id = p.account_id AND a.kind = 'merchant'
+      WHERE j.kind = 'sandbox_cover' AND a.owner_id = $1 ORDER BY j.id`,
+    [merchantId],
+  );
+  return rows.map((r) => r.amount);
 }
 
 async function expectLedgerConsistent() {
@@ -96,18 +108,68 @@ describe('POST /api/merchant-transaction/{transaction_id}/refund/', () => {
     expect((await refund(t.app, key, completed.transactionId, { amount: 'ten' })).body).toEqual({ amount: ['A valid integer is required.'], error_key: 'validation_error' });
   });
 
-  it('refuses a refund larger than the merchant balance, never an overdraft (contract section 10)', async () => {
+  it('live: refuses a refund larger than the merchant balance, never an overdraft (contract section 10)', async () => {
     const shop = await newMerchant(t.ctx);
-    const done = await payerBrowser(t.app).pay((await merchantApi(t.app, shop.test_secret_key).initiate(validInitiate({ amount: 10_000 }))).body.pidx);
-    const transactionId = callbackParams(done.location!).transaction_id;
+    await saveBankAccount(t.db, shop.merchant.id, { bankName: 'Nabil Bank', branch: 'Thamel', accountName: 'Shop', accountNumber: '0012345678901', updatedAt: t.clock.now() });
+    const payer = await operatorWallet(t.ctx, { balance: 10_000 });
+    const { body } = await merchantApi(t.app, shop.live_secret_key).initiate(validInitiate({ amount: 10_000 }));
+    const transactionId = callbackParams((await payWithLiveWallet(payerBrowser(t.app), t.sentOtps, body.pidx, payer)).location!).transaction_id;
     // The fee stays with the service: the merchant holds 9,700 of the 10,000.
-    expect(await refund(t.app, shop.test_secret_key, transactionId)).toEqual({
+    expect(await refund(t.app, shop.live_secret_key, transactionId)).toEqual({
       status: 400,
       body: { detail: "Insufficient balance: the refund is more than the merchant's balance of 9700 paisa (money already paid out cannot be refunded).", error_key: 'validation_error' },
     });
-    await requestPayout(t.ctx, { merchantId: shop.merchant.id, environment: 'test', amount: 9_000, requestedBy: 'api' });
-    expect((await refund(t.app, shop.test_secret_key, transactionId, { amount: 701 })).body.detail).toContain('balance of 700 paisa');
-    expect((await refund(t.app, shop.test_secret_key, transactionId, { amount: 700 })).status).toBe(200);
+    await requestPayout(t.ctx, { merchantId: shop.merchant.id, environment: 'live', amount: 9_000, requestedBy: 'api' });
+    expect((await refund(t.app, shop.live_secret_key, transactionId, { amount: 701 })).body.detail).toContain('balance of 700 paisa');
+    expect((await refund(t.app, shop.live_secret_key, transactionId, { amount: 700 })).status).toBe(200);
+    expect(await walletBalanceOf(t.ctx, payer.wallet)).toBe(700);
+    expect(await sandboxCovers(shop.merchant.id)).toEqual([]);
+    await expectLedgerConsistent();
+  });
+
+  it('test: a new merchant refunds its first payment in full; the sandbox covers the fee, the balance ends at zero (issue 24)', async () => {
+    const shop = await newMerchant(t.ctx);
+    const shopApi = merchantApi(t.app, shop.test_secret_key);
+    const { body } = await shopApi.initiate(validInitiate({ amount: 1_000 }));
+    const transactionId = callbackParams((await payerBrowser(t.app).pay(body.pidx, '9800000002')).location!).transaction_id;
+    const before = await walletBalance('9800000002');
+    // Rs. 10 paid, Rs. 9.70 held: the whole Rs. 10 goes back, as in the real gateway's sandbox.
+    expect(await refund(t.app, shop.test_secret_key, transactionId)).toEqual({ status: 200, body: { detail: 'Transaction refund successful.' } });
+    expect(await walletBalance('9800000002')).toBe(before + 1_000);
+    expect((await shopApi.lookup(body.pidx)).body).toMatchObject({ status: 'Refunded', refunded_amount: 1_000 });
+    const owner = { merchantId: shop.merchant.id, environment: 'test' as const };
+    expect(await settlementBalance(t.ctx, owner)).toEqual({ pending: 0, available: 0, clearing: 0 });
+    expect(await sandboxCovers(shop.merchant.id)).toEqual([30]);
+    // What was covered is never money to pay out.
+    expect((await t.app.inject({ method: 'POST', url: '/api/v2/settlements/', headers: { authorization: `Key ${shop.test_secret_key}` }, payload: {} })).json()).toEqual({
+      detail: 'No balance is available for a payout yet.',
+      error_key: 'validation_error',
+    });
+    await expectLedgerConsistent();
+  });
+
+  it('test: money already paid out is refunded too, the sandbox covering only what the balance lacks', async () => {
+    const shop = await newMerchant(t.ctx);
+    const owner = { merchantId: shop.merchant.id, environment: 'test' as const };
+    const shopApi = merchantApi(t.app, shop.test_secret_key);
+    const paidIds: string[] = [];
+    for (const amount of [10_000, 2_000]) {
+      const { body } = await shopApi.initiate(validInitiate({ amount }));
+      paidIds.push(callbackParams((await payerBrowser(t.app).pay(body.pidx)).location!).transaction_id);
+    }
+    await requestPayout(t.ctx, { ...owner, amount: 9_000, requestedBy: 'api' });
+    // 11,640 held less 9,000 paid out: 2,640 left. A part of 1,000 needs no cover.
+    expect((await refund(t.app, shop.test_secret_key, paidIds[1], { amount: 1_000 })).status).toBe(200);
+    expect(await sandboxCovers(shop.merchant.id)).toEqual([]);
+    expect(await settlementBalance(t.ctx, owner)).toMatchObject({ pending: 0, available: 1_640 });
+    // The whole 10,000 on 1,640: the sandbox covers 8,360.
+    expect((await refund(t.app, shop.test_secret_key, paidIds[0])).status).toBe(200);
+    expect(await sandboxCovers(shop.merchant.id)).toEqual([8_360]);
+    expect(await settlementBalance(t.ctx, owner)).toEqual({ pending: 0, available: 0, clearing: 9_000 });
+    // A later payment is the merchant's own again, whole.
+    const { body } = await shopApi.initiate(validInitiate({ amount: 500 }));
+    await payerBrowser(t.app).pay(body.pidx);
+    expect(await settlementBalance(t.ctx, owner)).toMatchObject({ available: 485 });
     await expectLedgerConsistent();
   });
 

@@ -87,11 +87,16 @@ export async function markAccepted<Role extends string>(db: Queryable, book: Inv
   return row && normal(row);
 }
 
-/** A new link for an open invitation (the old one stops working), valid from now. */
-export async function reissueInvitation<Role extends string>(db: Queryable, book: InvitationBook, id: number, tokenHash: string, now: Date, expiresAt: Date): Promise<InvitationRow<Role> | undefined> {
-  const params: unknown[] = [id, tokenHash, now, expiresAt];
+/** A new link for an open invitation (the old one stops working), valid from now, sent by `invitedBy` now (the e-mail names them). */
+export async function reissueInvitation<Role extends string>(
+  db: Queryable,
+  book: InvitationBook,
+  id: number,
+  link: { tokenHash: string; invitedBy: number; now: Date; expiresAt: Date },
+): Promise<InvitationRow<Role> | undefined> {
+  const params: unknown[] = [id, link.tokenHash, link.now, link.expiresAt, link.invitedBy];
   const [row] = await db.query<InvitationRow<Role>>(
-    `UPDATE ${book.table} SET token_hash = $2, created_at = $3, expires_at = $4 WHERE id = $1 AND ${OPEN}${scoped(book, params)} RETURNING ${columns(book)}`,
+    `UPDATE ${book.table} SET token_hash = $2, created_at = $3, expires_at = $4, invited_by = $5 WHERE id = $1 AND ${OPEN}${scoped(book, params)} RETURNING ${columns(book)}`,
     params,
   );
   return row && normal(row);
@@ -101,4 +106,14 @@ export async function markRevoked<Role extends string>(db: Queryable, book: Invi
   const params: unknown[] = [id, now];
   const [row] = await db.query<InvitationRow<Role>>(`UPDATE ${book.table} SET revoked_at = $2 WHERE id = $1 AND ${OPEN}${scoped(book, params)} RETURNING ${columns(book)}`, params);
   return row && normal(row);
+}
+
+/** Revokes every open invitation of the book that `invitedBy` sent (expired ones too): the rows revoked. */
+export async function revokeInvitationsSentBy<Role extends string>(db: Queryable, book: InvitationBook, invitedBy: number, now: Date): Promise<InvitationRow<Role>[]> {
+  const params: unknown[] = [invitedBy, now];
+  const rows = await db.query<InvitationRow<Role>>(
+    `UPDATE ${book.table} SET revoked_at = $2 WHERE invited_by = $1 AND ${OPEN}${scoped(book, params)} RETURNING ${columns(book)}`,
+    params,
+  );
+  return rows.map(normal).sort((a, b) => a.id - b.id);
 }

@@ -1,5 +1,6 @@
 // What admins do to other operators, and what operators do to their own account. Each one
-// transaction with its audit entry; an operator removed or given another role is signed out at once.
+// transaction with its audit entry; an operator removed or given another role is signed out at once,
+// and the open invitations of one removed, or given a role that may not invite, are revoked with it.
 // The last admin can be neither removed nor demoted, or nobody could manage operators any more.
 import type { Actor } from '../audit/audit-entry.js';
 import { appendAudit } from '../audit/audit-store.js';
@@ -7,6 +8,7 @@ import type { AppContext } from '../context.js';
 import type { Queryable } from '../db/db.js';
 import { AppError } from '../http/errors.js';
 import { issueRecoveryCodes } from './issue-recovery-codes.js';
+import { mayInvite, revokeInvitationsOf } from './operator-invitations.js';
 import { isOperatorRole, type Operator, passwordProblem } from './operator.js';
 import { findOperator, findOperatorSecrets, lockAdmins, markRemoved, updatePasswordHash, updateRole } from './operator-store.js';
 import { hashPassword, verifyPassword } from './password.js';
@@ -38,6 +40,7 @@ export async function changeOperatorRole(ctx: AppContext, options: { operatorId:
     await updateRole(tx, operator.id, role);
     await endAccountSessions(tx, OPERATOR_SESSIONS, { accountId: operator.id });
     await appendAudit(tx, { now, actor: options.actor, action: 'operator.change_role', object: objectOf(operator.id), before: { email: operator.email, role: operator.role }, after: { role } });
+    if (mayInvite(operator.role) && !mayInvite(role)) await revokeInvitationsOf(tx, { sender: operator, actor: options.actor, who: `is ${role} now and may not invite`, now });
   });
 }
 
@@ -50,6 +53,7 @@ export async function removeOperator(ctx: AppContext, options: { operatorId: num
     await markRemoved(tx, operator.id, now);
     await endAccountSessions(tx, OPERATOR_SESSIONS, { accountId: operator.id });
     await appendAudit(tx, { now, actor: options.actor, action: 'operator.remove', object: objectOf(operator.id), reason: options.reason || undefined, before: { email: operator.email, role: operator.role } });
+    await revokeInvitationsOf(tx, { sender: operator, actor: options.actor, who: 'was removed', now });
   });
 }
 

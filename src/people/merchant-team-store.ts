@@ -83,11 +83,18 @@ export async function insertUserEvent(db: Queryable, event: ({ userId: number } 
   );
 }
 
-/** The latest changes to one merchant's team, newest first. */
-export async function listTeamEvents(db: Queryable, merchantId: number, limit: number): Promise<TeamEvent[]> {
+/** One merchant's team log, newest first; `beforeId` pages by keyset (lines older than that one), as the audit log does. */
+export async function listTeamEvents(db: Queryable, merchantId: number, page: { beforeId?: number; limit: number }): Promise<TeamEvent[]> {
+  const older = page.beforeId === undefined ? '' : ' AND id < $3';
   const rows = await db.query<TeamEvent>(
-    'SELECT id, occurred_at, actor_email, action, subject_email, detail FROM merchant_team_events WHERE merchant_id = $1 ORDER BY id DESC LIMIT $2',
-    [merchantId, limit],
+    `SELECT id, occurred_at, actor_email, action, subject_email, detail FROM merchant_team_events WHERE merchant_id = $1${older} ORDER BY id DESC LIMIT $2`,
+    page.beforeId === undefined ? [merchantId, page.limit] : [merchantId, page.limit, page.beforeId],
   );
   return rows.map((row) => ({ ...row, id: Number(row.id) }));
+}
+
+/** Locks a present user's row and returns their role (a role change or a removal at once waits, or is waited for). */
+export async function lockTeamUserRole(db: Queryable, merchantId: number, userId: number): Promise<MerchantRole | undefined> {
+  const [row] = await db.query<{ role: MerchantRole }>('SELECT role FROM merchant_users WHERE merchant_id = $1 AND id = $2 AND removed_at IS NULL FOR UPDATE', [merchantId, userId]);
+  return row?.role;
 }

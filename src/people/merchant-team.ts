@@ -6,9 +6,12 @@
 // transaction with its line in the team's log; the owner hears of joins, role changes, removals and
 // hand-overs by e-mail once it has committed. Who may call which is the dashboard's permission table;
 // the rules here are those no role may break: nobody is invited or made owner but by a hand-over, and
-// the owner is never demoted or removed, so a team always has exactly one owner.
+// the owner is never demoted or removed, so a team always has exactly one owner. An invitation lives
+// only while whoever sent it may invite: removing them, or a role that may not invite, revokes it in
+// the same transaction. Invitation e-mails are counted per team and per address a day (mail-allowance.ts).
 import type { AppContext } from '../context.js';
-import { PgCode, pgCode } from '../db/db.js';
+import { PgCode, pgCode, type Queryable } from '../db/db.js';
+import { may } from '../dashboard/dashboard-permissions.js';
 import { AppError } from '../http/errors.js';
 import { type MerchantPerson, type MerchantRole, type MerchantUser } from '../merchants/merchant-user.js';
 import { findPersonByEmail, insertMerchantPerson, markEmailVerified } from '../merchants/merchant-person-store.js';
@@ -27,10 +30,12 @@ import {
   MERCHANT_INVITATION_LINKS,
   merchantInvitations,
   reissueInvitation,
+  revokeInvitationsSentBy,
 } from './invitation-store.js';
+import { addressAllowance, spendMailAllowances } from './mail-allowance.js';
 import { checkUserPassword } from './merchant-user-password.js';
 import { checkUserCode } from './merchant-user-two-factor.js';
-import { emailIsInTeam, findTeamUser, insertTeamEvent, markUserRemoved, updateUserRole } from './merchant-team-store.js';
+import { emailIsInTeam, findOwner, findTeamUser, insertTeamEvent, lockTeamUserRole, markUserRemoved, updateUserRole } from './merchant-team-store.js';
 import { normalEmail } from './operator.js';
 import { notifyOwner, type OwnerNotice } from './owner-notice.js';
 import { hashPassword } from './password.js';
@@ -41,6 +46,9 @@ export type InvitableRole = (typeof INVITABLE_ROLES)[number];
 const isInvitable = (role: string): role is InvitableRole => (INVITABLE_ROLES as readonly string[]).includes(role);
 
 export const TEAM_PASSWORD_MIN_LENGTH = 8;
+
+/** Invitation e-mails (invitations and resends alike) one team sends a day: few while the owner's e-mail is unconfirmed (a throwaway sign-up), more after. */
+export const TEAM_INVITATION_MAILS_PER_DAY = { unconfirmed: 3, confirmed: 50 } as const;
 
 /** The logged-in user acting on their own merchant's team. */
 export interface TeamActor {
@@ -79,6 +87,43 @@ async function mailInvitation(ctx: AppContext, actor: TeamActor, invitation: Inv
 
 const notice = (actor: TeamActor, what: string, lines: string[], alsoTo?: string): OwnerNotice => ({ merchantId: actor.merchantId, merchantName: actor.merchantName, what, by: actor.email, lines, alsoTo });
 
+/** Who may invite: the permission table's `team.manage`. */
+const mayInvite = (role: MerchantRole) => may(role, 'team.manage');
+
+/**
+ * In the transaction of an invitation e-mail, first: the actor still may invite. Their row is locked,
+ * so their removal or demotion at once waits for this transaction (and revokes what it sent) or is
+ * waited for (and this one is refused).
+ */
+async function stillInviting(tx: Queryable, actor: TeamActor): Promise<void> {
+  const role = await lockTeamUserRole(tx, actor.merchantId, actor.userId);
+  if (!role || !mayInvite(role)) throw new AppError('forbidden', { detail: 'You may no longer invite: your role changed or you were removed from the team.' });
+}
+
+/** Spends one invitation e-mail to `email` of the team's allowances for today, in the e-mail's transaction (see spendMailAllowances). */
+async function spendInvitationMail(ctx: AppContext, tx: Queryable, actor: TeamActor, email: string): Promise<void> {
+  const confirmed = Boolean((await findOwner(tx, actor.merchantId))?.email_verified_at);
+  const perDay = TEAM_INVITATION_MAILS_PER_DAY[confirmed ? 'confirmed' : 'unconfirmed'];
+  const team = `invitation-mail:merchant:${actor.merchantId}`;
+  const refusal = confirmed
+    ? `Your team has sent its ${perDay} invitation e-mails for today (invitations and resends alike).`
+    : `Your team has sent its ${perDay} invitation e-mails for today: ${perDay} a day until the owner confirms their e-mail address, ${TEAM_INVITATION_MAILS_PER_DAY.confirmed} after.`;
+  await spendMailAllowances(tx, [{ scope: team, perDay, refusal }, addressAllowance(team, email)], { now: ctx.clock.now(), timeZone: ctx.config.timeZone });
+}
+
+/** Revokes in `tx` the open invitations `sender` sent, now that they may not invite (`who`: why), each with its line in the log. */
+async function revokeInvitationsOf(tx: Queryable, actor: TeamActor, sender: MerchantUser, who: string, now: Date): Promise<InvitationRow[]> {
+  const revoked = await revokeInvitationsSentBy(tx, merchantInvitations(actor.merchantId), sender.id, now);
+  for (const row of revoked) {
+    const detail = `${row.role}, sent by ${sender.email}, who ${who}`;
+    await insertTeamEvent(tx, { merchantId: actor.merchantId, now, actorUserId: actor.userId, actorEmail: actor.email, action: 'invite_revoke', subjectEmail: row.email, detail });
+  }
+  return revoked;
+}
+
+/** The owner's e-mail's line about invitations revoked with a change. */
+const revokedLines = (revoked: InvitationRow[]) => (revoked.length === 0 ? [] : [`Their open invitations were revoked: ${revoked.map((r) => `${r.email} (${r.role})`).join(', ')}.`]);
+
 export async function inviteTeamMember(ctx: AppContext, options: { actor: TeamActor; email: string; role: string }): Promise<InvitationRow<InvitableRole>> {
   const email = normalEmail(options.email);
   const fields: Record<string, string[]> = {};
@@ -93,6 +138,8 @@ export async function inviteTeamMember(ctx: AppContext, options: { actor: TeamAc
   const now = ctx.clock.now();
   const { token, tokenHash, expiresAt } = newInvitationLink(now);
   const invitation = await ctx.db.transaction(async (tx) => {
+    await stillInviting(tx, options.actor);
+    await spendInvitationMail(ctx, tx, options.actor, email!);
     const row = await insertInvitation(tx, book, { email: email!, role, tokenHash, invitedBy: options.actor.userId, now, expiresAt });
     await insertTeamEvent(tx, { merchantId: options.actor.merchantId, now, actorUserId: options.actor.userId, actorEmail: options.actor.email, action: 'invite', subjectEmail: row.email, detail: role });
     return row;
@@ -106,8 +153,10 @@ export async function resendTeamInvitation(ctx: AppContext, options: { actor: Te
   const now = ctx.clock.now();
   const { token, tokenHash, expiresAt } = newInvitationLink(now);
   const invitation = await ctx.db.transaction(async (tx) => {
-    const row = await reissueInvitation(tx, merchantInvitations(options.actor.merchantId), options.invitationId, tokenHash, now, expiresAt);
+    await stillInviting(tx, options.actor);
+    const row = await reissueInvitation(tx, merchantInvitations(options.actor.merchantId), options.invitationId, { tokenHash, invitedBy: options.actor.userId, now, expiresAt });
     if (!row) throw noSuchInvitation();
+    await spendInvitationMail(ctx, tx, options.actor, row.email);
     await insertTeamEvent(tx, { merchantId: options.actor.merchantId, now, actorUserId: options.actor.userId, actorEmail: options.actor.email, action: 'invite_resend', subjectEmail: row.email, detail: row.role });
     return row;
   });
@@ -232,31 +281,34 @@ export async function changeTeamRole(ctx: AppContext, options: { actor: TeamActo
   const user = await notOwner(ctx, options.actor, options.userId, "The owner's role changes only by handing ownership over to someone else.");
   if (user.role === to) return user;
   const now = ctx.clock.now();
-  await ctx.db.transaction(async (tx) => {
+  const revoked = await ctx.db.transaction(async (tx) => {
     if (!(await updateUserRole(tx, { merchantId: options.actor.merchantId, userId: user.id, from: user.role, to }))) {
       throw new AppError('conflict', { detail: "This user's role changed meanwhile. Reload the page and try again." });
     }
     await insertTeamEvent(tx, { merchantId: options.actor.merchantId, now, actorUserId: options.actor.userId, actorEmail: options.actor.email, action: 'role_change', subjectEmail: user.email, detail: `${user.role} → ${to}` });
+    return mayInvite(user.role) && !mayInvite(to) ? revokeInvitationsOf(tx, options.actor, user, `is ${to} now and may not invite`, now) : [];
   });
-  await notifyOwner(ctx, notice(options.actor, "A team member's role changed", [`${user.email}: ${user.role} → ${to}.`]), log);
+  await notifyOwner(ctx, notice(options.actor, "A team member's role changed", [`${user.email}: ${user.role} → ${to}.`, ...revokedLines(revoked)]), log);
   return { ...user, role: to };
 }
 
-/** Removes a user of the team (never the owner); their sessions end in the same transaction. */
+/** Removes a user of the team (never the owner); their sessions end, and their open invitations are revoked, in the same transaction. */
 export async function removeTeamMember(ctx: AppContext, options: { actor: TeamActor; userId: number }, log: Log): Promise<MerchantUser> {
   const user = await notOwner(ctx, options.actor, options.userId, 'The owner cannot be removed. To leave, hand ownership over first.');
   const now = ctx.clock.now();
-  await ctx.db.transaction(async (tx) => {
+  const revoked = await ctx.db.transaction(async (tx) => {
     if (!(await markUserRemoved(tx, { merchantId: options.actor.merchantId, userId: user.id, now }))) throw noSuchUser();
     await insertTeamEvent(tx, { merchantId: options.actor.merchantId, now, actorUserId: options.actor.userId, actorEmail: options.actor.email, action: 'remove', subjectEmail: user.email, detail: user.role });
+    return revokeInvitationsOf(tx, options.actor, user, 'was removed', now);
   });
-  await notifyOwner(ctx, notice(options.actor, 'A user was removed from your team', [`${user.email} (${user.role}) was removed and logged out.`]), log);
+  await notifyOwner(ctx, notice(options.actor, 'A user was removed from your team', [`${user.email} (${user.role}) was removed and logged out.`, ...revokedLines(revoked)]), log);
   return user;
 }
 
 /**
  * The owner (the actor) hands ownership over to another user of the team: in one transaction the old
- * owner becomes admin, then the new one owner (the unique index allows one owner at a time).
+ * owner becomes admin, then the new one owner (the unique index allows one owner at a time). The old
+ * owner's invitations stay open: an admin may invite.
  */
 export async function handOverOwnership(ctx: AppContext, options: { actor: TeamActor; userId: number }, log: Log): Promise<MerchantUser> {
   const target = Number.isSafeInteger(options.userId) ? await findTeamUser(ctx.db, options.actor.merchantId, options.userId) : undefined;

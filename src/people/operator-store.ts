@@ -77,6 +77,12 @@ export async function markRemoved(db: Queryable, id: number, now: Date): Promise
   await db.query('UPDATE operators SET removed_at = $2 WHERE id = $1 AND removed_at IS NULL', [id, now]);
 }
 
+/** Locks a current operator's row and returns their role (a role change or removal at once waits, or is waited for). */
+export async function lockOperatorRole(db: Queryable, id: number): Promise<OperatorRole | undefined> {
+  const [row] = await db.query<{ role: OperatorRole }>('SELECT role FROM operators WHERE id = $1 AND removed_at IS NULL FOR UPDATE', [id]);
+  return row?.role;
+}
+
 /** Locks every current admin's row (the last-admin guard) and returns their ids. */
 export async function lockAdmins(db: Queryable): Promise<number[]> {
   const rows = await db.query<{ id: number }>("SELECT id FROM operators WHERE role = 'admin' AND removed_at IS NULL ORDER BY id FOR UPDATE");

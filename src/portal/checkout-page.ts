@@ -5,6 +5,7 @@ import type { Merchant } from '../merchants/merchant.js';
 import type { Payment } from '../payments/payment.js';
 import { maskMobile } from '../transactions/transaction-record.js';
 import { sandbox } from '../wallets/wallet.js';
+import { stepAction } from './checkout-address.js';
 import { portalLayout } from './layout.js';
 
 export type Step = { name: 'wallet'; mobile?: string } | { name: 'otp'; token: string; mobile: string };
@@ -51,7 +52,7 @@ function summary(payment: Payment, merchant: Pick<Merchant, 'name'>, now: Date):
 }
 
 function cancelForm(payment: Payment, csrf: string): Html {
-  return html`<form method="post" action="/pay/${payment.pidx}/cancel" class="cancel-form">
+  return html`<form method="post" action="${stepAction('cancel', payment.pidx)}" class="cancel-form">
     <input type="hidden" name="csrf_token" value="${csrf}">
     <button type="submit" class="secondary">Cancel</button>
   </form>`;
@@ -59,7 +60,7 @@ function cancelForm(payment: Payment, csrf: string): Html {
 
 function walletStep(view: CheckoutView, mobile: string | undefined): Html {
   const { payment, csrf } = view;
-  return html`<form method="post" action="/pay/${payment.pidx}/wallet" class="pay-form" autocomplete="off">
+  return html`<form method="post" action="${stepAction('wallet', payment.pidx)}" class="pay-form" autocomplete="off">
     <input type="hidden" name="csrf_token" value="${csrf}">
     <label for="mobile">Mobile number</label>
     <input id="mobile" name="mobile" type="tel" inputmode="numeric" pattern="9[0-9]{9}" maxlength="10" required value="${mobile ?? ''}" placeholder="98XXXXXXXX">
@@ -72,7 +73,7 @@ function walletStep(view: CheckoutView, mobile: string | undefined): Html {
 function otpStep(view: CheckoutView, step: Extract<Step, { name: 'otp' }>): Html {
   const { payment, csrf } = view;
   return html`<p class="hint">We sent a 6-digit code to ${maskMobile(step.mobile)}.</p>
-  <form method="post" action="/pay/${payment.pidx}/confirm" class="pay-form" autocomplete="off">
+  <form method="post" action="${stepAction('confirm', payment.pidx)}" class="pay-form" autocomplete="off">
     <input type="hidden" name="csrf_token" value="${csrf}">
     <input type="hidden" name="attempt" value="${step.token}">
     <label for="otp">OTP</label>

@@ -1,6 +1,8 @@
 // The hosted payment portal: GET the page, POST each step. Works without JavaScript; every form
-// carries a CSRF token; every page carries the security headers.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+// carries a CSRF token; every page carries the security headers. Each step answers at two
+// addresses: the payment in the query (`/pay/?pidx=…`, `/pay/wallet?pidx=…`), which the page gives
+// out, and in the path (`/pay/<pidx>`, `/pay/<pidx>/wallet`), given out before and kept working.
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import type { AppContext } from '../context.js';
 import { csrfToken, csrfValid } from '../http/csrf.js';
 import { errorHandler } from '../http/error-handler.js';
@@ -15,7 +17,9 @@ import { confirmPayment } from '../payments/confirm-payment.js';
 import { orderPaidElsewhere } from '../payments/payable.js';
 import { effectiveStatus, type Payment } from '../payments/payment.js';
 import { PayerError } from '../payments/payer-error.js';
+import { paymentPath } from '../payments/payment-url.js';
 import { startPaymentAttempt } from '../payments/start-payment-attempt.js';
+import type { PostedStep } from './checkout-address.js';
 import { checkoutPage, type Step } from './checkout-page.js';
 import { findCheckout, type Checkout } from './checkout-store.js';
 import { noticePage } from './notice-page.js';
@@ -23,6 +27,17 @@ import { noticePage } from './notice-page.js';
 const PIDX = /^[\w-]{1,64}$/;
 /** An attempt token as issued (base64url); anything else names no attempt, and never reaches the store. */
 const ATTEMPT = /^[\w-]{1,64}$/;
+
+/** A query parameter given once; a repeated one names nothing (''), a missing one is undefined. */
+function queryValue(request: FastifyRequest, name: string): string | undefined {
+  const value = (request.query as Record<string, unknown> | undefined)?.[name];
+  return value === undefined || typeof value === 'string' ? value : '';
+}
+
+/** The pidx the address names, in its path (`/pay/<pidx>/…`) or its query (`/pay/…?pidx=`). */
+function pidxOf(request: FastifyRequest): string {
+  return (request.params as { pidx?: string }).pidx ?? queryValue(request, 'pidx') ?? '';
+}
 
 export async function portalPlugin(app: FastifyInstance, { ctx, csrfSecret }: { ctx: AppContext; csrfSecret: Buffer }) {
   const secure = ctx.config.publicUrl.startsWith('https:');
@@ -37,7 +52,7 @@ export async function portalPlugin(app: FastifyInstance, { ctx, csrfSecret }: { 
 
   /** The payment of the URL, with the attempt `token` names when it is one of this payment's. */
   async function load(request: FastifyRequest, reply: FastifyReply, token?: string): Promise<Checkout | undefined> {
-    const { pidx } = request.params as { pidx: string };
+    const pidx = pidxOf(request);
     const checkout = PIDX.test(pidx) ? await findCheckout(ctx.db, pidx, token !== undefined && ATTEMPT.test(token) ? token : undefined) : undefined;
     if (!checkout) notFound(reply);
     return checkout;
@@ -115,8 +130,8 @@ export async function portalPlugin(app: FastifyInstance, { ctx, csrfSecret }: { 
   app.setErrorHandler((error, request, reply) => {
     const appError = pageError(error, request, reply);
     if (appError.status < 500) return errorHandler(error, request, reply);
-    const { pidx } = request.params as { pidx?: string };
-    const again = pidx && PIDX.test(pidx) ? { href: `/pay/${pidx}`, text: 'Try again' } : undefined;
+    const pidx = pidxOf(request);
+    const again = PIDX.test(pidx) ? { href: paymentPath(pidx), text: 'Try again' } : undefined;
     const notice = appError.code === 'unavailable' ? unavailableNotice : { title: 'Something went wrong', message: 'Something went wrong on our side. Please try again in a moment.' };
     return send(reply, appError.status, noticePage({ ...notice, link: again, tone: 'error' }));
   });
@@ -126,13 +141,36 @@ export async function portalPlugin(app: FastifyInstance, { ctx, csrfSecret }: { 
     return typeof value === 'string' ? value : '';
   };
 
-  app.get('/pay/:pidx', async (request, reply) => {
+  const walletStep = async (request: FastifyRequest, reply: FastifyReply) => {
     const loaded = await load(request, reply);
     if (!loaded) return reply;
     return (await unpayablePage(reply, loaded)) ?? closedMerchantPage(reply, loaded) ?? page(request, reply, loaded, { name: 'wallet' });
-  });
+  };
 
-  app.post('/pay/:pidx/wallet', async (request, reply) => {
+  const otpStep = async (request: FastifyRequest, reply: FastifyReply, token: string) => {
+    const loaded = await load(request, reply, token);
+    if (!loaded) return reply;
+    const unpayable = (await unpayablePage(reply, loaded)) ?? closedMerchantPage(reply, loaded);
+    if (unpayable) return unpayable;
+    if (!loaded.attempt || loaded.attempt.ended) return reply.code(303).redirect(paymentPath(loaded.payment.pidx));
+    return page(request, reply, loaded, { name: 'otp', token, mobile: loaded.wallet!.mobile });
+  };
+
+  // The page's address names the payment in its query; with the payment's attempt, the OTP step.
+  app.get('/pay', (request, reply) => {
+    const token = queryValue(request, 'attempt');
+    return token === undefined ? walletStep(request, reply) : otpStep(request, reply, token);
+  });
+  app.get('/pay/:pidx', walletStep);
+  app.get('/pay/:pidx/otp/:token', (request, reply) => otpStep(request, reply, (request.params as { token: string }).token));
+
+  /** A step's form post, at `/pay/<step>?pidx=…` and at `/pay/<pidx>/<step>` of pages served before. */
+  const onPost = (step: PostedStep, handler: RouteHandlerMethod) => {
+    app.post(`/pay/${step}`, handler);
+    app.post(`/pay/:pidx/${step}`, handler);
+  };
+
+  onPost('wallet', async (request, reply) => {
     const loaded = await load(request, reply);
     if (!loaded) return reply;
     if (!csrfValid(request, csrfSecret, loaded.payment.pidx)) return csrfRejected(reply);
@@ -141,7 +179,7 @@ export async function portalPlugin(app: FastifyInstance, { ctx, csrfSecret }: { 
     const mobile = text(request.body, 'mobile').trim();
     try {
       const token = await startPaymentAttempt(ctx, loaded, { mobile, mpin: text(request.body, 'mpin') });
-      return reply.code(303).redirect(`/pay/${loaded.payment.pidx}/otp/${token}`);
+      return reply.code(303).redirect(paymentPath(loaded.payment.pidx, token));
     } catch (error) {
       if (!(error instanceof PayerError)) throw error;
       // The SMS gateway failing is ours, not the payer's: 503, and the form as it was, to try again.
@@ -150,17 +188,7 @@ export async function portalPlugin(app: FastifyInstance, { ctx, csrfSecret }: { 
     }
   });
 
-  app.get('/pay/:pidx/otp/:token', async (request, reply) => {
-    const { token } = request.params as { token: string };
-    const loaded = await load(request, reply, token);
-    if (!loaded) return reply;
-    const unpayable = (await unpayablePage(reply, loaded)) ?? closedMerchantPage(reply, loaded);
-    if (unpayable) return unpayable;
-    if (!loaded.attempt || loaded.attempt.ended) return reply.code(303).redirect(`/pay/${loaded.payment.pidx}`);
-    return page(request, reply, loaded, { name: 'otp', token, mobile: loaded.wallet!.mobile });
-  });
-
-  app.post('/pay/:pidx/confirm', async (request, reply) => {
+  onPost('confirm', async (request, reply) => {
     const token = text(request.body, 'attempt');
     const loaded = await load(request, reply, token);
     if (!loaded) return reply;
@@ -178,7 +206,7 @@ export async function portalPlugin(app: FastifyInstance, { ctx, csrfSecret }: { 
     }
   });
 
-  app.post('/pay/:pidx/cancel', async (request, reply) => {
+  onPost('cancel', async (request, reply) => {
     const loaded = await load(request, reply);
     if (!loaded) return reply;
     if (!csrfValid(request, csrfSecret, loaded.payment.pidx)) return csrfRejected(reply);

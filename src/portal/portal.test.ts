@@ -13,20 +13,35 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
+/** The form actions of a hosted page, in order, as a browser reads them. */
+const formActions = (body: string) => [...body.matchAll(/<form method="post" action="([^"]+)"/g)].map((m) => m[1].replaceAll('&amp;', '&'));
+const attemptOf = (body: string) => /name="attempt" value="([^"]+)"/.exec(body)![1];
+
 async function expectLedgerConsistent() {
   const broken = (await verifyLedger(t.db)).filter((r) => !r.holds);
   expect(broken).toEqual([]);
 }
 
 describe('the hosted payment page', () => {
-  it('pays with a sandbox wallet and redirects to return_url with every callback parameter', async () => {
+  it('pays at payment_url (the payment in its query) and redirects to return_url with every callback parameter', async () => {
     const { body: initiated } = await api.initiate(validInitiate({ amount: 123456, purchase_order_name: 'Tea' }));
+    const paymentUrl = new URL(initiated.payment_url);
+    expect(initiated.payment_url).toBe(`http://bhuktani.test/pay/?pidx=${initiated.pidx}`);
+    expect(paymentUrl.searchParams.get('pidx')).toBe(initiated.pidx);
     const browser = payerBrowser(t.app);
-    const page = await browser.open(initiated.pidx);
+    const page = await browser.get(`${paymentUrl.pathname}${paymentUrl.search}`);
     expect(page.status).toBe(200);
     expect(page.body).toContain('Rs. 1,234.56');
     expect(page.body).toContain('TEST MODE');
-    const done = await browser.pay(initiated.pidx);
+    // Every step stays at the addresses of that shape.
+    expect(formActions(page.body)).toEqual([`/pay/wallet?pidx=${initiated.pidx}`, `/pay/cancel?pidx=${initiated.pidx}`]);
+    const walletPosted = await browser.post(formActions(page.body)[0], { mobile: '9800000001', mpin: '1111' });
+    expect(walletPosted.status).toBe(303);
+    expect(walletPosted.location).toMatch(new RegExp(`^/pay/\\?pidx=${initiated.pidx}&attempt=[\\w-]+$`));
+    const otpPage = await browser.get(walletPosted.location!);
+    expect(otpPage.body).toContain('name="otp"');
+    expect(formActions(otpPage.body)).toEqual([`/pay/confirm?pidx=${initiated.pidx}`, `/pay/cancel?pidx=${initiated.pidx}`]);
+    const done = await browser.post(formActions(otpPage.body)[0], { attempt: attemptOf(otpPage.body), otp: '987654' });
     expect(done.status).toBe(303);
     expect(done.location!.startsWith('https://shop.example.com/return?cart=7&')).toBe(true);
     const params = callbackParams(done.location!);
@@ -41,10 +56,45 @@ describe('the hosted payment page', () => {
     });
     expect(params.transaction_id).toMatch(/^[\w-]{22}$/);
     expect(params.tidx).toBe(params.transaction_id);
+    expect(params.txnId).toBe(params.transaction_id);
     const lookup = await api.lookup(initiated.pidx);
     expect(lookup.status).toBe(200);
     expect(lookup.body).toMatchObject({ status: 'Completed', transaction_id: params.transaction_id, fee: 3086, refunded: false });
     await expectLedgerConsistent();
+  });
+
+  it('pays at the address given out before (/pay/<pidx>), each step at its path', async () => {
+    const { body: initiated } = await api.initiate(validInitiate({ amount: 4321 }));
+    const browser = payerBrowser(t.app);
+    expect((await browser.get(`/pay/${initiated.pidx}`)).status).toBe(200);
+    const walletPosted = await browser.post(`/pay/${initiated.pidx}/wallet`, { mobile: '9800000001', mpin: '1111' });
+    expect(walletPosted.status).toBe(303);
+    const token = new URL(walletPosted.location!, 'http://x.invalid').searchParams.get('attempt')!;
+    const otpPage = await browser.get(`/pay/${initiated.pidx}/otp/${token}`);
+    expect(otpPage.status).toBe(200);
+    expect(otpPage.body).toContain('name="otp"');
+    const done = await browser.post(`/pay/${initiated.pidx}/confirm`, { attempt: token, otp: '987654' });
+    expect(done.status).toBe(303);
+    const params = callbackParams(done.location!);
+    expect(params).toMatchObject({ pidx: initiated.pidx, status: 'Completed', amount: '4321' });
+    expect(params.txnId).toBe(params.transaction_id);
+    expect((await api.lookup(initiated.pidx)).body).toMatchObject({ status: 'Completed', transaction_id: params.transaction_id });
+    await expectLedgerConsistent();
+  });
+
+  it('answers a missing, empty, repeated, overlong or unknown pidx in the query with its not-found page', async () => {
+    const { body: initiated } = await api.initiate();
+    const pidx = initiated.pidx;
+    const queries = ['', '?', '?pidx=', `?pidx=${pidx}&pidx=${pidx}`, `?pidx[]=${pidx}`, `?pidx=${'a'.repeat(65)}`, `?pidx=${'a'.repeat(8000)}`, '?pidx=no-such-payment', '?pidx=%3Cscript%3E', `?PIDX=${pidx}`];
+    for (const query of queries) {
+      for (const [method, url] of [['GET', `/pay/${query}`], ['GET', `/pay${query}`], ['POST', `/pay/wallet${query}`], ['POST', `/pay/confirm${query}`], ['POST', `/pay/cancel${query}`]] as const) {
+        const page = await t.app.inject({ method, url, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: method === 'POST' ? 'mobile=9800000001&mpin=1111' : undefined });
+        expect([url.slice(0, 80), page.statusCode], 'status').toEqual([url.slice(0, 80), 404]);
+        expect(page.headers['content-type']).toMatch(/^text\/html/);
+        expect(page.body).toContain('Payment not found');
+      }
+    }
+    expect((await api.lookup(pidx)).body.status).toBe('Initiated');
   });
 
   it('cancels: User canceled in the callback and 400 from lookup', async () => {
@@ -53,21 +103,19 @@ describe('the hosted payment page', () => {
     await browser.open(initiated.pidx);
     const done = await browser.cancel(initiated.pidx);
     expect(done.status).toBe(303);
-    expect(callbackParams(done.location!)).toMatchObject({ status: 'User canceled', transaction_id: '', tidx: '', mobile: '' });
+    expect(callbackParams(done.location!)).toMatchObject({ status: 'User canceled', transaction_id: '', tidx: '', txnId: '', mobile: '' });
     const lookup = await api.lookup(initiated.pidx);
     expect(lookup.status).toBe(400);
     expect(lookup.body).toMatchObject({ status: 'User canceled', transaction_id: null, refunded: false, total_amount: 1000 });
   });
 
-  it('rejects a post without the CSRF token', async () => {
+  it('rejects a post without the CSRF token, at either address', async () => {
     const { body: initiated } = await api.initiate();
-    const response = await t.app.inject({
-      method: 'POST',
-      url: `/pay/${initiated.pidx}/cancel`,
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: 'csrf_token=forged',
-    });
-    expect(response.statusCode).toBe(403);
+    for (const url of [`/pay/cancel?pidx=${initiated.pidx}`, `/pay/${initiated.pidx}/cancel`]) {
+      const response = await t.app.inject({ method: 'POST', url, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'csrf_token=forged' });
+      expect(response.statusCode).toBe(403);
+      expect(response.body).toContain('Form expired');
+    }
     expect((await api.lookup(initiated.pidx)).body.status).toBe('Initiated');
   });
 

@@ -1,6 +1,7 @@
 // The split of a merchant's balance (contract section 10): money of payments younger than the hold
 // is pending, the rest available. Refunds draw on the balance as a whole, so they reduce what is
-// available first; pending never exceeds the balance.
+// available first; pending never exceeds the balance. And how far a refund may draw on it.
+import type { Environment } from '../environment.js';
 
 export interface SettlementBalance {
   /** Net of payments completed less than SETTLEMENT_HOLD_HOURS ago (at most the balance). */
@@ -20,4 +21,16 @@ export function splitBalance(figures: { total: number; recent: number; clearing:
 /** The start of the hold: payments completed after it are still pending. */
 export function holdCutoff(now: Date, holdHours: number): Date {
   return new Date(now.getTime() - holdHours * 3_600_000);
+}
+
+/**
+ * Pure: how a refund of `amount` draws on a balance of `total`. Live: it may not take more than the
+ * balance (never an overdraft). Test: the sandbox covers what the balance lacks (issue 24: a
+ * developer's first full refund works, as in the real gateway's sandbox), so the balance ends at
+ * zero, never below, and no covered paisa is ever left to pay out.
+ */
+export function refundDraw(environment: Environment, total: number, amount: number): { refused: true } | { refused: false; cover: number } {
+  const shortfall = Math.max(0, amount - Math.max(0, total));
+  if (shortfall === 0) return { refused: false, cover: 0 };
+  return environment === 'test' ? { refused: false, cover: shortfall } : { refused: true };
 }

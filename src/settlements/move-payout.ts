@@ -20,15 +20,19 @@ export async function applyPayoutMove(ctx: AppContext, tx: Queryable, payout: Pi
 }
 
 const verb = { process: 'exported', pay: 'marked paid', fail: 'marked failed' } as const;
+
+/** Test payouts are the sandbox bank's: an operator's move (console or CLI) would race it for nothing. */
+export const TEST_PAYOUT_REFUSAL = 'Test payouts are paid by the sandbox bank; operators mark live payouts only.';
 const auditAction = { process: 'payout.process', pay: 'payout.mark_paid', fail: 'payout.mark_failed' } as const;
 
-/** An operator's (or the CLI's) move of payout `idx`: refused with a clear error when its state does not allow it. */
+/** An operator's (or the CLI's) move of live payout `idx`: refused with a clear error for a test payout, or when its state does not allow it. */
 export async function markPayout(ctx: AppContext, input: { actor: Actor; idx: string; move: PayoutMove }): Promise<Payout> {
   const { move } = input;
   if (move.name === 'pay' && !move.reference.trim()) throw new AppError('validation_error', { fields: { reference: ['Enter the bank reference.'] } });
   if (move.name === 'fail' && !move.reason.trim()) throw new AppError('validation_error', { fields: { reason: ['Enter why the payout failed.'] } });
   const payout = await findPayout(ctx.db, input.idx);
   if (!payout) throw new AppError('not_found');
+  if (payout.environment !== 'live') throw new AppError('conflict', { detail: TEST_PAYOUT_REFUSAL });
   if (!canMovePayout(payout.state, move.name)) {
     throw new AppError('bad_request', { detail: `Payout ${payout.idx} is ${payout.state}; only a ${payoutMoveRules[move.name].from.join(' or ')} payout can be ${verb[move.name]}.` });
   }

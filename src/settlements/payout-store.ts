@@ -150,10 +150,18 @@ export async function listPayouts(db: Queryable, owner: Owner, page: { limit: nu
   return { total: count.total, payouts };
 }
 
+/** What the sandbox covered of the refund record `t` (its cover's posting to the merchant; index journals_one_cover_per_refund). */
+export const SANDBOX_COVERED_SQL = `coalesce((SELECT sum(cp.amount) FROM journals cj JOIN postings cp ON cp.journal_id = cj.id AND cp.amount > 0
+  WHERE cj.refund_record_id = t.id AND cj.kind = 'sandbox_cover'), 0)`;
+
+/** The columns of a SettledRecord, from `transactions t` and `payout_records r`. */
+export const SETTLED_RECORD_COLUMNS = `t.id AS record_id, t.idx, t.type, t.pidx, t.purchase_order_id, t.amount, t.fee_amount, t.created_at, r.released,
+  ${SANDBOX_COVERED_SQL} AS sandbox_covered`;
+
 /** The records a payout settles (or settled, if it failed), oldest first. */
 export async function payoutRecords(db: Queryable, payoutId: number): Promise<SettledRecord[]> {
   return db.query<SettledRecord>(
-    `SELECT t.id AS record_id, t.idx, t.type, t.pidx, t.purchase_order_id, t.amount, t.fee_amount, t.created_at, r.released
+    `SELECT ${SETTLED_RECORD_COLUMNS}
        FROM payout_records r JOIN transactions t ON t.id = r.record_id
       WHERE r.payout_id = $1 ORDER BY t.created_at, t.id`,
     [payoutId],

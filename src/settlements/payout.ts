@@ -39,9 +39,11 @@ export interface SettledRecord {
   created_at: Date;
   /** Released by the payout's failure: settled again by a later payout. */
   released: boolean;
+  /** Of a test refund: what the sandbox covered of it beyond the merchant's balance (issue 24); else 0. */
+  sandbox_covered: number;
 }
 
-/** What a record adds to the merchant's balance. */
-export function recordNet(record: Pick<SettledRecord, 'type' | 'amount' | 'fee_amount'>): number {
-  return record.type === 'Refund' ? -record.amount : record.amount - record.fee_amount;
+/** What a record adds to the merchant's balance: a payment its net, a refund minus what the merchant bore of it. */
+export function recordNet(record: Pick<SettledRecord, 'type' | 'amount' | 'fee_amount' | 'sandbox_covered'>): number {
+  return record.type === 'Refund' ? -(record.amount - record.sandbox_covered) : record.amount - record.fee_amount;
 }

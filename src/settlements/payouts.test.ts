@@ -2,11 +2,12 @@
 // request, the moves with their journals, the records settled and released.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { merchantApi, validInitiate } from '../../test/api-client.js';
-import { payerBrowser } from '../../test/portal-client.js';
+import { operatorWallet, payerBrowser, payWithLiveWallet } from '../../test/portal-client.js';
 import { newMerchant, startTestApp, type TestApp } from '../../test/test-app.js';
 import { CLI_ACTOR } from '../audit/audit-entry.js';
 import { verifyLedger } from '../ledger/verify-ledger.js';
-import { markPayout } from './move-payout.js';
+import { saveBankAccount } from '../merchants/bank-account-store.js';
+import { markPayout, TEST_PAYOUT_REFUSAL } from './move-payout.js';
 import { recordNet } from './payout.js';
 import { payoutRecords } from './payout-store.js';
 import { requestPayout } from './request-payout.js';
@@ -21,15 +22,18 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function shopWithPayments(amounts: number[]) {
+/** A merchant paid `amounts`; live: by a live wallet, with a bank account, for the operator's marks (test payouts are the sandbox bank's). */
+async function shopWithPayments(amounts: number[], environment: 'test' | 'live' = 'test') {
   const merchant = await newMerchant(t.ctx);
-  const api = merchantApi(t.app, merchant.test_secret_key);
+  const api = merchantApi(t.app, environment === 'test' ? merchant.test_secret_key : merchant.live_secret_key);
+  const payer = environment === 'live' ? await operatorWallet(t.ctx, { balance: amounts.reduce((sum, a) => sum + a, 0) }) : undefined;
+  if (payer) await saveBankAccount(t.db, merchant.merchant.id, { bankName: 'Nabil Bank', branch: 'Thamel', accountName: 'Tea House', accountNumber: '0012345678901', updatedAt: t.clock.now() });
   for (const amount of amounts) {
     const { body } = await api.initiate(validInitiate({ amount }));
-    const done = await payerBrowser(t.app).pay(body.pidx, '9800000003');
+    const done = payer ? await payWithLiveWallet(payerBrowser(t.app), t.sentOtps, body.pidx, payer) : await payerBrowser(t.app).pay(body.pidx, '9800000003');
     expect(done.status).toBe(303);
   }
-  return { merchant, owner: { merchantId: merchant.merchant.id, environment: 'test' as const } };
+  return { merchant, owner: { merchantId: merchant.merchant.id, environment } };
 }
 
 async function expectLedgerHolds() {
@@ -85,7 +89,7 @@ describe('payouts', () => {
   });
 
   it('paid: Processing then Paid with the reference; a second mark is refused; the money has left', async () => {
-    const { owner } = await shopWithPayments([10_000]);
+    const { owner } = await shopWithPayments([10_000], 'live');
     const payout = await requestPayout(t.ctx, { ...owner, requestedBy: 'api' });
     await expect(markPayout(t.ctx, { actor: CLI_ACTOR, idx: payout.idx, move: { name: 'pay', reference: 'R1' } })).rejects.toMatchObject({
       message: `Payout ${payout.idx} is Requested; only a Processing payout can be marked paid.`,
@@ -99,7 +103,7 @@ describe('payouts', () => {
   });
 
   it('failed: the money comes back and the records are released for the next payout', async () => {
-    const { owner } = await shopWithPayments([10_000]);
+    const { owner } = await shopWithPayments([10_000], 'live');
     const payout = await requestPayout(t.ctx, { ...owner, requestedBy: 'api' });
     const failed = await markPayout(t.ctx, { actor: CLI_ACTOR, idx: payout.idx, move: { name: 'fail', reason: 'Account closed' } });
     expect(failed).toMatchObject({ state: 'Failed', failure_reason: 'Account closed' });
@@ -111,7 +115,7 @@ describe('payouts', () => {
   });
 
   it('two operators marking one payout at once: one wins, the other is told', async () => {
-    const { owner } = await shopWithPayments([10_000]);
+    const { owner } = await shopWithPayments([10_000], 'live');
     const payout = await requestPayout(t.ctx, { ...owner, requestedBy: 'api' });
     await markPayout(t.ctx, { actor: CLI_ACTOR, idx: payout.idx, move: { name: 'process' } });
     const results = await Promise.allSettled([
@@ -124,9 +128,12 @@ describe('payouts', () => {
     await expectLedgerHolds();
   });
 
-  it('the sandbox bank pays test payouts by itself: Requested, Processing, Paid', async () => {
+  it('the sandbox bank pays test payouts by itself: Requested, Processing, Paid; no operator marks one', async () => {
     const { owner } = await shopWithPayments([10_000]);
     const payout = await requestPayout(t.ctx, { ...owner, requestedBy: 'api' });
+    for (const move of [{ name: 'process' }, { name: 'fail', reason: 'Closed' }] as const) {
+      await expect(markPayout(t.ctx, { actor: CLI_ACTOR, idx: payout.idx, move })).rejects.toMatchObject({ code: 'conflict', message: TEST_PAYOUT_REFUSAL });
+    }
     const state = async () => (await t.db.query<{ state: string; bank_reference: string }>('SELECT state, bank_reference FROM payouts WHERE id = $1', [payout.id]))[0];
     await runSandboxBank(t.ctx);
     expect((await state()).state).toBe('Processing');

@@ -13,6 +13,9 @@ import type { Payout } from './payout.js';
 import { insertPayout, lockSettlementAccount, settleRecords, type Owner } from './payout-store.js';
 import { settlementBalance } from './settlement-balance.js';
 
+/** An approved merchant without an account: the dashboard's Business page has the form (issue 24). */
+export const NO_BANK_ACCOUNT = 'Add your settlement bank account in the dashboard, on the Business page (/dashboard/business), before requesting a live payout.';
+
 export interface RequestPayoutInput extends Owner {
   /** Paisa; undefined: all that is available. */
   amount?: number;
@@ -30,7 +33,7 @@ export async function requestPayout(ctx: AppContext, input: RequestPayoutInput):
   if (owner.environment === 'live') {
     const refused = liveRefusal(merchant.status);
     if (refused) throw new AppError('forbidden', { detail: refused });
-    if (!bank) throw new AppError('bad_request', { detail: 'Add your settlement bank account in the dashboard before requesting a live payout.' });
+    if (!bank) throw new AppError('bad_request', { detail: NO_BANK_ACCOUNT });
   }
   if (input.amount !== undefined && (!Number.isSafeInteger(input.amount) || input.amount <= 0)) {
     throw new AppError('validation_error', { fields: { amount: ['Amount must be a positive whole number of paisa.'] } });

@@ -1,7 +1,7 @@
 // The settlements API (contract section 10) over HTTP: request, list, one payout with its records;
 // its errors in the contract's shapes; the sandbox bank paying a test payout by itself.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { merchantApi, validInitiate } from '../../test/api-client.js';
+import { merchantApi, refund, validInitiate } from '../../test/api-client.js';
 import { approveSignedUp } from '../../test/merchant-approval.js';
 import { merchantBrowser } from '../../test/dashboard-client.js';
 import { callbackParams, operatorWallet, payerBrowser, payWithLiveWallet } from '../../test/portal-client.js';
@@ -43,6 +43,26 @@ async function paidShop(amounts: number[]) {
   return { created, paid, settlements: settlementsApi(created.test_secret_key) };
 }
 
+describe('a statement after a refund the sandbox covered (issue 24)', () => {
+  it('shows the cover: the records add up to the payout with nothing brought forward, and no covered paisa is paid out', async () => {
+    const { created, paid, settlements } = await paidShop([1_000]);
+    expect((await refund(t.app, created.test_secret_key, paid[0].transactionId)).status).toBe(200);
+    const { body } = await merchantApi(t.app, created.test_secret_key).initiate(validInitiate({ amount: 2_000 }));
+    await payerBrowser(t.app).pay(body.pidx, '9800000001');
+    const requested = await settlements.request({});
+    // 1,940 of the second payment: the first went back to its payer whole, 30 of it from the sandbox.
+    expect(requested.body.amount).toBe(1_940);
+    const detail = await settlements.get(requested.body.idx);
+    expect(detail.body.totals).toEqual({ payments: 3_000, fees: 90, refunds: 1_000, sandbox_covered: 30, records_net: 1_940, brought_forward: 0, carried_forward: 0, amount: 1_940 });
+    expect(detail.body.records.map((r: { type: string; amount: number; sandbox_covered: number; net_amount: number }) => [r.type, r.amount, r.sandbox_covered, r.net_amount])).toEqual([
+      ['Wallet payment', 1_000, 0, 970],
+      ['Refund', 1_000, 30, -970],
+      ['Wallet payment', 2_000, 0, 1_940],
+    ]);
+    expect((await verifyLedger(t.db)).filter((r) => !r.holds)).toEqual([]);
+  });
+});
+
 describe('POST /api/v2/settlements/', () => {
   it('201 with the payout; the detail lists its records and totals that add up; the sandbox bank pays it', async () => {
     const { paid, settlements } = await paidShop([10_000, 20_000]);
@@ -62,7 +82,7 @@ describe('POST /api/v2/settlements/', () => {
     });
     const detail = await settlements.get(requested.body.idx);
     expect(detail.status).toBe(200);
-    expect(detail.body.totals).toEqual({ payments: 30_000, fees: 900, refunds: 0, records_net: 29_100, brought_forward: 0, carried_forward: 4_100, amount: 25_000 });
+    expect(detail.body.totals).toEqual({ payments: 30_000, fees: 900, refunds: 0, sandbox_covered: 0, records_net: 29_100, brought_forward: 0, carried_forward: 4_100, amount: 25_000 });
     expect(detail.body.records.map((r: { idx: string; net_amount: number; released: boolean }) => [r.idx, r.net_amount, r.released])).toEqual([
       [paid[0].transactionId, 9_700, false],
       [paid[1].transactionId, 19_400, false],

@@ -3,6 +3,7 @@
 // by the database and streamed to a CSV without holding them all.
 import type { Queryable } from '../db/db.js';
 import type { SettledRecord } from './payout.js';
+import { SANDBOX_COVERED_SQL, SETTLED_RECORD_COLUMNS } from './payout-store.js';
 import type { RecordSums } from './statement.js';
 
 export interface StatementSums extends RecordSums {
@@ -15,7 +16,8 @@ export async function statementSums(db: Queryable, payoutId: number): Promise<St
     `SELECT count(*)::bigint AS records,
             coalesce(sum(t.amount) FILTER (WHERE t.type <> 'Refund'), 0) AS payments,
             coalesce(sum(t.fee_amount) FILTER (WHERE t.type <> 'Refund'), 0) AS fees,
-            coalesce(sum(t.amount) FILTER (WHERE t.type = 'Refund'), 0) AS refunds
+            coalesce(sum(t.amount) FILTER (WHERE t.type = 'Refund'), 0) AS refunds,
+            coalesce(sum(${SANDBOX_COVERED_SQL}) FILTER (WHERE t.type = 'Refund'), 0) AS sandbox_covered
        FROM payout_records r JOIN transactions t ON t.id = r.record_id
       WHERE r.payout_id = $1`,
     [payoutId],
@@ -30,7 +32,7 @@ export async function statementSums(db: Queryable, payoutId: number): Promise<St
  */
 export async function statementRecords(db: Queryable, payoutId: number, page: { after?: number; limit: number }): Promise<SettledRecord[]> {
   return db.query<SettledRecord>(
-    `SELECT t.id AS record_id, t.idx, t.type, t.pidx, t.purchase_order_id, t.amount, t.fee_amount, t.created_at, r.released
+    `SELECT ${SETTLED_RECORD_COLUMNS}
        FROM payout_records r JOIN transactions t ON t.id = r.record_id
       WHERE r.payout_id = $1 AND r.record_id > $2
       ORDER BY r.record_id LIMIT $3`,

@@ -12,7 +12,9 @@ export interface StatementTotals {
   fees: number;
   /** Refunds settled (a positive number, taken off). */
   refunds: number;
-  /** payments − fees − refunds. */
+  /** What the sandbox covered of those refunds beyond the merchant's balance (test only, issue 24; added back). */
+  sandbox_covered: number;
+  /** payments − fees − refunds + sandbox_covered. */
   records_net: number;
   brought_forward: number;
   carried_forward: number;
@@ -25,6 +27,7 @@ export interface RecordSums {
   payments: number;
   fees: number;
   refunds: number;
+  sandbox_covered: number;
 }
 
 /** Pure. */
@@ -35,16 +38,18 @@ export function statementTotals(payout: Pick<Payout, 'amount' | 'available_befor
     payments: payments.reduce((sum, r) => sum + r.amount, 0),
     fees: payments.reduce((sum, r) => sum + r.fee_amount, 0),
     refunds: refunds.reduce((sum, r) => sum + r.amount, 0),
+    sandbox_covered: refunds.reduce((sum, r) => sum + r.sandbox_covered, 0),
   });
 }
 
 /** Pure: the totals from sums of the records (a statement too long to hold, summed by the database). */
 export function statementTotalsOfSums(payout: Pick<Payout, 'amount' | 'available_before'>, sums: RecordSums): StatementTotals {
-  const recordsNet = sums.payments - sums.fees - sums.refunds;
+  const recordsNet = sums.payments - sums.fees - sums.refunds + sums.sandbox_covered;
   return {
     payments: sums.payments,
     fees: sums.fees,
     refunds: sums.refunds,
+    sandbox_covered: sums.sandbox_covered,
     records_net: recordsNet,
     brought_forward: payout.available_before - recordsNet,
     carried_forward: payout.available_before - payout.amount,

@@ -19,16 +19,18 @@ export async function setPaymentRecordState(db: Queryable, transactionId: string
 }
 
 /** A `Refund` record, and the payment's record marked refunded. */
-export async function insertRefundRecord(db: Queryable, payment: Payment, refund: { idx: string; amount: number; at: Date }): Promise<void> {
-  await db.query(
+/** The refund's transaction record; returns its id (a sandbox cover names it). */
+export async function insertRefundRecord(db: Queryable, payment: Payment, refund: { idx: string; amount: number; at: Date }): Promise<number> {
+  const [row] = await db.query<{ id: number }>(
     `WITH marked AS (
        UPDATE transactions SET refunded = true WHERE idx = $1 AND type = 'Wallet payment' RETURNING payer_idx, payer_mobile, payer_name
      )
      INSERT INTO transactions (idx, merchant_id, environment, type, state, pidx, purchase_order_id, amount, fee_amount,
        payer_idx, payer_mobile, payer_name, created_at)
-     SELECT $2, $3, $4, 'Refund', 'Completed', $5, $6, $7, 0, payer_idx, payer_mobile, payer_name, $8 FROM marked`,
+     SELECT $2, $3, $4, 'Refund', 'Completed', $5, $6, $7, 0, payer_idx, payer_mobile, payer_name, $8 FROM marked RETURNING id`,
     [payment.transaction_id, refund.idx, payment.merchant_id, payment.environment, payment.pidx, payment.purchase_order_id, refund.amount, refund.at],
   );
+  return row.id;
 }
 
 export interface RecentRecord {

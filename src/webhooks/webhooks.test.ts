@@ -1,13 +1,13 @@
+import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { merchantApi, refund, validInitiate } from '../../test/api-client.js';
 import { callbackParams, payerBrowser } from '../../test/portal-client.js';
 import { newMerchant, startTestApp, type TestApp } from '../../test/test-app.js';
 import { webhookReceiver } from '../../test/webhook-receiver.js';
 import { verifyCallback, verifyWebhook } from '../client/signatures.js';
-import { CLI_ACTOR } from '../audit/audit-entry.js';
 import { expirySweep } from '../jobs/expiry-sweep.js';
 import { runSandboxBank } from '../jobs/sandbox-bank.js';
-import { markPayout } from '../settlements/move-payout.js';
+import { applyPayoutMove } from '../settlements/move-payout.js';
 import { requestPayout } from '../settlements/request-payout.js';
 import { signingSecret } from '../merchants/signing-secret.js';
 import { webhookSender } from './webhook-sender.js';
@@ -44,6 +44,32 @@ describe('signed callbacks', () => {
     expect(verifyCallback(params, m.secret)).toBe(true);
     expect(verifyCallback({ ...params, amount: '1' }, m.secret)).toBe(false);
     expect(verifyCallback(params, 'whsec_wrong')).toBe(false);
+  });
+
+  it("carry txnId outside the signed message: a client written before it verifies them unchanged; the client refuses a txnId other than transaction_id", async () => {
+    // No endpoint: no webhook of these payments waits for the tests below.
+    const created = await newMerchant(t.ctx);
+    const m = { api: merchantApi(t.app, created.test_secret_key), secret: await signingSecret(t.db, created.merchant.id, 'test') };
+    // The verification docs/integrations.md described before txnId, by hand: the nine parameters in order.
+    const signedBefore = ['pidx', 'transaction_id', 'tidx', 'amount', 'total_amount', 'mobile', 'status', 'purchase_order_id', 'purchase_order_name'];
+    const verifiedBefore = (params: Record<string, string>) =>
+      createHmac('sha256', m.secret).update(signedBefore.map((name) => `${name}=${encodeURIComponent(params[name])}`).join('&')).digest('hex') === params.signature;
+    const paid = callbackParams((await payerBrowser(t.app).pay((await m.api.initiate()).body.pidx)).location!);
+    const canceledPidx = (await m.api.initiate()).body.pidx;
+    const canceler = payerBrowser(t.app);
+    await canceler.open(canceledPidx);
+    const canceled = callbackParams((await canceler.cancel(canceledPidx)).location!);
+    expect([paid.txnId, canceled.txnId]).toEqual([paid.transaction_id, '']);
+    expect(paid.txnId).toMatch(/^[\w-]{22}$/);
+    for (const params of [paid, canceled]) {
+      expect(verifiedBefore(params)).toBe(true);
+      expect(verifyCallback(params, m.secret)).toBe(true);
+      expect(verifyCallback({ ...params, txnId: 'someone-elses-transaction' }, m.secret)).toBe(false);
+    }
+    expect(verifyCallback({ ...paid, txnId: '' }, m.secret)).toBe(false);
+    // A callback without txnId (one rebuilt by hand, or saved before) still verifies.
+    const { txnId: _, ...withoutTxnId } = paid;
+    expect(verifyCallback(withoutTxnId, m.secret)).toBe(true);
   });
 });
 
@@ -142,7 +168,8 @@ describe('payout webhooks (contract section 10)', () => {
     const owner = { merchantId: m.merchant.id, environment: 'test' as const };
     const paid = await requestPayout(t.ctx, { ...owner, amount: 6_000, requestedBy: 'api' });
     const failed = await requestPayout(t.ctx, { ...owner, amount: 1_000, requestedBy: 'api' });
-    await markPayout(t.ctx, { actor: CLI_ACTOR, idx: failed.idx, move: { name: 'fail', reason: 'Account closed' } });
+    // Operators mark live payouts only; the ledger's own move (under their marks) fails this test one.
+    await t.db.transaction((tx) => applyPayoutMove(t.ctx, tx, failed, { name: 'fail', reason: 'Account closed' }, t.clock.now()));
     await runSandboxBank(t.ctx); // Processing: no event
     await runSandboxBank(t.ctx); // Paid
     await sender().runOnce();

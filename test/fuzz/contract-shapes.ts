@@ -74,7 +74,7 @@ export function expectInitiated(answer: Answer, sent: unknown, publicUrl: string
   const body = jsonOf(answer) as Record<string, unknown>;
   expect(answer.status).toBe(200);
   if (sent === undefined) {
-    expect(body).toMatchObject({ pidx: expect.stringMatching(/^[\w-]+$/), payment_url: `${publicUrl}/pay/${body.pidx}`, expires_at: expect.any(String), expires_in: expect.any(Number) });
+    expect(body).toMatchObject({ pidx: expect.stringMatching(/^[\w-]+$/), payment_url: `${publicUrl}/pay/?pidx=${body.pidx}`, expires_at: expect.any(String), expires_in: expect.any(Number) });
     for (const key of Object.keys(body)) expect(['pidx', 'payment_url', 'expires_at', 'expires_in'].includes(key) || key.startsWith('merchant_'), key).toBe(true);
     return;
   }
@@ -86,7 +86,7 @@ export function expectInitiated(answer: Answer, sent: unknown, publicUrl: string
   );
   expect(body).toStrictEqual({
     pidx: expect.stringMatching(/^[\w-]+$/),
-    payment_url: `${publicUrl}/pay/${body.pidx}`,
+    payment_url: `${publicUrl}/pay/?pidx=${body.pidx}`,
     expires_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}[+-]\d{2}:\d{2}$/),
     expires_in: expect.any(Number),
     ...echoed,

@@ -1,6 +1,8 @@
 // Fuzzing the hosted payment page (issue 6): random and hostile form posts — mobile, MPIN, OTP,
 // CSRF token and attempt with garbage, arrays through repeated keys, JSON and odd content types,
-// foreign cookies, another payment's token or attempt — against payments in every status. The
+// foreign cookies, another payment's token or attempt — against payments in every status, at both
+// addresses of each step (the payment in the query, missing, empty, repeated or hostile there, and in
+// the path as given out before). The
 // page never answers 5xx, answers HTML (or the API's JSON error shape for a body it cannot read),
 // never shows another payment, and a payment's status only ever moves for a valid post, to the
 // status that post gives. Size: FUZZ_RUNS runs per property (default 1000).
@@ -62,7 +64,7 @@ async function startAttempt(pidx: string, mobile: string, mpin: string): Promise
     payload: new URLSearchParams({ csrf_token: tokenFor(pidx), mobile, mpin }).toString(),
   });
   expect(response.statusCode, response.body.slice(0, 300)).toBe(303);
-  const token = /\/otp\/([\w-]+)$/.exec(String(response.headers.location))![1];
+  const token = new URL(String(response.headers.location), 'http://x.invalid').searchParams.get('attempt')!;
   const otp = mobile === payer.mobile ? t.sentOtps.filter((m) => m.pidx === pidx).at(-1)!.otp : '987654';
   return { token, otp, pays: mobile === '9800000007' ? 'Pending' : 'Completed' };
 }
@@ -131,6 +133,14 @@ type CsrfKind = 'valid' | 'another payment' | 'another browser' | 'garbage' | 'm
 type CookieKind = 'ours' | 'none' | 'another browser' | 'garbage';
 type AttemptKind = 'own' | 'another payment' | 'garbage' | 'missing' | 'repeated';
 type Encoding = 'form' | 'json' | 'multipart' | 'text' | 'none' | 'broken form';
+/** Where the post names the payment: the step's address (`/pay/<step>?pidx=`) in each way a query can hold it, or the path given out before. */
+type Address = 'query' | 'query repeated' | 'query empty' | 'query missing' | 'path';
+
+/** The hosted page's address of `pidx` (already URI-encoded) for `step`, as `address` names it. */
+function addressOf(address: Address, pidx: string, step: string): string {
+  const query = { query: `?pidx=${pidx}`, 'query repeated': `?pidx=${pidx}&pidx=${pidx}`, 'query empty': '?pidx=', 'query missing': '', path: '' }[address];
+  return address === 'path' ? `/pay/${pidx}${step ? `/${step}` : ''}` : `/pay/${step}${query}`;
+}
 
 interface Post {
   route: 'wallet' | 'confirm' | 'cancel';
@@ -144,6 +154,7 @@ interface Post {
   mpin: FieldValue;
   extra: Record<string, string>;
   encoding: Encoding;
+  address: Address;
 }
 
 const postArb: fc.Arbitrary<Post> = fc.record({
@@ -161,6 +172,7 @@ const postArb: fc.Arbitrary<Post> = fc.record({
   mpin: fieldOf(fc.constantFrom('1111', '2468', '0000')),
   extra: fc.dictionary(fc.string({ maxLength: 8 }), fc.string({ maxLength: 8 }), { maxKeys: 2 }),
   encoding: fc.constantFrom<Encoding>('form', 'form', 'form', 'form', 'json', 'json', 'multipart', 'text', 'none', 'broken form'),
+  address: fc.constantFrom<Address>('query', 'query', 'query', 'path', 'path', 'query repeated', 'query empty', 'query missing'),
 });
 
 interface Built {
@@ -237,26 +249,31 @@ function build(post: Post): Built {
   const readable = post.encoding === 'form' || post.encoding === 'json';
   // (Another browser's token with that browser's own cookie is that browser's valid post.)
   const sameBrowser = (post.csrf === 'valid' && post.cookie === 'ours') || (post.csrf === 'another browser' && post.cookie === 'another browser');
-  const csrfOk = readable && sameBrowser && fixture !== undefined;
+  const named = post.address === 'query' || post.address === 'path';
+  const csrfOk = readable && sameBrowser && fixture !== undefined && named;
   let valid: Built['valid'];
   if (csrfOk && post.route === 'cancel') valid = { fixture: fixtureName!, to: 'User canceled' };
   const otpRight = typeof otp === 'string' && ownAttempt !== undefined && otp.trim() === ownAttempt.otp;
   if (csrfOk && post.route === 'confirm' && post.attempt === 'own' && otpRight) valid = { fixture: fixtureName!, to: ownAttempt!.pays };
-  return { url: `/pay/${pidx}/${post.route}`, headers, payload, valid };
+  return { url: addressOf(post.address, pidx, post.route), headers, payload, valid };
 }
 
-/** The page's answer: HTML, a redirect, or (for a body it cannot read) the API's error shape. */
-function expectPortalAnswer(answer: Answer, target: string) {
+/**
+ * The page's answer: HTML, a redirect, or (for a body it cannot read) the API's error shape. At a
+ * step's address with the payment in the query the route is always found: a payment it cannot find
+ * gets the page's own not-found page, never the API's 404.
+ */
+function expectPortalAnswer(answer: Answer, target: string, address: Address) {
   const shown = `${answer.status} ${answer.body.slice(0, 300)}`;
   expect(answer.status, shown).toBeLessThan(500);
   if (answer.status === 303) {
     const location = String(answer.headers.location);
-    expect(location.startsWith(`/pay/${target}`) || location.startsWith('https://shop.example.com/return?'), location).toBe(true);
+    expect(location.startsWith(`/pay/?pidx=${target}&attempt=`) || location.startsWith('https://shop.example.com/return?'), location).toBe(true);
     return;
   }
   if (String(answer.headers['content-type']).startsWith('application/json')) {
     // A body it cannot read, or a path refused before routing (a parameter over Fastify's length limit).
-    expect([400, 404, 413, 415], shown).toContain(answer.status);
+    expect(address === 'path' ? [400, 404, 413, 415] : [400, 413, 415], shown).toContain(answer.status);
     expectApiError(answer);
     return;
   }
@@ -277,7 +294,7 @@ describe('the hosted page', () => {
           const response = await t.app.inject({ method: 'POST', url: request.url, headers: request.headers, ...(request.payload !== undefined ? { payload: request.payload } : {}) });
           const answer = { status: response.statusCode, headers: response.headers, body: response.body };
           const target = typeof post.target === 'string' ? fixtures[post.target].pidx : '';
-          expectPortalAnswer(answer, target);
+          expectPortalAnswer(answer, target, post.address);
           for (const name of NAMES) if (fixtures[name].pidx !== target) expect(answer.body, `${name}'s pidx shown`).not.toContain(fixtures[name].pidx);
 
           const after = await statuses();
@@ -309,9 +326,11 @@ describe('the hosted page', () => {
         { weight: 2, arbitrary: hostileString.map(uriEncode) },
         { weight: 1, arbitrary: fc.constantFrom('%00', 'x'.repeat(150)) },
       );
+      const address = fc.constantFrom<Address>('query', 'query', 'path', 'path', 'query repeated', 'query empty', 'query missing');
       await fc.assert(
-        fc.asyncProperty(segment, fc.option(token), fc.constantFrom('GET', 'HEAD', 'POST', 'PUT', 'DELETE'), async (pidx, attempt, method) => {
-          const url = attempt === null ? `/pay/${pidx}` : `/pay/${pidx}/otp/${attempt}`;
+        fc.asyncProperty(segment, fc.option(token), fc.boolean(), address, fc.constantFrom('GET', 'HEAD', 'POST', 'PUT', 'DELETE'), async (pidx, attempt, attemptRepeated, shape, method) => {
+          const attemptQuery = attempt === null ? '' : `${shape === 'query missing' ? '?' : '&'}attempt=${attempt}${attemptRepeated ? `&attempt=${attempt}` : ''}`;
+          const url = shape === 'path' ? `/pay/${pidx}${attempt === null ? '' : `/otp/${attempt}`}` : `${addressOf(shape, pidx, '')}${attemptQuery}`;
           // `..` may climb out of /pay: that is another part of the site.
           fc.pre(new URL(url, 'http://x.invalid').pathname.startsWith('/pay/'));
           const before = await statuses();
@@ -319,8 +338,9 @@ describe('the hosted page', () => {
           expect(response.statusCode, `${method} ${url} → ${response.statusCode} ${response.body.slice(0, 200)}`).toBeLessThan(500);
           if (method === 'GET') {
             const answer = { status: response.statusCode, headers: response.headers, body: response.body };
-            if (response.statusCode === 303) expect(String(response.headers.location)).toMatch(/^\/pay\//);
-            else if (String(response.headers['content-type']).startsWith('application/json')) expectApiError(answer);
+            // An attempt that names nothing sends the payer back to the payment's page, at its address.
+            if (response.statusCode === 303) expect(String(response.headers.location)).toBe(`/pay/?pidx=${pidx}`);
+            else if (String(response.headers['content-type']).startsWith('application/json') && shape === 'path') expectApiError(answer);
             else expect(String(response.headers['content-type'])).toMatch(/^text\/html/);
             const own = NAMES.find((n) => fixtures[n].pidx === pidx);
             for (const name of NAMES) if (name !== own) expect(response.body).not.toContain(fixtures[name].pidx);

@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { merchantBrowser, type MerchantBrowser, uniqueSignUp } from '../dashboard-client.js';
 import { validApplication } from '../merchant-approval.js';
 import { consoleRoute, consoleRouteOf, consoleSignedOutRoute } from './console-isolation.js';
+import { createMerchant } from '../../src/merchants/create-merchant.js';
 import { findMerchantById } from '../../src/merchants/merchant-store.js';
 import { findWallet } from '../../src/wallets/wallet-store.js';
 import { type Answered, type Attempt, buildWorld, intruders, routeKey, runAttempt, snapshotOfA, startRecordingRoutes, type World } from './isolation-helper.js';
@@ -266,7 +267,7 @@ const table: Record<string, Classification> = {
         url: `/pay/${w.a.test.initiated.pidx}/otp/${w.b.test.attempt.token}`,
         expect: (a) => {
           expect(a.status).toBe(303);
-          expect(a.location).toBe(`/pay/${w.a.test.initiated.pidx}`);
+          expect(a.location).toBe(`/pay/?pidx=${w.a.test.initiated.pidx}`);
         },
         hidden: ALL,
       },
@@ -449,6 +450,23 @@ const table: Record<string, Classification> = {
       return [
         { what: 'a new merchant applies, naming A', by: { browser: newcomer }, method: 'POST', url: '/dashboard/business', body: application, expect: (a) => expect(a.status).toBe(303), hidden: ALL },
         { what: 'B (approved) applies again, naming A', by: { browser: 'bLive' }, method: 'POST', url: '/dashboard/business', body: application, expect: 'shown', hidden: ALL },
+      ];
+    },
+  },
+  'POST /dashboard/business/bank-account': {
+    scope: 'dashboard',
+    reason: "sets the bank account of the session's own approved merchant; an id in the form names nothing",
+    attempts: async (w) => {
+      // An approved merchant whose owner counts as confirmed (made by the operator), so the change goes through.
+      const fields = uniqueSignUp();
+      await createMerchant(w.t.ctx, fields);
+      const operatorMade = merchantBrowser(w.t.app);
+      await operatorMade.logIn(fields.email, fields.password);
+      const account = { bank_name: 'Intruder Bank', branch: 'Nowhere', account_name: 'Not A', account_number: '99999999', merchant_id: String(w.a.id), merchant_idx: String(w.a.id) };
+      return [
+        { what: 'an approved merchant sets its bank account, naming A', by: { browser: operatorMade }, method: 'POST', url: '/dashboard/business/bank-account', body: account, expect: (a) => expect(a.status).toBe(303), hidden: ALL },
+        // B's owner has not confirmed its e-mail: refused, and A's account untouched either way.
+        { what: 'B (approved) sets its bank account, naming A', by: { browser: 'bLive' }, method: 'POST', url: '/dashboard/business/bank-account', body: { ...account, confirm_identity: w.b.password }, expect: (a) => expect(a.status).toBe(403), hidden: ALL },
       ];
     },
   },
@@ -737,6 +755,33 @@ const table: Record<string, Classification> = {
     ],
   },
 };
+
+/** A hosted page's address given out before, at the page's own shape: `/pay/X` → `/pay/?pidx=X`, `/pay/X/otp/T` → `/pay/?pidx=X&attempt=T`, `/pay/X/wallet` → `/pay/wallet?pidx=X`. */
+function queryAddressOf(url: string): string {
+  const [, pidx, rest = ''] = /^\/pay\/([\w-]+)(.*)$/.exec(url)!;
+  const otp = /^\/otp\/([\w-]+)$/.exec(rest);
+  if (otp) return `/pay/?pidx=${pidx}&attempt=${otp[1]}`;
+  return `/pay/${rest.slice(1)}?pidx=${pidx}`;
+}
+
+/** The classifications of routes at the addresses given out before, each attempt sent to the page's own address instead. */
+function atQueryAddress(...keys: string[]): Classification {
+  const classifications = keys.map((key) => table[key]);
+  return {
+    scope: 'portal',
+    reason: classifications.map((c) => c.reason).join('; '),
+    attempts: async (w) => {
+      const attempts: Attempt[] = [];
+      for (const c of classifications) attempts.push(...(await c.attempts(w)));
+      return attempts.map((attempt) => ({ ...attempt, url: queryAddressOf(attempt.url) }));
+    },
+  };
+}
+
+// The hosted page's own addresses, the payment in the query: the same attempts as at the addresses
+// given out before (the page and its OTP step share one route).
+table['GET /pay'] = atQueryAddress('GET /pay/:pidx', 'GET /pay/:pidx/otp/:token');
+for (const step of ['wallet', 'confirm', 'cancel']) table[`POST /pay/${step}`] = atQueryAddress(`POST /pay/:pidx/${step}`);
 
 function transactionListAttempts(w: World, path: string): Attempt[] {
   const q = (value: string) => `${path}?q=${encodeURIComponent(value)}`;

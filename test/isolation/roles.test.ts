@@ -36,6 +36,7 @@ const routesTable: Record<string, { action: Action | 'public' } & Request> = {
   'POST /dashboard/webhooks/:id/resend': { action: 'webhooks.manage' },
   'GET /dashboard/business': { action: 'business.manage' },
   'POST /dashboard/business': { action: 'business.manage', body: { legal_name: '' } },
+  'POST /dashboard/business/bank-account': { action: 'business.manage', body: { account_number: 'not a number' } },
   'POST /dashboard/environment': { action: 'view', body: { environment: 'test', back: '/dashboard' } },
   'POST /dashboard/switch-business': { action: 'view', body: { business: 'not-one-of-theirs' } },
   'POST /dashboard/logout': { action: 'view', endsSession: true },

@@ -140,10 +140,11 @@ function expectCallback(page: Page, p: ModelPayment, status: 'Completed' | 'Pend
   expect(`${url.origin}${url.pathname}`).toBe('https://shop.example.com/return');
   const params = Object.fromEntries(url.searchParams);
   expect(params).toMatchObject({ cart: '7', pidx: p.pidx, status, amount: String(p.amount), total_amount: String(p.amount), purchase_order_id: p.orderId });
-  if (status === 'User canceled') expect(params).toMatchObject({ transaction_id: '', tidx: '', mobile: '' });
+  if (status === 'User canceled') expect(params).toMatchObject({ transaction_id: '', tidx: '', txnId: '', mobile: '' });
   else {
     expect(params.transaction_id).toMatch(/^[\w-]+$/);
     expect(params.tidx).toBe(params.transaction_id);
+    expect(params.txnId).toBe(params.transaction_id);
     expect(params.mobile).toBe(M.maskMobile(p.payer!));
   }
   return params;
@@ -261,6 +262,13 @@ async function checkMoney(m: Model, r: Real, touched?: ModelPayment[]) {
   expect(payments).toBe(m.payments.length);
   const [{ payouts }] = await t.db.query<{ payouts: number }>('SELECT count(*)::int AS payouts FROM payouts WHERE merchant_id = ANY($1)', [ids]);
   expect(payouts).toBe(m.payouts.length);
+  // The sandbox's covers of test refunds: exactly those the model's rule gives, in order, each once.
+  const covers = await t.db.query<{ merchant_id: number; amount: number }>(
+    `SELECT t.merchant_id, p.amount FROM journals j JOIN transactions t ON t.id = j.refund_record_id JOIN postings p ON p.journal_id = j.id AND p.amount > 0
+      WHERE j.kind = 'sandbox_cover' AND t.merchant_id = ANY($1) ORDER BY j.id`,
+    [ids],
+  );
+  expect(covers.map((c) => [ids.indexOf(c.merchant_id), c.amount])).toEqual(m.covers.map((c) => [c.merchant, c.amount]));
 }
 
 /** The merchant account's balance, and its split into pending, available and clearing (contract section 10). */
@@ -393,7 +401,7 @@ class Initiate extends Step {
       return [];
     }
     expect(status).toBe(200);
-    expect(answer).toStrictEqual({ pidx: expect.stringMatching(/^[\w-]+$/), payment_url: `${PUBLIC_URL}/pay/${answer.pidx}`, expires_at: expect.any(String), expires_in: ttlSeconds, merchant_extra: this.slot });
+    expect(answer).toStrictEqual({ pidx: expect.stringMatching(/^[\w-]+$/), payment_url: `${PUBLIC_URL}/pay/?pidx=${answer.pidx}`, expires_at: expect.any(String), expires_in: ttlSeconds, merchant_extra: this.slot });
     const p = M.initiate(m, { pidx: answer.pidx, merchant: this.merchant, environment: this.environment, orderId, amount: this.amount });
     expect(new Date(answer.expires_at).getTime()).toBe(p.expiresAt);
     this.detail = p.pidx;
@@ -434,7 +442,7 @@ async function walletStep(m: Model, r: Real, p: ModelPayment, wallet: { mobile: 
     return undefined;
   }
   expect(page.status).toBe(303);
-  const token = new RegExp(`^/pay/${p.pidx}/otp/([\\w-]+)$`).exec(page.location ?? '')?.[1];
+  const token = new RegExp(`^/pay/\\?pidx=${p.pidx}&attempt=([\\w-]+)$`).exec(page.location ?? '')?.[1];
   expect(token, page.location).toBeDefined();
   const otpPage = await portal(r, 'GET', page.location!);
   expect(otpPage.status).toBe(200);
@@ -639,7 +647,7 @@ class Refund extends Step {
     }
     const outcome = M.refund(m, caller, transactionId, amount);
     this.detail = `${p.pidx} ${amount ?? 'rest'} → ${outcome.kind}`;
-    count(`refund → ${outcome.kind}${outcome.kind === 'refunded' ? ` (${p.status})` : ''}`);
+    count(`refund → ${outcome.kind}${outcome.kind === 'refunded' ? ` (${p.status}${outcome.covered ? ', the sandbox covering' : ''})` : ''}`);
     if (outcome.kind === 'refunded') expect(answer).toStrictEqual({ status: 200, body: { detail: 'Transaction refund successful.' } });
     else if (outcome.kind === 'refused') expect(answer).toStrictEqual({ status: 400, body: { detail: expect.any(String), error_key: 'validation_error' } });
     else expect(answer).toStrictEqual({ status: 404, body: { detail: 'Not found.', error_key: 'validation_error' } });
@@ -788,14 +796,14 @@ class MovePayout extends Step {
     const payout = m.payouts[this.n % m.payouts.length];
     const before = payout.state;
     const outcome = M.movePayout(payout, this.move);
-    this.detail = `${payout.idx} ${before} → ${outcome === 'moved' ? payout.state : 'refused'}`;
+    this.detail = `${payout.idx} ${before} → ${outcome === 'moved' ? payout.state : outcome}`;
     count(`move payout → ${this.move} ${outcome}`);
     const move = this.move === 'pay' ? { name: 'pay' as const, reference: `REF-${this.n}` } : this.move === 'fail' ? { name: 'fail' as const, reason: 'Closed account' } : { name: 'process' as const };
     const result = await markPayout(t.ctx, { actor: CLI_ACTOR, idx: payout.idx, move }).then(
       (moved) => ({ moved: moved.state }),
       (error: unknown) => ({ refused: error instanceof AppError ? error.code : String(error) }),
     );
-    expect(result).toEqual(outcome === 'moved' ? { moved: payout.state } : { refused: 'bad_request' });
+    expect(result).toEqual(outcome === 'moved' ? { moved: payout.state } : { refused: outcome === 'sandbox_bank' ? 'conflict' : 'bad_request' });
     const { body } = await api(keyOf(r, payout.merchant, payout.environment), 'GET', `/api/v2/settlements/${payout.idx}/`);
     expect(body).toMatchObject({ state: payout.state, amount: payout.amount });
     expect(body.totals.brought_forward + body.totals.records_net - body.totals.carried_forward).toBe(payout.amount);

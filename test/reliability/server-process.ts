@@ -2,6 +2,7 @@
 // does, stopped with SIGTERM (and timed) or killed with SIGKILL at any moment, and always awaited.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { compiled } from '../compiled.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** The output kept per process: enough for the last few hundred log lines. */
@@ -57,11 +58,11 @@ function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
 }
 
 /**
- * Starts `node --import tsx src/main.ts` on `port`; resolves once it logs that it is ready.
+ * Starts the server (`src/main.ts`, compiled for this run) on `port`; resolves once it logs that it is ready.
  * `env` adds the store (DATA_DIR or DATABASE_URL) and anything else.
  */
 export function startServer(port: number, env: Record<string, string>, readyTimeoutMs = 120_000): Promise<ServerProcess> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child: ChildProcess = spawn(process.execPath, [compiled('src/main.ts')], {
     cwd: ROOT,
     env: childEnv({ PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -2,23 +2,13 @@
 // elsewhere, one with two-factor and recovery codes), e-mailed links and open sessions: every e-mail
 // becomes one person with the present user's password and two-factor, each user row a membership of
 // that person, open sessions stay open as their person's, and a removed row's codes and links go.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { afterUpgrade } from '../../../test/migration-upgrade.js';
-import { openTestDb } from '../../../test/test-app.js';
-import type { Db } from '../db.js';
 
 describe('migration 021_merchant_people', () => {
-  let db: Db;
-  beforeAll(async () => {
-    db = await openTestDb();
-  });
-  afterAll(() => db.close());
-
   it('makes one person per e-mail, keeps every user as a membership, and keeps open sessions', async () => {
-    const seen = await afterUpgrade(
-      db,
-      '021_merchant_people',
-      async (tx) => {
+    const seen = await afterUpgrade('021_merchant_people', {
+      async before(tx) {
         await tx.query(
           `INSERT INTO merchants (idx, name, email, mobile, fee_bps, status, status_changed_at, created_at)
            VALUES ('m1', 'One', 'one@example.com', '', 300, 'approved', now(), now()), ('m2', 'Two', 'two@example.com', '', 300, 'new', now(), now())`,
@@ -51,7 +41,7 @@ describe('migration 021_merchant_people', () => {
            SELECT 'session-' || id, merchant_id, id, now(), now() + interval '1 hour', now() FROM merchant_users WHERE removed_at IS NULL`,
         );
       },
-      async (tx) => {
+      async after(tx) {
 
         const people = await tx.query('SELECT email, password_hash, totp_secret_sealed, totp_last_step::int AS step, email_verified_at IS NOT NULL AS verified FROM merchant_people ORDER BY lower(email)');
         const users = await tx.query(
@@ -67,7 +57,7 @@ describe('migration 021_merchant_people', () => {
         const signUps = await tx.query('SELECT count(*)::int AS n FROM merchant_sign_ups');
         return { people, users, recovery, links, sessions, signUps };
       },
-    );
+    });
     expect(seen).toEqual({
       people: [
         { email: 'moved@example.com', password_hash: 'hash-new', totp_secret_sealed: null, step: 0, verified: true },
