@@ -220,6 +220,20 @@ describe('one person in several businesses', () => {
     await onB.get('/dashboard');
     expect((await switchTo(onB, idxOf[a.fields.name])).status).toBe(404);
     expect((await onB.get(`/dashboard/payments/${a.paid.pidx}`)).status).toBe(404);
+
+    // Invited back, with two-factor on now: the page asks the password and a code, and counts wrong ones.
+    const back = await invite(a, email, 'viewer');
+    const elsewhere = merchantBrowser(t.app);
+    const page = await elsewhere.get(back);
+    expect(page.body).toContain('name="code"');
+    const wrongCode = await elsewhere.post(back, { password, code: '000000' });
+    expect(wrongCode.status).toBe(401);
+    expect(pageText(wrongCode.body)).toContain('That code is not valid.');
+    t.clock.advance(31);
+    expect((await elsewhere.post(back, { password, code: totpCode(secret, t.clock.now()) })).location).toBe('/dashboard');
+    const rejoined = await elsewhere.get('/dashboard');
+    expect(switcher(rejoined.body)!.find((o) => o.selected)!.text).toBe(`${a.fields.name} · viewer`);
+    expect(switcher(rejoined.body)).toHaveLength(3);
   });
 });
 
