@@ -684,7 +684,7 @@ beforeAll(async () => {
   await landOnMerchant(heldPayer, suite.shop);
   const [wallet] = await suite.service.t.db.query<{ idx: string }>("SELECT idx FROM wallets WHERE mobile = $1 AND environment = 'test'", [SANDBOX.mobile]);
   const applicant = await merchantIn(suite.service.t.ctx, 'applied');
-  operator = { payer: admin, pendingPidx: new URL(held).pathname.split('/').pop()!, walletIdx: wallet.idx, applicantIdx: applicant.merchant.idx };
+  operator = { payer: admin, pendingPidx: new URL(held).searchParams.get('pidx')!, walletIdx: wallet.idx, applicantIdx: applicant.merchant.idx };
 
   outage = await outageService;
 });
