@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { enrolTotp, merchantBrowser, type MerchantBrowser, pageText, paidPayment } from '../../test/dashboard-client.js';
 import { type MailInbox, withMailInbox } from '../../test/mail-inbox.js';
 import { merchantOwnedBy } from '../../test/team-client.js';
+import { hashPassword } from '../people/password.js';
 import { totpCode } from '../people/totp.js';
 import type { TestApp } from '../../test/test-app.js';
 
@@ -272,6 +273,28 @@ describe('sign-up tells nobody who has an account', () => {
     expect(await t.db.query('SELECT count(*)::int AS n FROM merchant_sign_ups WHERE lower(email) = lower($1) AND used_at IS NULL', [known.fields.email])).toEqual([{ n: 0 }]);
     expect((await merchantBrowser(t.app).logIn(known.fields.email, known.fields.password)).location).toBe('/dashboard');
     expect((await merchantBrowser(t.app).logIn(known.fields.email, 'someone else 1')).status).toBe(401);
+  });
+
+  it('takes a password hash on both paths: neither answer comes back faster than scrypt', async () => {
+    // The fastest of a few hashes here: any answer that hashes takes at least about that long; one
+    // that skipped the hash (a lookup and a page) would take a small part of it.
+    let fastest = Infinity;
+    for (let i = 0; i < 3; i += 1) {
+      const started = performance.now();
+      await hashPassword('measuring the hash');
+      fastest = Math.min(fastest, performance.now() - started);
+    }
+    const known = await business();
+    const timed = async (email: string) => {
+      const browser = merchantBrowser(t.app);
+      await browser.get('/dashboard/signup');
+      const started = performance.now();
+      const answer = await browser.post('/dashboard/signup', { name: 'Timed', email, password: 'someone else 1' });
+      expect(answer.status).toBe(200);
+      return performance.now() - started;
+    };
+    expect(await timed(known.fields.email)).toBeGreaterThan(fastest * 0.7);
+    expect(await timed(newEmail('timed'))).toBeGreaterThan(fastest * 0.7);
   });
 
   it('a mistyped form is refused alike for both, field by field', async () => {
