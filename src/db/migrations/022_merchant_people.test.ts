@@ -1,13 +1,13 @@
-// Migration 021 on a store that already has merchants, team users (one removed and invited again
+// Migration 022 on a store that already has merchants, team users (one removed and invited again
 // elsewhere, one with two-factor and recovery codes), e-mailed links and open sessions: every e-mail
 // becomes one person with the present user's password and two-factor, each user row a membership of
 // that person, open sessions stay open as their person's, and a removed row's codes and links go.
 import { describe, expect, it } from 'vitest';
 import { afterUpgrade } from '../../../test/migration-upgrade.js';
 
-describe('migration 021_merchant_people', () => {
+describe('migration 022_merchant_people', () => {
   it('makes one person per e-mail, keeps every user as a membership, and keeps open sessions', async () => {
-    const seen = await afterUpgrade('021_merchant_people', {
+    const seen = await afterUpgrade('022_merchant_people', {
       async before(tx) {
         await tx.query(
           `INSERT INTO merchants (idx, name, email, mobile, fee_bps, status, status_changed_at, created_at)
