@@ -5,7 +5,7 @@ import { messageSection, pageDocument, type PageMessage } from '../http/page-doc
 import { pageHead } from '../http/page-head.js';
 import type { ApprovalStatus } from '../merchants/merchant.js';
 import type { MerchantSession } from '../merchants/merchant-sessions.js';
-import { type Action, may } from './dashboard-permissions.js';
+import { type Action, may } from '../people/merchant-permissions.js';
 
 export type Section = 'home' | 'transactions' | 'settlements' | 'keys' | 'webhooks' | 'business' | 'team' | 'account';
 

@@ -13,7 +13,7 @@ import { setTeamTwoFactor } from '../people/team-two-factor.js';
 import { formExpired, frameOf, messagePage } from './dashboard-pages.js';
 import { doing, field, fieldMessages, formToken, formVerified, queryText, safeNext, sendPage, sessionOf, signedIn, type DashboardDeps } from './dashboard-request.js';
 import { anyTeamRequiresTwoFactor } from '../merchants/merchant-user-store.js';
-import { may } from './dashboard-permissions.js';
+import { may } from '../people/merchant-permissions.js';
 import { businessSwitcher } from './layout.js';
 import { stepUp } from './step-up.js';
 import { accountPage, type AccountView, enrolPage, recoveryCodesPage, sessionsPage } from './security-pages.js';

@@ -1,5 +1,5 @@
 // The team page: the users with their role and two-factor, the invitations still open, the team's
-// log of changes and its users' security acts (paged); and for those whose role may (dashboard-permissions.ts)
+// log of changes and its users' security acts (paged); and for those whose role may (merchant-permissions.ts)
 // the forms to invite, resend, revoke, change a role, remove a user and hand ownership over. Also the
 // invitee's page.
 import { html, type Html } from '../http/html.js';

@@ -11,7 +11,7 @@
 // the same transaction. Invitation e-mails are counted per team and per address a day (mail-allowance.ts).
 import type { AppContext } from '../context.js';
 import { PgCode, pgCode, type Queryable } from '../db/db.js';
-import { may } from '../dashboard/dashboard-permissions.js';
+import { may } from './merchant-permissions.js';
 import { AppError } from '../http/errors.js';
 import { type MerchantPerson, type MerchantRole, type MerchantUser } from '../merchants/merchant-user.js';
 import { findPersonByEmail, insertMerchantPerson, markEmailVerified } from '../merchants/merchant-person-store.js';

@@ -1,11 +1,11 @@
 // Roles (issue 17): for every dashboard route the app registers, every role of a merchant's team is
-// allowed or refused exactly as the permission table says (src/dashboard/dashboard-permissions.ts).
+// allowed or refused exactly as the permission table says (src/people/merchant-permissions.ts).
 // Refused: a 403 "Not allowed for your role" page, forms posted by hand with a valid CSRF token of
 // the user's own session included, and nothing of the merchant's changed. Allowed: past the check
 // (a harmless request: a review step, an invalid field, an unknown id). Every dashboard route must
 // be listed below with the action it declares: a new route fails this suite until classified.
 import { afterAll, describe, expect, it } from 'vitest';
-import { ACTIONS, type Action, may } from '../../src/dashboard/dashboard-permissions.js';
+import { ACTIONS, type Action, may } from '../../src/people/merchant-permissions.js';
 import { merchantRoles, type MerchantRole } from '../../src/merchants/merchant-user.js';
 import { requestPayout } from '../../src/settlements/request-payout.js';
 import { merchantBrowser, type MerchantBrowser, paidPayment } from '../dashboard-client.js';
