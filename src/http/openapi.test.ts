@@ -26,6 +26,7 @@ describe('GET /api/v2/openapi.json', () => {
 
   it('documents every endpoint of the contract with its errors', () => {
     expect(Object.keys(doc.paths).sort()).toEqual([
+      '/api/epay/transaction/status/',
       '/api/merchant-transaction/{transaction_id}/refund/',
       '/api/v2/epayment/initiate/',
       '/api/v2/epayment/lookup/',
@@ -85,6 +86,25 @@ describe('GET /api/v2/openapi.json', () => {
       }
     }
     expect(tried).toBeGreaterThanOrEqual(5);
+  });
+});
+
+describe("eSewa's status check as documented", () => {
+  it('is public (no key), answers its own shape, and refuses in eSewa’s shape only', async () => {
+    const check = doc.paths['/api/epay/transaction/status/'].get;
+    expect(check.security).toEqual([]);
+    expect(check.parameters.map((p: { name: string; required: boolean }) => [p.name, p.required])).toEqual([
+      ['product_code', true],
+      ['total_amount', true],
+      ['transaction_uuid', true],
+    ]);
+    expect(Object.keys(check.responses).sort()).toEqual(['200', '400', '429']);
+    expect(check.responses['200'].content['application/json'].schema.properties.status.enum).toEqual(['COMPLETE', 'PENDING', 'FULL_REFUND', 'PARTIAL_REFUND', 'CANCELED', 'NOT_FOUND', 'AMBIGUOUS']);
+    const example = check.responses['400'].content['application/json'].examples.example1.value;
+    const answered = await t.app.inject({ url: '/api/epay/transaction/status/?product_code=EPAYTEST&total_amount=abc' });
+    expect(answered.statusCode).toBe(400);
+    expect(Object.keys(answered.json())).toEqual(Object.keys(example));
+    expect(answered.json().error_message).toBe(example.error_message);
   });
 });
 

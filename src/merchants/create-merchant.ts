@@ -6,6 +6,7 @@ import { parseOrThrow } from '../http/parse-fields.js';
 import { environments, type Environment } from '../environment.js';
 import type { Merchant } from './merchant.js';
 import type { MerchantUser } from './merchant-user.js';
+import { issueEsewaCredentials, type IssuedEsewaCredential } from './esewa-credentials.js';
 import { insertMerchant, insertSecretKey } from './merchant-store.js';
 import { insertMerchantUser } from './merchant-user-store.js';
 import { hashPassword, NO_PASSWORD } from '../people/password.js';
@@ -31,10 +32,13 @@ export interface CreatedMerchant {
   owner: MerchantUser;
   test_secret_key: string;
   live_secret_key: string;
+  /** The eSewa product code and secret key of each environment (contract section 12), in full only here. */
+  esewa: Record<Environment, IssuedEsewaCredential>;
 }
 
 /**
- * A merchant with a fresh test and live secret key; the keys are returned in full only here.
+ * A merchant with a fresh test and live secret key, and eSewa credentials for each environment; the
+ * keys are returned in full only here.
  * `status` is `approved` when an operator creates it (`bhuktani merchant create`), `new` when it
  * signs up on the website: its live key then works only once an operator approves it.
  */
@@ -68,7 +72,8 @@ export async function createMerchant(
         keys[environment] = generateSecretKey(environment);
         await insertSecretKey(tx, { merchantId: merchant.id, environment, keyHash: hashSecretKey(keys[environment]), prefix: displayPrefix(keys[environment]), now });
       }
-      return { merchant, owner, test_secret_key: keys.test, live_secret_key: keys.live };
+      const esewa = await issueEsewaCredentials(ctx, tx, merchant.id);
+      return { merchant, owner, test_secret_key: keys.test, live_secret_key: keys.live, esewa };
     });
   } catch (error) {
     if (pgCode(error) === PgCode.uniqueViolation && /"(merchants_email|merchant_users_email)"/.test(String((error as Error).message))) {
