@@ -7,7 +7,9 @@ import { esewaForm, ESEWA_FORM, pidxOf, postForm, postJson, readData, sign, stat
 import { merchantApi, refund } from '../../../test/api-client.js';
 import { operatorWallet, payerBrowser, payWithLiveWallet } from '../../../test/portal-client.js';
 import { newMerchant, startTestApp, type TestApp } from '../../../test/test-app.js';
+import { ensureDemoMerchant } from '../../demo/ensure-demo-merchant.js';
 import { verifyLedger } from '../../ledger/verify-ledger.js';
+import { ESEWA_TEST_PAIR } from '../../merchants/esewa-credential.js';
 import { findPayment } from '../../payments/payment-store.js';
 import { setWebhookEndpoint } from '../../webhooks/webhook-store.js';
 
@@ -272,5 +274,43 @@ describe('environments and merchants', () => {
     const form = esewaForm(pair, {}, names);
     const reordered = { ...form, signature: sign(pair.secret_key, form, 'total_amount,transaction_uuid,product_code,amount,success_url') };
     expect((await postForm(t.app, ESEWA_FORM, reordered)).json()).toEqual({ code: 'ES104', message: 'Invalid payload signature.' });
+  });
+});
+
+describe('eSewa’s published test pair', () => {
+  it('the demo merchant answers to EPAYTEST in test, so eSewa’s own example runs unchanged; live, or without a demo merchant, it is unknown', async () => {
+    const own = await startTestApp({ ownDb: true });
+    try {
+      const form = {
+        amount: '100',
+        tax_amount: '10',
+        total_amount: '110',
+        transaction_uuid: '241028',
+        product_code: 'EPAYTEST',
+        product_service_charge: '0',
+        product_delivery_charge: '0',
+        success_url: 'https://shop.example.com/success',
+        failure_url: 'https://shop.example.com/failure',
+        signed_field_names: 'total_amount,transaction_uuid,product_code',
+        signature: 'i94zsd3oXF6ZsSr/kGqT4sSzYQzjj1W/waxjWyRwaME=',
+      };
+      const before = await postForm(own.app, ESEWA_FORM, form);
+      expect([before.status, before.json()]).toEqual([400, { code: 0, error_message: 'Unable to fetch merchant key. Please try again later.' }]);
+      const demo = (await ensureDemoMerchant(own.ctx))!;
+      await ensureDemoMerchant(own.ctx);
+      const answer = await postForm(own.app, ESEWA_FORM, form);
+      expect(answer.status, answer.body).toBe(302);
+      const payment = (await findPayment(own.db, pidxOf(answer.location!)))!;
+      expect(payment).toMatchObject({ merchant_id: demo.merchant.id, environment: 'test', amount: 11000 });
+      const done = await payerBrowser(own.app).pay(payment.pidx, '9806800005', '1122', '123456');
+      const { fields, verified } = readData(done.location!, ESEWA_TEST_PAIR.secretKey);
+      expect([verified, fields.product_code, fields.status]).toEqual([true, 'EPAYTEST', 'COMPLETE']);
+      const status = await statusCheck(own.app, { product_code: 'EPAYTEST', total_amount: '110.0', transaction_uuid: '241028' });
+      expect(status.json()).toMatchObject({ status: 'COMPLETE', ref_id: fields.transaction_code });
+      const rows = await own.db.query<{ environment: string; published: boolean }>("SELECT environment, published FROM esewa_credentials WHERE product_code = 'EPAYTEST'");
+      expect(rows).toEqual([{ environment: 'test', published: true }]);
+    } finally {
+      await own.close();
+    }
   });
 });
