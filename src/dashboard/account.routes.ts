@@ -52,7 +52,7 @@ export function registerAccount(app: FastifyInstance, deps: DashboardDeps) {
         request.log.error({ err: error }, 'verification e-mail not sent');
       }
       const frame = { session: request.merchantSession!, csrf: formToken(deps, request, reply), path: '/dashboard', timeZone: ctx.config.timeZone };
-      return sendPage(reply, welcomePage(frame, { test: created.test_secret_key, live: created.live_secret_key }));
+      return sendPage(reply, welcomePage(frame, { test: created.test_secret_key, live: created.live_secret_key, esewa: created.esewa }));
     } catch (error) {
       if (!(error instanceof AppError) || error.code !== 'validation_error') throw error;
       const errors = fieldMessages(error);
