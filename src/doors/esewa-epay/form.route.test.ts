@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { esewaForm, ESEWA_FORM, pidxOf, postForm, postJson, readData, sign, statusCheck, type EsewaPair } from '../../../test/esewa-client.js';
 import { merchantApi, refund } from '../../../test/api-client.js';
+import { merchantBrowser, pageText } from '../../../test/dashboard-client.js';
 import { operatorWallet, payerBrowser, payWithLiveWallet } from '../../../test/portal-client.js';
 import { newMerchant, startTestApp, type TestApp } from '../../../test/test-app.js';
 import { ensureDemoMerchant } from '../../demo/ensure-demo-merchant.js';
@@ -106,6 +107,14 @@ describe('the same payment as any other', () => {
     expect((await check()).json()).toMatchObject({ status: 'PARTIAL_REFUND', ref_id: fields.transaction_code });
     expect((await refund(t.app, m.test_secret_key, fields.transaction_code)).status).toBe(200);
     expect((await check()).json()).toMatchObject({ status: 'FULL_REFUND', ref_id: fields.transaction_code, total_amount: 110 });
+
+    const browser = merchantBrowser(t.app);
+    expect((await browser.logIn(m.merchant.email, 'correct horse battery')).status).toBe(303);
+    const row = /<tr data-idx="[^"]+" data-pidx="(\w+)">([\s\S]*?)<\/tr>/.exec((await browser.get(`/dashboard/transactions?q=${form.transaction_uuid}`)).body)!;
+    expect([row[1], pageText(row[2])]).toEqual([pidx, expect.stringContaining(`${form.transaction_uuid} eSewa ePay`)]);
+    expect(pageText((await browser.get(`/dashboard/payments/${pidx}`)).body)).toContain('Started through eSewa ePay');
+    const csv = await browser.get(`/dashboard/transactions.csv?q=${form.transaction_uuid}`);
+    expect(csv.body).toContain(fields.transaction_code);
 
     const hooks = await t.db.query<{ type: string }>('SELECT type FROM webhook_deliveries WHERE pidx = $1 ORDER BY id', [pidx]);
     expect(hooks.map((h) => h.type)).toEqual(['payment.completed', 'refund.completed', 'refund.completed']);
