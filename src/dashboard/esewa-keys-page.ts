@@ -43,8 +43,8 @@ export function esewaSection(frame: PageFrame, credentials: EsewaCredentialSumma
 function rotateForm(frame: PageFrame): Html {
   return html`<form method="post" action="/dashboard/keys/esewa/rotate" class="inline-form">
     ${csrfField(frame.csrf)}
-    ${selectInput({ name: 'environment', label: 'eSewa secret key', value: frame.session.environment, options: [['test', 'Test'], ['live', 'Live']] })}
-    ${graceSelect()}
+    ${selectInput({ name: 'environment', label: 'eSewa secret key', value: frame.session.environment, options: [['test', 'Test'], ['live', 'Live']], id: 'field-esewa-environment' })}
+    ${graceSelect({ id: 'field-esewa-grace', label: 'Revoke the old eSewa key' })}
     <button type="submit">Review eSewa rotation</button>
   </form>`;
 }

@@ -13,4 +13,6 @@ export const GRACE_CHOICES: [RotationGrace, string][] = [
 
 export const graceText = (grace: RotationGrace) => GRACE_CHOICES.find(([s]) => s === grace)![1];
 
-export const graceSelect = (): Html => selectInput({ name: 'grace', label: 'Revoke the old key', value: '0', options: GRACE_CHOICES.map(([s, t]) => [String(s), t]) });
+/** `id` and `label` tell the keys page's two rotation forms apart. */
+export const graceSelect = (o: { id?: string; label?: string } = {}): Html =>
+  selectInput({ name: 'grace', label: o.label ?? 'Revoke the old key', value: '0', options: GRACE_CHOICES.map(([s, t]) => [String(s), t]), id: o.id });
