@@ -2,10 +2,12 @@
 // checkout page posts eSewa's signed form from the browser, the payer pays on the hosted page with
 // eSewa's sandbox payer, and the merchant's success page checks `data`'s signature and asks the
 // status check (COMPLETE); a cancel ends on the failure page (CANCELED); a refund through the v2
-// API shows there as FULL_REFUND. The shop's code below is written from eSewa's documentation alone.
-import { createHmac, randomUUID } from 'node:crypto';
+// API shows there as FULL_REFUND. The shop's code below, and the signing it uses (test/esewa-client.ts),
+// are written from eSewa's documentation alone.
+import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { esewaForm, sign } from '../test/esewa-client.js';
 import { newMerchant } from '../test/test-app.js';
 import { browserSuite, freePort } from './harness.js';
 
@@ -22,7 +24,6 @@ let shop: Shop;
 let pair: { product_code: string; secret_key: string };
 let testKey: string;
 
-const hmac = (secret: string, message: string) => createHmac('sha256', secret).update(message).digest('base64');
 const escape = (text: string) => text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
 const page = (title: string, body: string) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escape(title)}</title></head><body><h1>${escape(title)}</h1>${body}</body></html>`;
 
@@ -35,8 +36,7 @@ async function startShop(service: string): Promise<Shop> {
   /** What the success and failure pages do with `data`: decode it, check its signature, then ask the status check. */
   const returned = async (data: string | null, title: string) => {
     const fields = JSON.parse(Buffer.from(data ?? '', 'base64').toString('utf8')) as Record<string, string>;
-    const message = fields.signed_field_names.split(',').map((name) => `${name}=${fields[name]}`).join(',');
-    const verified = hmac(pair.secret_key, message) === fields.signature;
+    const verified = sign(pair.secret_key, fields, fields.signed_field_names) === fields.signature;
     const status = await statusOf(fields);
     return page(title, `<p id="signature">${verified ? 'Signature verified' : 'Signature INVALID'}</p><p id="data-status">${escape(fields.status)}</p><p id="status">${escape(status.status)}</p><p id="ref">${escape(status.ref_id ?? '')}</p><p id="uuid">${escape(fields.transaction_uuid)}</p>`);
   };
@@ -47,19 +47,8 @@ async function startShop(service: string): Promise<Shop> {
     let html: string;
     if (url.pathname === '/favicon.ico') return void response.writeHead(204).end();
     if (url.pathname === '/checkout') {
-      const fields: Record<string, string> = {
-        amount: '100',
-        tax_amount: '10',
-        total_amount: '110',
-        transaction_uuid: `book-${randomUUID()}`,
-        product_code: pair.product_code,
-        product_service_charge: '0',
-        product_delivery_charge: '0',
-        success_url: `${origin}/esewa/success`,
-        failure_url: `${origin}/esewa/failure`,
-        signed_field_names: 'total_amount,transaction_uuid,product_code',
-      };
-      fields.signature = hmac(pair.secret_key, `total_amount=${fields.total_amount},transaction_uuid=${fields.transaction_uuid},product_code=${fields.product_code}`);
+      // A book of Rs. 100 and Rs. 10 tax, signed over total_amount, transaction_uuid and product_code.
+      const fields = esewaForm(pair, { transaction_uuid: `book-${randomUUID()}`, success_url: `${origin}/esewa/success`, failure_url: `${origin}/esewa/failure` });
       const inputs = Object.entries(fields).map(([name, value]) => `<input type="hidden" name="${name}" value="${escape(value)}">`).join('');
       html = page('Checkout', `<p>A book, Rs. 110</p><form action="${service}/api/epay/main/v2/form" method="POST">${inputs}<button type="submit">Pay with eSewa</button></form>`);
     } else if (url.pathname === '/esewa/success') html = await returned(url.searchParams.get('data'), 'Thank you');

@@ -2,7 +2,7 @@
 // the rest (a body the parser refused, a body too large, the store away) with the catalogue's
 // status and words as `{"code":0,"error_message":…}`.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { toAppError } from '../../http/error-handler.js';
+import { sendJsonError, toAppError } from '../../http/error-handler.js';
 import { EsewaError, refusal } from './esewa-errors.js';
 
 export function esewaErrorOf(error: unknown, request: FastifyRequest): EsewaError {
@@ -12,12 +12,5 @@ export function esewaErrorOf(error: unknown, request: FastifyRequest): EsewaErro
 }
 
 export function esewaErrorHandler(error: unknown, request: FastifyRequest, reply: FastifyReply) {
-  const answer = esewaErrorOf(error, request);
-  if (answer.status >= 500) request.log.error({ err: error }, 'request failed');
-  return reply
-    .code(answer.status)
-    .headers(answer.headers)
-    .type('application/json; charset=utf-8')
-    .serializer((body: unknown) => JSON.stringify(body))
-    .send(answer.body);
+  return sendJsonError(request, reply, error, esewaErrorOf(error, request));
 }

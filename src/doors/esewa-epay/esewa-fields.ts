@@ -66,8 +66,17 @@ export interface EsewaAmounts {
 
 export const MIN_TOTAL_PAISA = 10;
 
+/** What a form calls each part (v2's `tax_amount` is v1's `txAmt`). */
+export type AmountNames = Record<keyof EsewaAmounts, string>;
+
+/** The parts of `fields` in paisa, each a problem when it is not rupees; undefined when one is not. */
+export function amountsOf(fields: Record<string, string>, names: AmountNames, problems: string[]): EsewaAmounts | undefined {
+  const parts = Object.entries(names).map(([part, name]) => [part, rupeesField(name, fields[name], problems)] as const);
+  return parts.every(([, paisa]) => paisa !== undefined) ? (Object.fromEntries(parts) as unknown as EsewaAmounts) : undefined;
+}
+
 /** Problems of amounts that each parsed: the total adds up, is at least Rs. 0.10 and at most the service's largest. */
-export function amountProblems(names: Record<keyof EsewaAmounts, string>, amounts: EsewaAmounts, maxPaisa: number): string[] {
+export function amountProblems(names: AmountNames, amounts: EsewaAmounts, maxPaisa: number): string[] {
   const problems: string[] = [];
   if (amounts.amount <= 0) problems.push(`${names.amount} must be more than 0.`);
   const sum = amounts.amount + amounts.tax + amounts.serviceCharge + amounts.deliveryCharge;

@@ -1,9 +1,9 @@
 // ePay v2's form (contract section 12): eleven fields, all required, signed over signed_field_names.
 // Read in three steps, as the route needs them: every field there (before anything is looked up),
 // then the signature (once the product code's keys are known), then the order itself. Pure.
-import { amountProblems, ORDER_ID, readFields, rupeesField, urlField } from './esewa-fields.js';
+import { ORDER_ID, readFields } from './esewa-fields.js';
 import { invalidSignature, refusal } from './esewa-errors.js';
-import type { EsewaOrder } from './esewa-order.js';
+import { orderOf, type EsewaOrder, type OrderNames } from './esewa-order.js';
 import { REQUIRED_SIGNED_FIELDS, signatureMatches, signedFieldNames, signedMessage } from './signature.js';
 
 const AMOUNT = 20;
@@ -41,20 +41,15 @@ export function checkSignature(fields: FormFields, secretKeys: readonly string[]
   if (!signatureMatches(secretKeys, signedMessage(fields, names), fields.signature)) throw invalidSignature();
 }
 
+const NAMES: OrderNames = {
+  amounts: { amount: 'amount', tax: 'tax_amount', serviceCharge: 'product_service_charge', deliveryCharge: 'product_delivery_charge', total: 'total_amount' },
+  productCode: 'product_code',
+  orderId: 'transaction_uuid',
+  successUrl: 'success_url',
+  failureUrl: 'failure_url',
+};
+
 /** Step 3: amounts that add up, the addresses, the transaction_uuid's form. */
 export function formOrder(fields: FormFields, maxPaisa: number): EsewaOrder {
-  const problems: string[] = [];
-  const amount = rupeesField('amount', fields.amount, problems);
-  const tax = rupeesField('tax_amount', fields.tax_amount, problems);
-  const serviceCharge = rupeesField('product_service_charge', fields.product_service_charge, problems);
-  const deliveryCharge = rupeesField('product_delivery_charge', fields.product_delivery_charge, problems);
-  const total = rupeesField('total_amount', fields.total_amount, problems);
-  if (!ORDER_ID.test(fields.transaction_uuid)) problems.push('transaction_uuid may hold only letters, digits and hyphens.');
-  const successUrl = urlField('success_url', fields.success_url, problems);
-  const failureUrl = urlField('failure_url', fields.failure_url, problems);
-  if (problems.length > 0) throw refusal(problems.join(' '));
-  const amounts = { amount: amount!, tax: tax!, serviceCharge: serviceCharge!, deliveryCharge: deliveryCharge!, total: total! };
-  const wrong = amountProblems({ amount: 'amount', tax: 'tax_amount', serviceCharge: 'product_service_charge', deliveryCharge: 'product_delivery_charge', total: 'total_amount' }, amounts, maxPaisa);
-  if (wrong.length > 0) throw refusal(wrong.join(' '));
-  return { door: 'esewa-v2', productCode: fields.product_code, orderId: fields.transaction_uuid, amounts, successUrl: successUrl!, failureUrl: failureUrl! };
+  return orderOf('esewa-v2', fields, NAMES, { maxPaisa, orderIdProblem: (id) => (ORDER_ID.test(id) ? undefined : 'transaction_uuid may hold only letters, digits and hyphens.') });
 }

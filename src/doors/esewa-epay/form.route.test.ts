@@ -11,6 +11,7 @@ import { newMerchant, startTestApp, type TestApp } from '../../../test/test-app.
 import { ensureDemoMerchant } from '../../demo/ensure-demo-merchant.js';
 import { verifyLedger } from '../../ledger/verify-ledger.js';
 import { ESEWA_TEST_PAIR } from '../../merchants/esewa-credential.js';
+import { findEsewaCredential } from '../../merchants/esewa-credentials.js';
 import { findPayment } from '../../payments/payment-store.js';
 import { setWebhookEndpoint } from '../../webhooks/webhook-store.js';
 
@@ -318,6 +319,14 @@ describe('eSewa’s published test pair', () => {
       expect(status.json()).toMatchObject({ status: 'COMPLETE', ref_id: fields.transaction_code });
       const rows = await own.db.query<{ environment: string; published: boolean }>("SELECT environment, published FROM esewa_credentials WHERE product_code = 'EPAYTEST'");
       expect(rows).toEqual([{ environment: 'test', published: true }]);
+
+      // The demo merchant's own test code shares its uuids with EPAYTEST (one merchant, one environment): one payment, one code.
+      const [{ product_code: own_code }] = await own.db.query<{ product_code: string }>("SELECT product_code FROM esewa_credentials WHERE merchant_id = $1 AND environment = 'test' AND NOT published", [demo.merchant.id]);
+      const ownPair = { product_code: own_code, secret_key: (await findEsewaCredential(own.ctx, own_code))!.secretKeys[0] };
+      const again = await postForm(own.app, ESEWA_FORM, esewaForm(ownPair, { transaction_uuid: '241028' }));
+      expect([again.status, again.json()]).toEqual([400, { code: 0, error_message: 'This transaction_uuid was already used for a payment through another product code: use a new transaction_uuid for a new payment.' }]);
+      const asked = await statusCheck(own.app, { product_code: own_code, total_amount: '110', transaction_uuid: '241028' });
+      expect(asked.json().status).toBe('NOT_FOUND');
     } finally {
       await own.close();
     }

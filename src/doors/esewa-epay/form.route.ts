@@ -3,17 +3,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import type { EsewaCredentialResolver } from '../../merchants/esewa-credentials.js';
-import { withinDoorLimit } from './door-limits.js';
-import { unknownProductCode } from './esewa-errors.js';
+import { formCaller } from './door-caller.js';
 import { checkSignature, formOrder, readForm } from './form-request.js';
 import { startEsewaPayment } from './start-esewa-payment.js';
 
 export function registerForm(app: FastifyInstance, ctx: AppContext, resolve: EsewaCredentialResolver) {
   app.post('/api/epay/main/v2/form', async (request, reply) => {
     const fields = readForm(request.body);
-    const caller = await resolve(fields.product_code);
-    if (!caller) throw unknownProductCode();
-    await withinDoorLimit(ctx, caller);
+    const caller = await formCaller(ctx, resolve, fields.product_code);
     checkSignature(fields, caller.secretKeys);
     const order = formOrder(fields, ctx.config.maxAmountPaisa);
     return reply.redirect(await startEsewaPayment(ctx, caller, order), 302);

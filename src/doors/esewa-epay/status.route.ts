@@ -6,7 +6,7 @@ import type { AppContext } from '../../context.js';
 import type { EsewaCredentialResolver } from '../../merchants/esewa-credentials.js';
 import { effectiveStatus, type Payment } from '../../payments/payment.js';
 import { findDoorPayment } from '../../payments/payment-store.js';
-import { withinDoorLimit } from './door-limits.js';
+import { withinDoorLimit } from './door-caller.js';
 import { readFields, rupeesField } from './esewa-fields.js';
 import { refusal } from './esewa-errors.js';
 import { doorFieldsOf } from './esewa-return.js';

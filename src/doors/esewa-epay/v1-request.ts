@@ -1,9 +1,9 @@
 // ePay v1's form (contract section 12), still posted by older plugins: amt, txAmt, psc, pdc, tAmt,
 // scd (the product code), pid (the merchant's id for the payment), su and fu; no signature, as on
 // eSewa. Every field is required, as eSewa's v1 documentation has it. Pure.
-import { amountProblems, readFields, rupeesField, urlField } from './esewa-fields.js';
+import { readFields, rupeesField } from './esewa-fields.js';
 import { refusal } from './esewa-errors.js';
-import type { EsewaOrder } from './esewa-order.js';
+import { orderOf, type EsewaOrder, type OrderNames } from './esewa-order.js';
 
 const CONTROL = /[\u0000-\u001f\u007f]/;
 const AMOUNT = 20;
@@ -17,22 +17,11 @@ export function readV1Form(body: unknown): Record<keyof typeof FORM_LIMITS, stri
 }
 
 /** The order of a v1 form whose fields are all there. */
+const NAMES: OrderNames = { amounts: { amount: 'amt', tax: 'txAmt', serviceCharge: 'psc', deliveryCharge: 'pdc', total: 'tAmt' }, productCode: 'scd', orderId: 'pid', successUrl: 'su', failureUrl: 'fu' };
+
+/** The order of a v1 form whose fields are all there. Older plugins send their own order ids (underscores, dots, a hash sign): any text without control characters. */
 export function v1Order(fields: Record<keyof typeof FORM_LIMITS, string>, maxPaisa: number): EsewaOrder {
-  const problems: string[] = [];
-  const amount = rupeesField('amt', fields.amt, problems);
-  const tax = rupeesField('txAmt', fields.txAmt, problems);
-  const serviceCharge = rupeesField('psc', fields.psc, problems);
-  const deliveryCharge = rupeesField('pdc', fields.pdc, problems);
-  const total = rupeesField('tAmt', fields.tAmt, problems);
-  // Older plugins send their own order ids (underscores, dots, a hash sign): any text without control characters.
-  if (CONTROL.test(fields.pid)) problems.push('pid may not hold control characters.');
-  const successUrl = urlField('su', fields.su, problems);
-  const failureUrl = urlField('fu', fields.fu, problems);
-  if (problems.length > 0) throw refusal(problems.join(' '));
-  const amounts = { amount: amount!, tax: tax!, serviceCharge: serviceCharge!, deliveryCharge: deliveryCharge!, total: total! };
-  const wrong = amountProblems({ amount: 'amt', tax: 'txAmt', serviceCharge: 'psc', deliveryCharge: 'pdc', total: 'tAmt' }, amounts, maxPaisa);
-  if (wrong.length > 0) throw refusal(wrong.join(' '));
-  return { door: 'esewa-v1', productCode: fields.scd, orderId: fields.pid, amounts, successUrl: successUrl!, failureUrl: failureUrl! };
+  return orderOf('esewa-v1', fields, NAMES, { maxPaisa, orderIdProblem: (pid) => (CONTROL.test(pid) ? 'pid may not hold control characters.' : undefined) });
 }
 
 const VERIFY_LIMITS = { amt: AMOUNT, rid: 64, pid: 100, scd: 64 };

@@ -5,9 +5,8 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AppContext } from '../../context.js';
 import type { EsewaCredentialResolver } from '../../merchants/esewa-credentials.js';
 import { findDoorPayment } from '../../payments/payment-store.js';
-import { withinDoorLimit } from './door-limits.js';
+import { formCaller, withinDoorLimit } from './door-caller.js';
 import { esewaErrorOf } from './esewa-door-errors.js';
-import { unknownProductCode } from './esewa-errors.js';
 import { doorFieldsOf } from './esewa-return.js';
 import { startEsewaPayment } from './start-esewa-payment.js';
 import { readV1Form, readVerification, v1Order } from './v1-request.js';
@@ -18,9 +17,7 @@ const verdict = (reply: FastifyReply, status: number, code: 'Success' | 'failure
 export function registerV1(app: FastifyInstance, ctx: AppContext, resolve: EsewaCredentialResolver) {
   app.post('/epay/main', async (request, reply) => {
     const fields = readV1Form(request.body);
-    const caller = await resolve(fields.scd);
-    if (!caller) throw unknownProductCode();
-    await withinDoorLimit(ctx, caller);
+    const caller = await formCaller(ctx, resolve, fields.scd);
     return reply.redirect(await startEsewaPayment(ctx, caller, v1Order(fields, ctx.config.maxAmountPaisa)), 302);
   });
 
