@@ -130,4 +130,13 @@ describe('GET /docs', () => {
     expect(response.body).not.toMatch(/<script|https?:\/\/(?!localhost|bhuktani\.test|shop\.example\.com)[a-z]/);
     expect((await t.app.inject({ method: 'GET', url: '/assets/docs.css' })).statusCode).toBe(200);
   });
+
+  it('has an eSewa section: the door’s addresses, its form, the signature and its test vector, the sandbox payers', async () => {
+    const body = (await t.app.inject({ method: 'GET', url: '/docs' })).body;
+    expect(body).toContain('<a href="#esewa">eSewa ePay</a>');
+    const section = body.slice(body.indexOf('id="esewa"'));
+    for (const text of ['POST /api/epay/main/v2/form', 'GET /api/epay/transaction/status/', 'POST /epay/main', 'POST /epay/transrec', 'signed_field_names', 'i94zsd3oXF6ZsSr/kGqT4sSzYQzjj1W/waxjWyRwaME=', '9806800001', 'EPAYTEST', 'ES104']) {
+      expect(section).toContain(text);
+    }
+  });
 });
