@@ -7,6 +7,7 @@ import { esewaForm, ESEWA_FORM, pidxOf, postForm, postJson, readData, sign, stat
 import { merchantApi, refund } from '../../../test/api-client.js';
 import { merchantBrowser, pageText } from '../../../test/dashboard-client.js';
 import { operatorWallet, payerBrowser, payWithLiveWallet } from '../../../test/portal-client.js';
+import { freePort } from '../../../test/processes.js';
 import { newMerchant, startTestApp, type TestApp } from '../../../test/test-app.js';
 import { ensureDemoMerchant } from '../../demo/ensure-demo-merchant.js';
 import { verifyLedger } from '../../ledger/verify-ledger.js';
@@ -56,6 +57,19 @@ describe('POST /api/epay/main/v2/form', () => {
     const page = await payerBrowser(t.app).open(payment.pidx);
     expect(page.body).toContain('Rs. 120.00');
     expect(page.body).toContain('9806800001');
+  });
+
+  it('a server that posts the form and follows the 302 gets the hosted page', async () => {
+    const port = await freePort();
+    const served = await startTestApp({ db: t.db, config: { publicUrl: `http://127.0.0.1:${port}` } });
+    try {
+      await served.app.listen({ port, host: '127.0.0.1' });
+      const response = await fetch(`http://127.0.0.1:${port}${ESEWA_FORM}`, { method: 'POST', body: new URLSearchParams(esewaForm(pair)), redirect: 'follow' });
+      expect([response.status, response.url.startsWith(`http://127.0.0.1:${port}/pay/?pidx=`)]).toEqual([200, true]);
+      expect(await response.text()).toContain('Rs. 110.00');
+    } finally {
+      await served.close();
+    }
   });
 
   it('takes JSON too', async () => {
