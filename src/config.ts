@@ -54,8 +54,8 @@ export interface Config {
   sandboxBankIntervalMs: number;
   /** How often the automatic payout schedules are checked for a payout that is due. */
   payoutScheduleIntervalSeconds: number;
-  /** The key provider credentials are sealed with (32 bytes); required once a live provider is set. */
-  providerSecretsKey: Buffer | undefined;
+  /** The key that seals credentials at rest (secrets/seal.ts; SECRETS_KEY, or PROVIDER_SECRETS_KEY, contract section 13's name for it); unset: a key kept in the store. Required once a live provider is set. */
+  secretsKey: Buffer | undefined;
   /** How often each instance asks providers again about attempts whose outcome is not known. */
   providerReconcileIntervalSeconds: number;
   /** Checks of one attempt after which it goes to the operators (the console's "needs attention"). */
@@ -205,13 +205,21 @@ function mailFrom(raw: string | undefined, smtp: string | undefined): string {
   return raw.trim();
 }
 
-/** 64 hex digits, or base64 of 32 bytes (openssl rand -hex 32 / -base64 32). */
-function secretsKey(raw: string | undefined): Buffer | undefined {
+/** 32 bytes, as 64 hex digits or in base64 (e.g. `openssl rand -base64 32`). */
+function secretsKey(name: string, raw: string | undefined): Buffer | undefined {
   if (raw === undefined || raw === '') return undefined;
   const value = raw.trim();
-  const key = /^[0-9a-fA-F]{64}$/.test(value) ? Buffer.from(value, 'hex') : /^[A-Za-z0-9+/_-]{43}=?$/.test(value) ? Buffer.from(value, 'base64') : undefined;
-  if (!key || key.length !== 32) throw new ConfigError('PROVIDER_SECRETS_KEY must be 32 bytes as 64 hex digits or base64 (openssl rand -hex 32)');
+  const key = /^[0-9a-fA-F]{64}$/.test(value) ? Buffer.from(value, 'hex') : /^[A-Za-z0-9+/]{43}=?$/.test(value) ? Buffer.from(value, 'base64') : undefined;
+  if (key?.length !== 32) throw new ConfigError(`${name} must be 32 random bytes, as 64 hex digits or in base64 (openssl rand -base64 32)`);
   return key;
+}
+
+/** One key seals every secret at rest: SECRETS_KEY, or PROVIDER_SECRETS_KEY (contract section 13's name); both set, they must be the same. */
+function sharedSecretsKey(env: Env): Buffer | undefined {
+  const key = secretsKey('SECRETS_KEY', env.SECRETS_KEY);
+  const providers = secretsKey('PROVIDER_SECRETS_KEY', env.PROVIDER_SECRETS_KEY);
+  if (key && providers && !key.equals(providers)) throw new ConfigError('SECRETS_KEY and PROVIDER_SECRETS_KEY name one key (it seals every credential): set one of them, or both to the same value');
+  return key ?? providers;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -258,7 +266,7 @@ export function loadConfig(env: Env = process.env, stdoutIsTty = process.stdout.
     settlementHoldHours: integer(env, 'SETTLEMENT_HOLD_HOURS', 24, 0, 24 * 90),
     sandboxBankIntervalMs: integer(env, 'SANDBOX_BANK_INTERVAL_MS', 2000, 10),
     payoutScheduleIntervalSeconds: integer(env, 'PAYOUT_SCHEDULE_INTERVAL_SECONDS', 300, 1),
-    providerSecretsKey: secretsKey(env.PROVIDER_SECRETS_KEY),
+    secretsKey: sharedSecretsKey(env),
     providerReconcileIntervalSeconds: integer(env, 'PROVIDER_RECONCILE_INTERVAL_SECONDS', 30, 1),
     providerReconcileLimit: integer(env, 'PROVIDER_RECONCILE_LIMIT', 12, 1, 1000),
     providerFailureLimit: integer(env, 'PROVIDER_FAILURE_LIMIT', 5, 1),

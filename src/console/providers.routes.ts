@@ -14,7 +14,7 @@ import { lastReconciliations } from '../providers/settlement-report.js';
 import { insecureOtpWarning } from '../wallets/otp-sender.js';
 import { consolePage } from './console-layout.js';
 import { formExpired, notFound } from './console-pages.js';
-import { mayUse } from './console-permissions.js';
+import { mayUse } from '../people/operator-permissions.js';
 import { actorOf, type ConsoleDeps, field, formToken, formVerified, operatorOf, queryText, sendPage } from './console-request.js';
 import { providersBody } from './providers-pages.js';
 

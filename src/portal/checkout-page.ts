@@ -4,7 +4,7 @@ import { formatRupees } from '../http/money.js';
 import type { Merchant } from '../merchants/merchant.js';
 import type { Payment } from '../payments/payment.js';
 import { maskMobile } from '../transactions/transaction-record.js';
-import { sandbox } from '../wallets/wallet.js';
+import { esewaSandbox, sandbox } from '../wallets/wallet.js';
 import { stepAction } from './checkout-address.js';
 import { portalLayout } from './layout.js';
 import { waysToPay } from './ways-to-pay.js';
@@ -90,7 +90,7 @@ export function checkoutPage(view: CheckoutView): Html {
   const { payment, merchant, now, step } = view;
   const sandboxHint =
     payment.environment === 'test'
-      ? html`<details class="sandbox-hint"><summary>Sandbox wallets</summary><p>Mobile ${sandbox.mobiles[0]}–9800000005, MPIN ${sandbox.mpin}, OTP ${sandbox.otp}. ${sandbox.pendingMobile} leaves the payment Pending.</p></details>`
+      ? html`<details class="sandbox-hint"><summary>Sandbox wallets</summary><p>Mobile ${sandbox.mobiles[0]}–9800000005, MPIN ${sandbox.mpin}, OTP ${sandbox.otp}. ${sandbox.pendingMobile} leaves the payment Pending.</p><p>eSewa's test IDs ${esewaSandbox.mobiles[0]}–${esewaSandbox.mobiles.at(-1)}, MPIN ${esewaSandbox.mpin}, OTP ${esewaSandbox.otp}.</p></details>`
       : '';
   return portalLayout({
     title: `Pay ${merchant.name}`,

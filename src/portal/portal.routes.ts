@@ -10,14 +10,15 @@ import type { Html } from '../http/html.js';
 import { pageError, unavailableNotice } from '../http/page-errors.js';
 import { setPageHeaders } from '../http/page-headers.js';
 import { withinIpLimit } from '../http/rate-limit.js';
-import { callbackStatusOf, callbackUrl } from '../payments/callback.js';
 import { cancelPayment } from '../payments/cancel-payment.js';
 import { liveRefusal } from '../merchants/approval-state-machine.js';
 import { confirmPayment } from '../payments/confirm-payment.js';
+import { returnAddress, returnOrigins } from '../doors/return-address.js';
 import { orderPaidElsewhere } from '../payments/payable.js';
 import { effectiveStatus, type Payment } from '../payments/payment.js';
 import { PayerError } from '../payments/payer-error.js';
 import { paymentPath } from '../payments/payment-url.js';
+import { returnStatusOf } from '../payments/return-status.js';
 import { startPaymentAttempt } from '../payments/start-payment-attempt.js';
 import type { PostedStep } from './checkout-address.js';
 import { checkoutPage, type Step } from './checkout-page.js';
@@ -49,7 +50,7 @@ export async function portalPlugin(app: FastifyInstance, { ctx, csrfSecret }: { 
   const secure = ctx.config.publicUrl.startsWith('https:');
 
   const send = (reply: FastifyReply, status: number, page: Html, payment?: Payment) =>
-    setPageHeaders(reply, { formActionOrigins: payment ? [new URL(payment.return_url).origin] : [] })
+    setPageHeaders(reply, { formActionOrigins: payment ? returnOrigins(payment) : [] })
       .code(status)
       .send(page.value);
 
@@ -92,10 +93,10 @@ export async function portalPlugin(app: FastifyInstance, { ctx, csrfSecret }: { 
     if (status === 'Expired' || reason?.code === 'payment_expired') {
       return send(reply, 410, noticePage({ title: 'Payment link expired', message: 'This payment link has expired. Start the payment again from the shop.', environment, link: backToShop, tone: 'error' }));
     }
-    const finished = callbackStatusOf(payment);
+    const finished = returnStatusOf(payment);
     if (finished) {
       const message = finished === 'User canceled' ? 'This payment was canceled.' : finished === 'Pending' ? 'This payment is being processed.' : 'This payment is complete.';
-      return send(reply, 200, noticePage({ title: 'Payment finished', message, environment, link: { href: await callbackUrl(ctx.db, payment, finished), text: `Return to ${merchant.name}` }, tone: finished === 'Completed' ? 'success' : 'info' }));
+      return send(reply, 200, noticePage({ title: 'Payment finished', message, environment, link: { href: await returnAddress(ctx, { payment, status: finished }), text: `Return to ${merchant.name}` }, tone: finished === 'Completed' ? 'success' : 'info' }));
     }
     if (reason?.code === 'order_paid' || (status === 'Initiated' && (await orderPaidElsewhere(ctx.db, payment)))) {
       return send(reply, 409, noticePage({ title: 'Order already paid', message: 'This order has already been paid through another payment link. You have not been charged again.', environment, link: backToShop }));
@@ -209,7 +210,7 @@ export async function portalPlugin(app: FastifyInstance, { ctx, csrfSecret }: { 
     if (await throttled(request, reply)) return reply;
     if (closedMerchantPage(reply, loaded)) return reply;
     try {
-      return reply.code(303).redirect(await confirmPayment(ctx, loaded, text(request.body, 'otp')));
+      return reply.code(303).redirect(await returnAddress(ctx, await confirmPayment(ctx, loaded, text(request.body, 'otp'))));
     } catch (error) {
       if (!(error instanceof PayerError)) throw error;
       const unpayable = await unpayablePage(reply, loaded, error);
@@ -250,11 +251,13 @@ export async function portalPlugin(app: FastifyInstance, { ctx, csrfSecret }: { 
     // A page, not a redirect: the provider's page may have sent the payer here by a form post, and a
     // redirect on to the merchant would be held to that page's form-action.
     if (result.kind === 'merchant') {
-      const loaded = (await findCheckout(ctx.db, result.pidx))!;
-      return send(reply, 200, onwardPage({ payment: loaded.payment, merchantName: loaded.merchant.name, url: result.url }), loaded.payment);
+      const loaded = (await findCheckout(ctx.db, result.back.payment.pidx))!;
+      return send(reply, 200, onwardPage({ payment: loaded.payment, merchantName: loaded.merchant.name, url: await returnAddress(ctx, result.back) }), loaded.payment);
     }
     if (result.kind === 'surplus') {
-      return send(reply, 200, noticePage({ title: 'Already decided', message: payerErrorMessages.provider_surplus, link: { href: result.onwards, text: 'Continue' } }), (await findCheckout(ctx.db, result.pidx))?.payment);
+      const loaded = (await findCheckout(ctx.db, result.pidx))!;
+      const onwards = result.back ? await returnAddress(ctx, result.back) : loaded.payment.website_url;
+      return send(reply, 200, noticePage({ title: 'Already decided', message: payerErrorMessages.provider_surplus, link: { href: onwards, text: 'Continue' } }), loaded.payment);
     }
     const back = paymentPath(result.pidx);
     return reply.code(303).redirect(result.notice ? `${back}&notice=${result.notice}` : back);
@@ -265,7 +268,7 @@ export async function portalPlugin(app: FastifyInstance, { ctx, csrfSecret }: { 
     if (!loaded) return reply;
     if (!csrfValid(request, csrfSecret, loaded.payment.pidx)) return csrfRejected(reply);
     try {
-      return reply.code(303).redirect(await cancelPayment(ctx, loaded.payment));
+      return reply.code(303).redirect(await returnAddress(ctx, await cancelPayment(ctx, loaded.payment)));
     } catch (error) {
       if (!(error instanceof PayerError)) throw error;
       return (await unpayablePage(reply, loaded, error)) ?? page(request, reply, loaded, { name: 'wallet' }, 400, messageFor(error));

@@ -17,9 +17,9 @@ let api: ReturnType<typeof merchantApi>;
 const key = randomBytes(32);
 
 beforeAll(async () => {
-  t = await startTestApp({ ownDb: true, config: { providerSecretsKey: key, providerFailureLimit: 2, providerCooldownSeconds: 60, providerTimeoutMs: 300 } });
+  t = await startTestApp({ ownDb: true, config: { secretsKey: key, providerFailureLimit: 2, providerCooldownSeconds: 60, providerTimeoutMs: 300 } });
   // Another instance on the same store, with its own clock.
-  second = await startTestApp({ db: t.db, config: { providerSecretsKey: key, providerFailureLimit: 2, providerCooldownSeconds: 60 } });
+  second = await startTestApp({ db: t.db, config: { secretsKey: key, providerFailureLimit: 2, providerCooldownSeconds: 60 } });
   api = merchantApi(t.app, (await newMerchant(t.ctx)).test_secret_key);
 });
 afterAll(async () => {
@@ -52,11 +52,11 @@ describe('set-up', () => {
     expect(JSON.stringify(await listProviders(t.ctx))).not.toContain('0123456789abcdef');
     expect((await findProviderSetup(t.ctx, 'khalti', 'live'))!.credentials.secret_key).toBe('live_secret_key_0123456789abcdef');
     expect(await checkLiveProviderKeys(t.ctx)).toBeUndefined();
-    expect(await checkLiveProviderKeys({ db: t.db, config: { ...t.ctx.config, providerSecretsKey: undefined } })).toMatch(/PROVIDER_SECRETS_KEY/);
+    expect(await checkLiveProviderKeys({ db: t.db, config: { ...t.ctx.config, secretsKey: undefined } })).toMatch(/PROVIDER_SECRETS_KEY/);
   });
 
   it('refuses a live provider without PROVIDER_SECRETS_KEY, and one reached over plain http', async () => {
-    const ctx = { ...t.ctx, config: { ...t.ctx.config, providerSecretsKey: undefined } };
+    const ctx = { ...t.ctx, config: { ...t.ctx.config, secretsKey: undefined } };
     await expect(setProvider(ctx, { actor: CLI_ACTOR, name: 'esewa', environment: 'live', values: {} })).rejects.toThrow(/PROVIDER_SECRETS_KEY/);
     await expect(
       setProvider(t.ctx, { actor: CLI_ACTOR, name: 'esewa', environment: 'live', values: { form_url: 'http://esewa.example.com/form', status_url: 'https://esewa.example.com/status', product_code: 'P', secret_key: 'S' } }),

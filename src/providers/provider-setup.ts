@@ -7,7 +7,7 @@ import type { AppContext } from '../context.js';
 import type { Environment } from '../environment.js';
 import { AppError } from '../http/errors.js';
 import { serverSecret } from '../http/server-secret.js';
-import { open, seal, sealedWithConfiguredKey, sealKeys, type SealKeys } from '../secrets/seal.js';
+import { keyId, open, seal, sealKeys, type SealKeys } from '../secrets/seal.js';
 import { readPfx } from './connectips/connectips-token.js';
 import { sandboxPfx } from './connectips/sandbox-certificate.js';
 import { providerLabels, type ProviderName } from './provider.js';
@@ -40,7 +40,7 @@ const keysOf = new WeakMap<object, Promise<SealKeys>>();
 export function providerSealKeys(ctx: Pick<AppContext, 'db' | 'config'>): Promise<SealKeys> {
   let keys = keysOf.get(ctx.config);
   if (!keys) {
-    keys = sealKeys(ctx.db, ctx.config.providerSecretsKey);
+    keys = sealKeys(ctx.db, ctx.config.secretsKey);
     keysOf.set(ctx.config, keys);
     keys.catch(() => keysOf.delete(ctx.config));
   }
@@ -195,7 +195,7 @@ export async function setProvider(
   input: { actor: Actor; name: ProviderName; environment: Environment; values: Record<string, string | undefined> },
 ): Promise<ProviderListing> {
   const { name, environment, actor } = input;
-  if (environment === 'live' && !ctx.config.providerSecretsKey) {
+  if (environment === 'live' && !ctx.config.secretsKey) {
     throw new AppError('bad_request', { detail: 'Set PROVIDER_SECRETS_KEY (32 bytes, e.g. openssl rand -hex 32) before setting up a live provider: live credentials are sealed with it.' });
   }
   const { settings, credentials } = checkSetup(name, environment, input.values);
@@ -241,10 +241,10 @@ export async function enableProvider(
 export async function checkLiveProviderKeys(ctx: Pick<AppContext, 'db' | 'config'>): Promise<string | undefined> {
   const rows = (await listProviderRows(ctx.db)).filter((r) => r.environment === 'live');
   if (rows.length === 0) return undefined;
-  if (!ctx.config.providerSecretsKey) return 'the store has live providers set up: set PROVIDER_SECRETS_KEY, the key their credentials were sealed with';
-  const keys = await providerSealKeys(ctx);
+  if (!ctx.config.secretsKey) return 'the store has live providers set up: set PROVIDER_SECRETS_KEY, the key their credentials were sealed with';
+  const configured = keyId(ctx.config.secretsKey);
   for (const row of rows) {
-    if (!sealedWithConfiguredKey(keys, row.credentials_sealed)) return `the credentials of ${row.name} (live) were sealed with another PROVIDER_SECRETS_KEY`;
+    if (row.credentials_sealed.split('.')[1] !== configured) return `the credentials of ${row.name} (live) were sealed with another PROVIDER_SECRETS_KEY`;
   }
   return undefined;
 }

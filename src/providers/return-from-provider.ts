@@ -1,10 +1,10 @@
 // The payer's browser comes back from a provider (contract section 13). What the browser carries is
 // only a hint: the provider's own server is asked, and its answer settles the attempt. The payer goes
-// on to the merchant's return_url (Completed, or Pending while the answer is unknown) or back to the
-// hosted page to choose again.
+// on to the merchant (Completed, or Pending while the answer is unknown; the payment's door says
+// where, src/doors/return-address.ts) or back to the hosted page to choose again.
 import type { AppContext } from '../context.js';
-import { callbackStatusOf, callbackUrl } from '../payments/callback.js';
 import { findPayment } from '../payments/payment-store.js';
+import { returnStatusOf, type PayerReturn } from '../payments/return-status.js';
 import type { PayerErrorCode } from '../payments/payer-error.js';
 import { connectipsReturnedAttempt } from './connectips/connectips-connector.js';
 import { esewaReturnedAttempt } from './esewa/esewa-connector.js';
@@ -16,10 +16,10 @@ import { findProviderSetup } from './provider-setup.js';
 import { settleAttempt } from './settle-attempt.js';
 
 export type ReturnResult =
-  | { kind: 'merchant'; pidx: string; url: string }
+  | { kind: 'merchant'; back: PayerReturn }
   | { kind: 'hosted-page'; pidx: string; notice?: PayerErrorCode }
   /** Paid at the provider for a payment decided before: the payer is told it is refunded, then sent on. */
-  | { kind: 'surplus'; pidx: string; onwards: string }
+  | { kind: 'surplus'; pidx: string; back?: PayerReturn }
   | { kind: 'not-found' };
 
 const returnedAttempt = { khalti: khaltiReturnedAttempt, esewa: esewaReturnedAttempt, connectips: connectipsReturnedAttempt };
@@ -28,12 +28,9 @@ const ATTEMPT = /^[A-Za-z0-9]{1,40}$/;
 
 async function onwards(ctx: AppContext, pidx: string, notice?: PayerErrorCode): Promise<ReturnResult> {
   const payment = (await findPayment(ctx.db, pidx))!;
-  if (notice === 'provider_surplus') {
-    const status = callbackStatusOf(payment);
-    return { kind: 'surplus', pidx, onwards: status ? await callbackUrl(ctx.db, payment, status) : payment.website_url };
-  }
-  if (payment.status === 'Pending') return { kind: 'merchant', pidx, url: await callbackUrl(ctx.db, payment, 'Pending') };
-  if (['Completed', 'Partially refunded', 'Refunded'].includes(payment.status)) return { kind: 'merchant', pidx, url: await callbackUrl(ctx.db, payment, 'Completed') };
+  const status = returnStatusOf(payment);
+  if (notice === 'provider_surplus') return { kind: 'surplus', pidx, back: status && { payment, status } };
+  if (status === 'Pending' || status === 'Completed') return { kind: 'merchant', back: { payment, status } };
   return { kind: 'hosted-page', pidx, notice };
 }
 
@@ -54,9 +51,9 @@ export async function returnFromProvider(ctx: AppContext, name: ProviderName, pa
   const settled = await settleAttempt(ctx, attempt, answer, { payerBack: true, claim });
   switch (settled.kind) {
     case 'completed':
-      return { kind: 'merchant', pidx: attempt.pidx, url: await callbackUrl(ctx.db, settled.payment, 'Completed') };
+      return { kind: 'merchant', back: { payment: settled.payment, status: 'Completed' } };
     case 'held':
-      return { kind: 'merchant', pidx: attempt.pidx, url: await callbackUrl(ctx.db, settled.payment, 'Pending') };
+      return { kind: 'merchant', back: { payment: settled.payment, status: 'Pending' } };
     case 'surplus':
       return onwards(ctx, attempt.pidx, 'provider_surplus');
     case 'failed':

@@ -1,5 +1,5 @@
 // The initiate payload of specification 2.1, with the contract's validation messages.
-import { email, integer, list, object, text, url } from '../http/fields.js';
+import { email, integer, list, object, text, url } from '../../http/fields.js';
 
 export const MIN_AMOUNT_PAISA = 10;
 
