@@ -8,6 +8,7 @@ import { callbackParams } from '../../test/portal-client.js';
 import { providerPayer } from '../../test/provider-payer.js';
 import { newMerchant, startTestApp, type TestApp } from '../../test/test-app.js';
 import { reconcileAttempts } from './reconcile-attempts.js';
+import { ESEWA_FORM, esewaForm, postForm } from '../../test/esewa-client.js';
 import type { ProviderName } from './provider.js';
 
 let t: TestApp;
@@ -88,5 +89,19 @@ describe.each(providers)('paying through %s in the sandbox', (name, typeName) =>
     const [attempt] = await t.db.query<{ state: string; checks: number }>('SELECT state, checks FROM provider_attempts WHERE pidx = $1', [pidx]);
     expect(attempt.state).toBe('Escalated');
     expect((await api.lookup(pidx)).body.status).toBe('Pending');
+  });
+});
+
+describe('a payment of eSewa’s door paid through a provider', () => {
+  it('goes back as eSewa’s door sends it: success_url with the signed data', async () => {
+    const merchant = await newMerchant(t.ctx);
+    const form = esewaForm(merchant.esewa.test);
+    const posted = await postForm(t.app, ESEWA_FORM, form);
+    expect(posted.status).toBe(302);
+    const pidx = new URL(posted.location!, 'http://bhuktani.test').searchParams.get('pidx')!;
+    const back = await providerPayer(t.app).pay(pidx, 'khalti', 'paid');
+    expect(back.location).toMatch(/^https:\/\/shop\.example\.com\/esewa\/success\?cart=7&data=/);
+    const data = JSON.parse(Buffer.from(new URL(back.location!).searchParams.get('data')!, 'base64').toString());
+    expect(data).toMatchObject({ status: 'COMPLETE', transaction_uuid: form.transaction_uuid, total_amount: '110.0' });
   });
 });
