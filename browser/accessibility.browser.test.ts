@@ -289,6 +289,26 @@ const PAGES: PageKind[] = [
     },
   },
   { name: 'portal: payment not found', as: 'visitor', open: visit('/pay/unknownpidx') },
+  // Paying through a provider (issue 26): the sandbox's simulator of Khalti, and back without paying.
+  {
+    name: 'portal: a provider’s sandbox page (Khalti’s simulator)',
+    as: 'visitor',
+    open: async (page) => {
+      await page.goto(await initiate());
+      await page.getByRole('button', { name: 'Khalti', exact: true }).click();
+      await page.getByRole('button', { name: 'Pay: pending, then paid' }).waitFor();
+    },
+  },
+  {
+    name: 'portal: back from a provider, not paid there',
+    as: 'visitor',
+    open: async (page) => {
+      await page.goto(await initiate());
+      await page.getByRole('button', { name: 'eSewa', exact: true }).click();
+      await page.getByRole('button', { name: 'Cancel', exact: true }).click();
+      await page.getByText('The payment was not completed there').waitFor();
+    },
+  },
   {
     name: 'portal: merchant may not take live payments',
     as: 'visitor',
@@ -602,6 +622,7 @@ const PAGES: PageKind[] = [
     },
   },
   { name: 'console: payouts', as: 'operator', open: visit('/console/payouts') },
+  { name: 'console: providers', as: 'operator', open: visit('/console/providers') },
   {
     name: 'console: one payout, the forms marking it Paid or Failed',
     as: 'operator',
