@@ -1,6 +1,8 @@
 // A payer's browser on another Bhuktani's hosted page, over real HTTP (the upstream of a provider
 // test: a second Bhuktani speaks the v2 web checkout as Khalti does): keeps its cookie, reads each
 // form's CSRF token, pays with a sandbox wallet or cancels, and returns where that page redirects.
+import { freePort, runCli, tempDir } from './processes.js';
+import { startServer } from './reliability/server-process.js';
 
 const fieldOf = (body: string, name: string) => new RegExp(`name="${name}" value="([^"]+)"`).exec(body)?.[1] ?? '';
 const actionOf = (body: string, step: string) => new RegExp(`action="(/pay/${step}\\?[^"]+)"`).exec(body)?.[1]?.replaceAll('&amp;', '&');
@@ -27,4 +29,21 @@ export async function payUpstream(paymentUrl: string, choice: 'pay' | 'cancel', 
   const done = await request(actionOf(otpPage.body, 'confirm')!, { csrf_token: fieldOf(otpPage.body, 'csrf_token'), attempt: fieldOf(otpPage.body, 'attempt'), otp: wallet.otp });
   if (done.status !== 303) throw new Error(`the upstream's confirm answered ${done.status}: ${done.body.slice(0, 300)}`);
   return done.location!;
+}
+
+/** A second Bhuktani as a process on a data directory of its own, with one merchant (its `merchant create --json`). */
+export async function startUpstreamBhuktani(prefix: string) {
+  const dir = tempDir(prefix);
+  const created = await runCli(['merchant', 'create', '--name', 'Downstream Bhuktani', '--email', 'ops@example.com', '--password', 'correct horse battery', '--json'], { DATA_DIR: dir.path });
+  if (created.code !== 0) throw new Error(`merchant create failed: ${created.stderr}`);
+  const merchant = JSON.parse(created.stdout) as { test_secret_key: string; esewa: { test: { product_code: string; secret_key: string } } };
+  const server = await startServer(await freePort(), { DATA_DIR: dir.path });
+  return {
+    server,
+    merchant,
+    async stop() {
+      await server.kill();
+      dir.remove();
+    },
+  };
 }

@@ -10,24 +10,23 @@ import { paymentPath } from '../../payments/payment-url.js';
 import { stepAction } from '../../portal/checkout-address.js';
 import { merchantApi, validInitiate } from '../../../test/api-client.js';
 import { callbackParams, payerBrowser } from '../../../test/portal-client.js';
-import { freePort, runCli, tempDir } from '../../../test/processes.js';
 import { formOf, handoffLink } from '../../../test/provider-payer.js';
-import { startServer, type ServerProcess } from '../../../test/reliability/server-process.js';
-import { payUpstream } from '../../../test/upstream-payer.js';
+import type { ServerProcess } from '../../../test/reliability/server-process.js';
+import { payUpstream, startUpstreamBhuktani } from '../../../test/upstream-payer.js';
 import { newMerchant, startTestApp, type TestApp } from '../../../test/test-app.js';
 import { setProvider } from '../provider-setup.js';
 
 const PROCESS_TIMEOUT = 120_000;
 const ESEWA_PAYER = { mobile: '9806800001', mpin: '1122', otp: '123456' };
-const dir = tempDir('bhuktani-esewa-upstream-');
+let second: Awaited<ReturnType<typeof startUpstreamBhuktani>>;
 let upstream: ServerProcess;
 let t: TestApp;
 let api: ReturnType<typeof merchantApi>;
 
 beforeAll(async () => {
-  const created = await runCli(['merchant', 'create', '--name', 'Downstream Bhuktani', '--email', 'ops@example.com', '--password', 'correct horse battery', '--json'], { DATA_DIR: dir.path });
-  const { product_code, secret_key } = JSON.parse(created.stdout).esewa.test;
-  upstream = await startServer(await freePort(), { DATA_DIR: dir.path });
+  second = await startUpstreamBhuktani('bhuktani-esewa-upstream-');
+  upstream = second.server;
+  const { product_code, secret_key } = second.merchant.esewa.test;
   t = await startTestApp({ ownDb: true, config: { providerTimeoutMs: 5000 } });
   await setProvider(t.ctx, {
     actor: CLI_ACTOR,
@@ -38,9 +37,8 @@ beforeAll(async () => {
   api = merchantApi(t.app, (await newMerchant(t.ctx)).test_secret_key);
 }, PROCESS_TIMEOUT);
 afterAll(async () => {
-  await upstream?.kill();
+  await second?.stop();
   await t?.close();
-  dir.remove();
 });
 
 const local = (url: string) => url.replace(t.ctx.config.publicUrl, '');

@@ -9,16 +9,15 @@ import { paymentPath } from '../../payments/payment-url.js';
 import { stepAction } from '../../portal/checkout-address.js';
 import { merchantApi, refund, validInitiate } from '../../../test/api-client.js';
 import { callbackParams, payerBrowser } from '../../../test/portal-client.js';
-import { freePort, runCli, tempDir } from '../../../test/processes.js';
-import { startServer, type ServerProcess } from '../../../test/reliability/server-process.js';
-import { payUpstream } from '../../../test/upstream-payer.js';
+import type { ServerProcess } from '../../../test/reliability/server-process.js';
+import { payUpstream, startUpstreamBhuktani } from '../../../test/upstream-payer.js';
 import { handoffLink } from '../../../test/provider-payer.js';
 import { newMerchant, startTestApp, type TestApp } from '../../../test/test-app.js';
 import { setProvider } from '../provider-setup.js';
 import { reconcileAttempts } from '../reconcile-attempts.js';
 
 const PROCESS_TIMEOUT = 120_000;
-const dir = tempDir('bhuktani-khalti-upstream-');
+let second: Awaited<ReturnType<typeof startUpstreamBhuktani>>;
 let upstream: ServerProcess;
 let upstreamKey: string;
 let t: TestApp;
@@ -26,18 +25,17 @@ let key: string;
 let api: ReturnType<typeof merchantApi>;
 
 beforeAll(async () => {
-  const created = await runCli(['merchant', 'create', '--name', 'Downstream Bhuktani', '--email', 'ops@example.com', '--password', 'correct horse battery', '--json'], { DATA_DIR: dir.path });
-  upstreamKey = JSON.parse(created.stdout).test_secret_key;
-  upstream = await startServer(await freePort(), { DATA_DIR: dir.path });
+  second = await startUpstreamBhuktani('bhuktani-khalti-upstream-');
+  upstream = second.server;
+  upstreamKey = second.merchant.test_secret_key;
   t = await startTestApp({ ownDb: true, config: { providerTimeoutMs: 5000 } });
   await setProvider(t.ctx, { actor: CLI_ACTOR, name: 'khalti', environment: 'test', values: { base_url: upstream.base, secret_key: upstreamKey } });
   key = (await newMerchant(t.ctx)).test_secret_key;
   api = merchantApi(t.app, key);
 }, PROCESS_TIMEOUT);
 afterAll(async () => {
-  await upstream?.kill();
+  await second?.stop();
   await t?.close();
-  dir.remove();
 });
 
 /** The payer on the downstream hosted page presses Khalti; the upstream's payment_url it is sent to. */
