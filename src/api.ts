@@ -4,6 +4,7 @@ import { authenticate } from './http/authenticate.js';
 import { idempotency } from './http/idempotency.js';
 import { apiRateLimit } from './http/rate-limit.js';
 import { secretKeyResolver } from './merchants/secret-key-resolver.js';
+import { registerPaymentLinks } from './payment-links/payment-links.route.js';
 import { registerInitiate } from './payments/initiate.route.js';
 import { registerLookup } from './payments/lookup.route.js';
 import { registerRefund } from './payments/refund.route.js';
@@ -24,4 +25,5 @@ export async function apiPlugin(app: FastifyInstance, { ctx, routes }: { ctx: Ap
   registerTransactionList(app, ctx);
   registerRefund(app, ctx);
   registerSettlements(app, ctx);
+  registerPaymentLinks(app, ctx);
 }

@@ -30,13 +30,15 @@ export interface InitiateResult {
  * Stores a new `Initiated` payment; it is committed before the caller answers. With `answer` (an
  * Idempotency-Key's answer to save), the payment and that answer are written in one transaction of
  * their own instead of the shared batch: a commit whose answer was lost with the primary is then
- * replayed to the retry with the key, never made a second time.
+ * replayed to the retry with the key, never made a second time. `paymentLink`: the idx of the
+ * payment link the payer started it from.
  */
 export async function initiatePayment(
   ctx: AppContext,
-  caller: ApiCaller,
+  caller: Pick<ApiCaller, 'merchant' | 'environment'>,
   input: InitiateInput,
   answer?: (result: InitiateResult) => ((tx: Queryable) => Promise<void>) | undefined,
+  paymentLink: string | null = null,
 ): Promise<InitiateResult> {
   const now = ctx.clock.now();
   const ttl = ctx.config.paymentTtlSeconds;
@@ -57,6 +59,7 @@ export async function initiatePayment(
     amount_breakdown: input.amount_breakdown ?? null,
     product_details: input.product_details ?? null,
     merchant_fields: merchantFields,
+    payment_link: paymentLink,
     created_at: now,
     expires_at: expiresAt,
   };

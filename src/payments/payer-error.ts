@@ -14,6 +14,7 @@ export const payerErrorMessages = {
   otp_not_sent: 'We could not send the OTP to your phone. Please try again in a moment.',
   payment_expired: 'This payment link has expired.',
   order_paid: 'This order has already been paid.',
+  link_used_up: 'This payment link has taken all the payments it was made for. You have not been charged.',
   not_payable: 'This payment can no longer be paid.',
 } as const;
 

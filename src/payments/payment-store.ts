@@ -7,7 +7,7 @@ import type { PaymentEvent } from './payment-timeline.js';
 /** The columns of a `Payment`, named: statements are prepared, and `*` would change with the table. */
 export const paymentColumns = `pidx, merchant_id, environment, purchase_order_id, purchase_order_name, amount, fee, return_url, website_url,
   customer_info, amount_breakdown, product_details, merchant_fields, status, transaction_id, payer_mobile, refunded_amount,
-  created_at, expires_at, updated_at`;
+  payment_link, created_at, expires_at, updated_at`;
 
 export type NewPayment = Omit<Payment, 'status' | 'transaction_id' | 'payer_mobile' | 'refunded_amount' | 'updated_at'>;
 
@@ -16,14 +16,14 @@ export async function insertPayments(db: Queryable, payments: NewPayment[]): Pro
   await db.query(
     `INSERT INTO payments (pidx, merchant_id, environment, purchase_order_id, purchase_order_name, amount, fee,
        return_url, website_url, customer_info, amount_breakdown, product_details, merchant_fields,
-       status, created_at, expires_at, updated_at)
+       status, created_at, expires_at, updated_at, payment_link)
      SELECT pidx, merchant_id, environment, purchase_order_id, purchase_order_name, amount, fee,
             return_url, website_url, customer_info::jsonb, amount_breakdown::jsonb, product_details::jsonb, merchant_fields::jsonb,
-            'Initiated', created_at::timestamptz, expires_at::timestamptz, created_at::timestamptz
+            'Initiated', created_at::timestamptz, expires_at::timestamptz, created_at::timestamptz, payment_link
        FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::bigint[], $8::text[], $9::text[],
-                   $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[])
+                   $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[])
          AS p (pidx, merchant_id, environment, purchase_order_id, purchase_order_name, amount, fee, return_url, website_url,
-               customer_info, amount_breakdown, product_details, merchant_fields, created_at, expires_at)`,
+               customer_info, amount_breakdown, product_details, merchant_fields, created_at, expires_at, payment_link)`,
     [
       payments.map((p) => p.pidx),
       payments.map((p) => p.merchant_id),
@@ -40,6 +40,7 @@ export async function insertPayments(db: Queryable, payments: NewPayment[]): Pro
       payments.map((p) => JSON.stringify(p.merchant_fields)),
       payments.map((p) => p.created_at.toISOString()),
       payments.map((p) => p.expires_at.toISOString()),
+      payments.map((p) => p.payment_link),
     ],
   );
   return payments.map(() => undefined);

@@ -20,6 +20,8 @@ export interface Payment {
   transaction_id: string | null;
   payer_mobile: string | null;
   refunded_amount: number;
+  /** The idx of the payment link it was started from, if it was. */
+  payment_link: string | null;
   created_at: Date;
   expires_at: Date;
   updated_at: Date;

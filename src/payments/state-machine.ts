@@ -87,6 +87,8 @@ export async function transition(db: Queryable, pidx: string, move: Exclude<Move
   s.with('moved', `UPDATE payments SET ${set}, updated_at = ${at} WHERE pidx = ${s.param(pidx)} AND ${where} RETURNING *`);
   s.with('event', `INSERT INTO payment_events (pidx, occurred_at, event, detail) SELECT pidx, ${at}, ${s.param(move.name)}, ${detail} FROM moved`);
   s.with('outbox', outboxInsert({ type: s.param(eventTypeOfMove[move.name]), now: at, detail }));
+  // A held payment of a payment link counted on the link when it was held (completion-store); canceled, it gives its place back.
+  if (move.name === 'resolve_canceled') s.with('link_released', `UPDATE payment_links l SET payments_taken = l.payments_taken - 1 FROM moved WHERE l.idx = moved.payment_link`);
   const rows = await db.query<Payment>(s.text(`SELECT ${paymentColumns} FROM moved`), s.params);
   return rows[0] ?? null;
 }

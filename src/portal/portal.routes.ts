@@ -16,9 +16,10 @@ import { liveRefusal } from '../merchants/approval-state-machine.js';
 import { confirmPayment } from '../payments/confirm-payment.js';
 import { orderPaidElsewhere } from '../payments/payable.js';
 import { effectiveStatus, type Payment } from '../payments/payment.js';
-import { PayerError } from '../payments/payer-error.js';
+import { PayerError, payerErrorMessages } from '../payments/payer-error.js';
 import { paymentPath } from '../payments/payment-url.js';
 import { startPaymentAttempt } from '../payments/start-payment-attempt.js';
+import { findLinkByIdx } from '../payment-links/payment-link-store.js';
 import type { PostedStep } from './checkout-address.js';
 import { checkoutPage, type Step } from './checkout-page.js';
 import { findCheckout, type Checkout } from './checkout-store.js';
@@ -97,7 +98,21 @@ export async function portalPlugin(app: FastifyInstance, { ctx, csrfSecret }: { 
     if (reason?.code === 'not_payable') {
       return send(reply, 409, noticePage({ title: 'Payment unavailable', message: reason.message, environment, link: backToShop, tone: 'error' }));
     }
+    if (reason?.code === 'link_used_up' || (status === 'Initiated' && (await linkUsedUp(payment)))) {
+      return send(reply, 409, noticePage({ title: 'No more payments', message: payerErrorMessages.link_used_up, environment, link: backToShop, tone: 'error' }));
+    }
     return undefined;
+  }
+
+  /**
+   * Whether the payment's payment link has taken all the payments it allows: then no MPIN or OTP is
+   * asked for it. Payers who started before the last one completed may race to it; the completion
+   * decides (completion-store), and the others are told so, uncharged.
+   */
+  async function linkUsedUp(payment: Payment): Promise<boolean> {
+    if (!payment.payment_link) return false;
+    const link = await findLinkByIdx(ctx.db, payment.payment_link);
+    return link !== undefined && link.max_payments !== null && link.payments_taken >= link.max_payments;
   }
 
   const page = (request: FastifyRequest, reply: FastifyReply, loaded: Checkout, step: Step, status = 200, message?: string) => {
@@ -176,6 +191,7 @@ export async function portalPlugin(app: FastifyInstance, { ctx, csrfSecret }: { 
     if (!csrfValid(request, csrfSecret, loaded.payment.pidx)) return csrfRejected(reply);
     if (await throttled(request, reply)) return reply;
     if (closedMerchantPage(reply, loaded)) return reply;
+    if (await linkUsedUp(loaded.payment)) return unpayablePage(reply, loaded, new PayerError('link_used_up'));
     const mobile = text(request.body, 'mobile').trim();
     try {
       const token = await startPaymentAttempt(ctx, loaded, { mobile, mpin: text(request.body, 'mpin') });

@@ -26,6 +26,7 @@ export const transactionRecordSchema = {
     merchant: party,
     pidx: { type: 'string' },
     purchase_order_id: { type: 'string' },
+    payment_link: { type: 'string', description: 'The idx of the payment link the payment was made through; only on the records of such payments (and their refunds).' },
   },
 };
 

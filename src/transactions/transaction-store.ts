@@ -26,9 +26,9 @@ export async function insertRefundRecord(db: Queryable, payment: Payment, refund
        UPDATE transactions SET refunded = true WHERE idx = $1 AND type = 'Wallet payment' RETURNING payer_idx, payer_mobile, payer_name
      )
      INSERT INTO transactions (idx, merchant_id, environment, type, state, pidx, purchase_order_id, amount, fee_amount,
-       payer_idx, payer_mobile, payer_name, created_at)
-     SELECT $2, $3, $4, 'Refund', 'Completed', $5, $6, $7, 0, payer_idx, payer_mobile, payer_name, $8 FROM marked RETURNING id`,
-    [payment.transaction_id, refund.idx, payment.merchant_id, payment.environment, payment.pidx, payment.purchase_order_id, refund.amount, refund.at],
+       payer_idx, payer_mobile, payer_name, created_at, payment_link)
+     SELECT $2, $3, $4, 'Refund', 'Completed', $5, $6, $7, 0, payer_idx, payer_mobile, payer_name, $8, $9 FROM marked RETURNING id`,
+    [payment.transaction_id, refund.idx, payment.merchant_id, payment.environment, payment.pidx, payment.purchase_order_id, refund.amount, refund.at, payment.payment_link],
   );
   return row.id;
 }

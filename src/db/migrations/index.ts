@@ -20,6 +20,7 @@ import m018 from './018_settlements.js';
 import m019 from './019_payout_schedules.js';
 import m020 from './020_invitations_of_those_gone.js';
 import m022 from './022_sandbox_covers_confirmed_owners.js';
+import m050 from './050_payment_links.js';
 
 export interface Migration {
   name: string;
@@ -51,4 +52,5 @@ export const migrations: Migration[] = [
   sql('019_payout_schedules', m019),
   sql('020_invitations_of_those_gone', m020),
   sql('022_sandbox_covers_confirmed_owners', m022),
+  sql('050_payment_links', m050),
 ];
