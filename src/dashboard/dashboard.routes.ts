@@ -15,6 +15,7 @@ import { safeNext, type DashboardDeps } from './dashboard-request.js';
 import { registerEnvironmentSwitch } from './environment.route.js';
 import { registerHome } from './home.route.js';
 import { registerKeys } from './keys.routes.js';
+import { registerLinks } from './links.routes.js';
 import { registerPayment } from './payment.routes.js';
 import { registerPasswordReset } from './password-reset.routes.js';
 import { registerSecurity } from './security.routes.js';
@@ -71,6 +72,7 @@ async function dashboardRoutes(app: FastifyInstance, deps: DashboardDeps) {
   registerHome(app, deps);
   registerTransactions(app, deps);
   registerPayment(app, deps);
+  registerLinks(app, deps);
   registerKeys(app, deps);
   registerWebhooks(app, deps);
   registerBusiness(app, deps);

@@ -42,6 +42,8 @@ export const en = {
       message: (business: string) => `This payment link of ${business} has taken all the payments it was made for.`,
     },
     notCharged: 'You have not been charged.',
+    scanToPay: 'Scan to pay',
+    anyAmount: (least: string, most: string) => `Pay any amount from ${least} to ${most}`,
   },
   receipt: {
     title: 'Your payment',

@@ -2,7 +2,7 @@
 // every failing field at once. The API reads it from JSON or a form; the dashboard's form is turned
 // into the same fields first, so both refuse the same things with the same words.
 import type { FieldErrors } from '../http/errors.js';
-import { choice, type Field, integer, list, messages, object, text } from '../http/fields.js';
+import { choice, type Field, integer, messages, object, text } from '../http/fields.js';
 import { addDays, dayStart } from '../local-days.js';
 import { MIN_AMOUNT_PAISA } from '../payments/initiate-request.js';
 import { askable, type Askable } from './payment-link.js';
@@ -46,14 +46,32 @@ function expiry(timeZone: string, now: () => Date): Field<Date> {
 
 /**
  * Which of the payer's name, phone and e-mail the link's page asks: a list, or (as a form sends one
- * value) text with the names separated by commas.
+ * value) text with the names separated by commas. A wrong item is named by its place, as the
+ * gateway's list fields do: `{"ask": {"1": ["\"address\" is not a valid choice."]}}`.
  */
 function askList(): Field<Askable[]> {
-  const items = list(choice(askable), { maxItems: askable.length });
+  const item = choice(askable);
   return {
     required: false,
-    jsonSchema: { ...items.jsonSchema, description: "Which of the payer's name, phone and e-mail the link's page asks (each required there). A form may send them as one value, separated by commas." },
-    parse: (value) => items.parse(typeof value === 'string' ? value.split(',').map((name) => name.trim()).filter(Boolean) : value),
+    jsonSchema: {
+      type: 'array',
+      items: item.jsonSchema,
+      maxItems: askable.length,
+      description: "Which of the payer's name, phone and e-mail the link's page asks (each required there). A form may send them as one value, separated by commas.",
+    },
+    parse(value) {
+      const given = typeof value === 'string' ? value.split(',').map((name) => name.trim()).filter(Boolean) : value;
+      if (!Array.isArray(given)) return { ok: false, error: [messages.list(value)] };
+      if (given.length > askable.length) return { ok: false, error: [`Ensure this field has no more than ${askable.length} elements.`] };
+      const errors: FieldErrors = {};
+      const asked: Askable[] = [];
+      for (const [i, name] of given.entries()) {
+        const parsed = item.parse(name);
+        if (parsed.ok) asked.push(parsed.value);
+        else errors[String(i)] = parsed.error;
+      }
+      return Object.keys(errors).length ? { ok: false, error: errors } : { ok: true, value: asked };
+    },
   };
 }
 

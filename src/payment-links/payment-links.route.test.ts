@@ -88,9 +88,10 @@ describe('creating a payment link', () => {
         { expires_on: ['Datetime has wrong format. Use one of these formats instead: YYYY-MM-DD, YYYY-MM-DDThh:mm[:ss[.uuuuuu]]±hh:mm.'] },
       ],
       [{ name: 'x', amount: 1000, max_payments: 0 }, { max_payments: ['Ensure this value is greater than or equal to 1.'] }],
-      [{ name: 'x', amount: 1000, ask: ['name', 'address'] }, { ask: [{}, ['"address" is not a valid choice.']] }],
+      [{ name: 'x', amount: 1000, ask: ['name', 'address'] }, { ask: { '1': ['"address" is not a valid choice.'] } }],
+      [{ name: 'x', amount: 1000, ask: ['name', 'phone', 'email', 'name'] }, { ask: ['Ensure this field has no more than 3 elements.'] }],
       [{ name: 'x', amount: 1000, ask: ['name', 'name'] }, { ask: ['Ask for each of name, phone and email at most once.'] }],
-      [{ name: 'x', amount: 1000, ask: 'name,mobile' }, { ask: [{}, ['"mobile" is not a valid choice.']] }],
+      [{ name: 'x', amount: 1000, ask: 'name,mobile' }, { ask: { '1': ['"mobile" is not a valid choice.'] } }],
       [{ name: 'x', amount: 1000, ask: { name: true } }, { ask: ['Expected a list of items but got type "object".'] }],
       [[1, 2], { non_field_errors: ['Invalid data. Expected a dictionary, but got list.'] }],
     ];

@@ -20,7 +20,7 @@ const ownerOf = (caller: ApiCaller) => ({ merchantId: caller.merchant.id, enviro
 
 export const paymentLinkExamples = [
   { name: 'Momo platter', amount: 45000, description: 'Ten steamed buffalo momos with achar.', ask: ['name', 'phone'] },
-  { name: 'Tuition, May', min_amount: 100000, max_amount: 1500000, expires_on: '2026-05-31', max_payments: 30, ask: ['name', 'email'] },
+  { name: 'Tuition, May', min_amount: 100000, max_amount: 1500000, expires_on: '2030-05-31', max_payments: 30, ask: ['name', 'email'] },
 ];
 
 const idxParams = { type: 'object', properties: { idx: { type: 'string' } }, required: ['idx'] } as const;
