@@ -116,7 +116,7 @@ export function registerLinks(app: FastifyInstance, deps: DashboardDeps) {
   app.get('/links/:idx/print', doing('view'), async (req, reply) => {
     const link = await ownLink(req, reply);
     if (!link) return reply;
-    return sendPage(reply, linkPrintPage({ link, business: sessionOf(req).merchant.name, publicUrl: ctx.config.publicUrl }));
+    return sendPage(reply, linkPrintPage({ link, publicUrl: ctx.config.publicUrl }));
   });
 
   for (const [verb, active] of [
