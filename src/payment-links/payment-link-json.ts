@@ -1,5 +1,6 @@
 // A payment link as the API shows it (contract section 14), and its JSON schema for serialization
 // and the OpenAPI document. Times are ISO 8601 with the offset of TIME_ZONE, like the transaction list.
+import { paginatedSchema } from '../http/paginated.js';
 import { formatTimestamp } from '../http/timestamp.js';
 import { askable, linkStatus, linkStatuses, linkUrls, type PaymentLink } from './payment-link.js';
 import type { LinkTotals } from './payment-link-store.js';
@@ -55,16 +56,4 @@ export const paymentLinkSchema = {
   },
 } as const;
 
-export const paymentLinkPageSchema = {
-  type: 'object',
-  required: ['total_pages', 'total_records', 'next', 'previous', 'record_range', 'current_page', 'records'],
-  properties: {
-    total_pages: { type: 'integer' },
-    total_records: { type: 'integer' },
-    next: { type: ['string', 'null'], format: 'uri' },
-    previous: { type: ['string', 'null'], format: 'uri' },
-    record_range: { type: 'array', items: { type: 'integer' }, minItems: 2, maxItems: 2 },
-    current_page: { type: 'integer' },
-    records: { type: 'array', items: paymentLinkSchema },
-  },
-};
+export const paymentLinkPageSchema = paginatedSchema(paymentLinkSchema);

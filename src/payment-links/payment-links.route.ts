@@ -4,10 +4,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
 import { callerOf } from '../http/authenticate.js';
-import { AppError } from '../http/errors.js';
 import { fieldSchema } from '../http/field-schema.js';
 import type { ApiCaller } from '../merchants/merchant.js';
-import { pageOf, pageSizeOf, pagingParameters } from '../transactions/list-query.js';
+import { pagingOf, pagingParameters } from '../transactions/list-query.js';
 import { createPaymentLink } from './create-payment-link.js';
 import { getPaymentLink, listPaymentLinkPage, paymentLinksJson } from './list-payment-links.js';
 import { paymentLinkPageSchema, paymentLinkSchema } from './payment-link-json.js';
@@ -59,12 +58,7 @@ export function registerPaymentLinks(app: FastifyInstance, ctx: AppContext) {
       },
     },
     async (request) => {
-      const query = request.query as Record<string, unknown>;
-      const page = pageOf(query.page);
-      if (page === undefined) throw new AppError('invalid_page');
-      const pageSize = pageSizeOf(query.page_size);
-      const pageLink = (n: number) => `${ctx.config.publicUrl}${LINKS_PATH}?${new URLSearchParams({ page: String(n), page_size: String(pageSize) })}`;
-      return listPaymentLinkPage(ctx, ownerOf(callerOf(request)), { page, pageSize, pageLink });
+      return listPaymentLinkPage(ctx, ownerOf(callerOf(request)), pagingOf(request.query as Record<string, unknown>, { publicUrl: ctx.config.publicUrl, path: LINKS_PATH }));
     },
   );
 
