@@ -23,17 +23,19 @@ import { loadConfig } from '../src/config.js';
 import { openDb } from '../src/db/open.js';
 import { ensureDemoMerchant } from '../src/demo/ensure-demo-merchant.js';
 import { rejectMerchant, suspendMerchant } from '../src/merchants/decide-merchant.js';
+import { insertMerchantUser } from '../src/merchants/merchant-user-store.js';
+import { requestSignUp } from '../src/merchants/sign-up.js';
 import { inviteTeamMember } from '../src/people/merchant-team.js';
 import { totpCode } from '../src/people/totp.js';
 import { markPayout } from '../src/settlements/move-payout.js';
 import { requestPayout } from '../src/settlements/request-payout.js';
 import { invitationLinkFor, newOperator, type TestOperator } from '../test/console-client.js';
-import { mailedLink } from '../test/dashboard-client.js';
+import { mailedLinkSoon } from '../test/dashboard-client.js';
 import { merchantIn } from '../test/merchant-approval.js';
 import { operatorWallet, payerBrowser, payWithLiveWallet } from '../test/portal-client.js';
 import { openOutageDatabase, outageDatabaseKind, type OutageDatabase } from '../test/reliability/private-postgres.js';
-import { startTestApp, type TestApp } from '../test/test-app.js';
-import { browserSuite, DESKTOP, enterOtp, enterWallet, freePort, landOnMerchant, PHONE, SANDBOX, type Payer } from './harness.js';
+import { newMerchant, startTestApp, type TestApp } from '../test/test-app.js';
+import { browserSuite, DESKTOP, enterOtp, enterWallet, freePort, landOnMerchant, PHONE, SANDBOX, signUpInBrowser, type Payer } from './harness.js';
 
 const WCAG_21_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 /** The minified build: less to send and parse on every page than `axe.source`. */
@@ -337,14 +339,32 @@ const PAGES: PageKind[] = [
     },
   },
   {
-    name: 'dashboard: welcome, the keys shown once',
+    name: 'dashboard: sign up, check your e-mail',
     as: 'visitor',
     open: async (page) => {
       await page.goto(`${suite.service.origin}/dashboard/signup`);
       await page.getByLabel('Business name').fill('Everest Momo Co.');
-      await page.getByLabel('Email').fill(`momo-${Date.now()}@example.com`);
+      await page.getByLabel('Email').fill(`momo-check-${Date.now()}@example.com`);
       await page.getByLabel('Password').fill('momo momo momo');
       await page.getByRole('button', { name: 'Create account' }).click();
+      await page.getByRole('heading', { name: 'Check your e-mail' }).waitFor();
+    },
+  },
+  {
+    name: 'dashboard: finishing a sign-up from its e-mail',
+    as: 'visitor',
+    open: async (page) => {
+      const email = `momo-finish-${Date.now()}@example.com`;
+      await requestSignUp(suite.service.t.ctx, { name: 'Everest Momo Co.', email, password: 'momo momo momo' }, () => undefined);
+      await page.goto(`${suite.service.origin}${await mailedLinkSoon(email, 'signup')}`);
+      await page.getByRole('heading', { name: 'Finish signing up' }).waitFor();
+    },
+  },
+  {
+    name: 'dashboard: welcome, the keys shown once',
+    as: 'visitor',
+    open: async (page) => {
+      await signUpInBrowser(page, suite.service.origin, { name: 'Everest Momo Co.', email: `momo-${Date.now()}@example.com`, password: 'momo momo momo' });
       await page.getByRole('heading', { name: 'Welcome, Everest Momo Co.' }).waitFor();
     },
   },
@@ -486,12 +506,34 @@ const PAGES: PageKind[] = [
     name: 'dashboard: joining a team from an invitation',
     as: 'visitor',
     open: async (page) => {
-      const [owner] = await suite.service.t.db.query<{ id: number; merchant_id: number }>('SELECT id, merchant_id FROM merchant_users WHERE email = $1', [MERCHANT.email]);
+      const [owner] = await suite.service.t.db.query<{ id: number; merchant_id: number }>('SELECT u.id, u.merchant_id FROM merchant_users u JOIN merchant_people p ON p.id = u.person_id WHERE p.email = $1', [MERCHANT.email]);
       const email = `a11y-invited-${Date.now()}@example.com`;
       const actor = { userId: Number(owner.id), email: MERCHANT.email, merchantId: Number(owner.merchant_id), merchantName: MERCHANT.name };
       await inviteTeamMember(suite.service.t.ctx, { actor, email, role: 'developer' });
       await page.goto(`${suite.service.origin}${invitationLinkFor(suite.service.t.logs, email, 'dashboard')}`);
       await page.getByLabel('Choose a password').waitFor();
+    },
+  },
+  {
+    name: 'dashboard: joining a team with the account one has',
+    as: 'visitor',
+    open: async (page) => {
+      const other = await newMerchant(suite.service.t.ctx, { name: 'Pokhara Paper Co.' });
+      const actor = { userId: other.owner.id, email: other.owner.email, merchantId: other.merchant.id, merchantName: other.merchant.name };
+      await inviteTeamMember(suite.service.t.ctx, { actor, email: MERCHANT.email, role: 'finance' });
+      await page.goto(`${suite.service.origin}${invitationLinkFor(suite.service.t.logs, MERCHANT.email, 'dashboard')}`);
+      await page.getByLabel('Your password').waitFor();
+    },
+  },
+  {
+    name: 'dashboard: home, the switcher of a person in two businesses',
+    as: 'visitor',
+    open: async (page) => {
+      const first = await newMerchant(suite.service.t.ctx, { name: 'Lakeside Bakery' });
+      const second = await newMerchant(suite.service.t.ctx, { name: 'Lakeside Bakery, the café' });
+      await insertMerchantUser(suite.service.t.db, { merchantId: second.merchant.id, personId: first.owner.person_id, role: 'finance', now: suite.service.t.clock.now() });
+      await logIn(page, { email: first.owner.email, password: 'correct horse battery' });
+      await page.getByRole('combobox', { name: 'Business' }).waitFor();
     },
   },
   { name: 'dashboard: page not found', as: 'merchant', open: visit('/dashboard/payments/not-a-payment') },
@@ -623,14 +665,8 @@ beforeAll(async () => {
 
   // A merchant with a paid payment, signed in for the dashboard's pages.
   const payer = await suite.resident({ viewport: DESKTOP });
-  await payer.page.goto(`${suite.service.origin}/dashboard/signup`);
-  await payer.page.getByLabel('Business name').fill(MERCHANT.name);
-  await payer.page.getByLabel('Email').fill(MERCHANT.email);
-  await payer.page.getByLabel('Password').fill(MERCHANT.password);
-  await payer.page.getByRole('button', { name: 'Create account' }).click();
+  await signUpInBrowser(payer.page, suite.service.origin, MERCHANT);
   const testKey = (await payer.page.getByLabel('Test secret key').textContent())!.trim();
-  await payer.page.goto(`${suite.service.origin}${mailedLink(suite.service.t.logs, MERCHANT.email, 'verify-email')}`);
-  await payer.page.getByText('Your e-mail address is confirmed.').waitFor();
   const buyer = await ROLES.visitor();
   const { pidx } = await pay(buyer, await initiate(order(), testKey));
   await payer.page.close();

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import type { BrowserContextOptions, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { browserSuite, DESKTOP, enterOtp, enterWallet, landOnMerchant, SANDBOX, SCREENS, screenshot as snap } from './harness.js';
+import { mailedLinkSoon } from '../test/dashboard-client.js';
 
 const MERCHANT = { name: 'Himalayan Tea House', email: `tea-${Date.now()}@example.com`, password: 'a long tea secret' };
 
@@ -82,6 +83,10 @@ describe('the merchant dashboard', () => {
     await page.getByLabel('Business name').fill(MERCHANT.name);
     await page.getByLabel('Email').fill(MERCHANT.email);
     await page.getByLabel('Password').fill(MERCHANT.password);
+    await page.getByRole('button', { name: 'Create account' }).click();
+    // Check your e-mail: its link, then one press.
+    await page.getByRole('heading', { level: 1, name: 'Check your e-mail' }).waitFor();
+    await page.goto(`${suite.service.origin}${await mailedLinkSoon(MERCHANT.email, 'signup')}`);
     await page.getByRole('button', { name: 'Create account' }).click();
 
     // The keys, once.
@@ -219,8 +224,13 @@ describe('screenshots', () => {
       await visitor.page.goto(`${suite.service.origin}/dashboard/signup`);
       await snap(visitor.page, `dashboard-${device}-03-signup`);
       await visitor.page.getByLabel('Business name').fill('Everest Momo Co.');
-      await visitor.page.getByLabel('Email').fill(`momo-${device}-${Date.now()}@example.com`);
+      const momo = `momo-${device}-${Date.now()}@example.com`;
+      await visitor.page.getByLabel('Email').fill(momo);
       await visitor.page.getByLabel('Password').fill('momo momo momo');
+      await visitor.page.getByRole('button', { name: 'Create account' }).click();
+      await visitor.page.getByRole('heading', { level: 1, name: 'Check your e-mail' }).waitFor();
+      await snap(visitor.page, `dashboard-${device}-03a-check-email`);
+      await visitor.page.goto(`${suite.service.origin}${await mailedLinkSoon(momo, 'signup')}`);
       await visitor.page.getByRole('button', { name: 'Create account' }).click();
       await visitor.page.getByRole('heading', { name: 'Welcome, Everest Momo Co.' }).waitFor();
       await snap(visitor.page, `dashboard-${device}-03b-welcome-keys`);

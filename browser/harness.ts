@@ -9,6 +9,7 @@ import { chromium, type Browser, type BrowserContext, type BrowserContextOptions
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import type { Config } from '../src/config.js';
 import { verifyLedger } from '../src/ledger/verify-ledger.js';
+import { mailedLinkSoon } from '../test/dashboard-client.js';
 import { type MailInbox, startMailInbox } from '../test/mail-inbox.js';
 import { newMerchant, startTestApp, type TestApp } from '../test/test-app.js';
 
@@ -153,6 +154,22 @@ export async function startService(options: { merchantName: string; config?: Par
     },
     close: () => t.close(),
   };
+}
+
+/**
+ * Signs up on the dashboard as a person does: the form, "check your e-mail", the link in the e-mail
+ * (wherever the service sent it), its button; ends on the welcome page with the keys.
+ */
+export async function signUpInBrowser(page: Page, origin: string, fields: { name: string; email: string; password: string }): Promise<void> {
+  await page.goto(`${origin}/dashboard/signup`);
+  await page.getByLabel('Business name').fill(fields.name);
+  await page.getByLabel('Email').fill(fields.email);
+  await page.getByLabel('Password').fill(fields.password);
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Check your e-mail' }).waitFor();
+  await page.goto(`${origin}${await mailedLinkSoon(fields.email, 'signup')}`);
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await page.locator('code.secret').first().waitFor();
 }
 
 /** A payer: one browser context (its own cookies) with one page, watched for anything amiss. */

@@ -7,8 +7,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { CLI_ACTOR } from '../src/audit/audit-entry.js';
 import { approveMerchant, rejectMerchant, suspendMerchant } from '../src/merchants/decide-merchant.js';
-import { mailedLink } from '../test/dashboard-client.js';
-import { browserSuite, SCREENS, screenshot as snap } from './harness.js';
+import { browserSuite, SCREENS, screenshot as snap, signUpInBrowser } from './harness.js';
 
 const suite = browserSuite({ merchantName: 'Harness merchant (unused)' });
 
@@ -31,17 +30,11 @@ describe('going live', () => {
       const { page } = await person(viewport);
       const name = `Everest Momo ${device}`;
       const email = `momo-${device}-${Date.now()}@example.com`;
-      await page.goto(`${suite.service.origin}/dashboard/signup`);
-      await page.getByLabel('Business name').fill(name);
-      await page.getByLabel('Email').fill(email);
-      await page.getByLabel('Password').fill('momo momo momo');
-      await page.getByRole('button', { name: 'Create account' }).click();
+      // The sign-up's e-mailed link (the log's: no SMTP here) confirms the address, which going live needs.
+      await signUpInBrowser(page, suite.service.origin, { name, email, password: 'momo momo momo' });
       await page.getByRole('heading', { name: `Welcome, ${name}` }).waitFor();
       const liveKey = (await page.getByLabel('Live secret key').textContent())!.trim();
       expect((await initiateLive(liveKey)).status).toBe(403);
-      // The e-mail's link (the log's: no SMTP here) confirms the address, which going live needs.
-      await page.goto(`${suite.service.origin}${mailedLink(suite.service.t.logs, email, 'verify-email')}`);
-      await page.getByText('Your e-mail address is confirmed.').waitFor();
 
       // On live data, the banner; it leads to the Go live page.
       await page.goto(`${suite.service.origin}/dashboard`);

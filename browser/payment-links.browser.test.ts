@@ -4,28 +4,18 @@
 // fills in what the link asks, pays on the hosted page and lands on the link's receipt; the merchant's
 // transaction list shows the payment with its link. Pictures of the link's pages in
 // browser/screenshots/.
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { decodeQrPng } from '../test/qr-decode.js';
-import { browserSuite, DESKTOP, enterOtp, enterWallet, onDevice, SANDBOX, screenshot, screenshotsAtBothWidths } from './harness.js';
+import { browserSuite, DESKTOP, enterOtp, enterWallet, onDevice, SANDBOX, screenshot, screenshotsAtBothWidths, signUpInBrowser } from './harness.js';
 
 const MERCHANT = { name: 'Chiya Pasal', email: `chiya-${Date.now()}@example.com`, password: 'a long chiya secret' };
 
 const suite = browserSuite({ merchantName: 'Harness merchant (unused)', shop: false });
 
-async function signUp(page: Page) {
-  await page.goto(`${suite.service.origin}/dashboard/signup`);
-  await page.getByLabel('Business name').fill(MERCHANT.name);
-  await page.getByLabel('Email').fill(MERCHANT.email);
-  await page.getByLabel('Password').fill(MERCHANT.password);
-  await page.getByRole('button', { name: 'Create account' }).click();
-  await page.getByRole('heading', { name: `Welcome, ${MERCHANT.name}` }).waitFor();
-}
-
 describe('a payment link', () => {
   it('made in the dashboard, scanned from its QR code, paid on a phone, listed with its link', async () => {
     const merchant = await suite.person({ viewport: DESKTOP });
-    await signUp(merchant.page);
+    await signUpInBrowser(merchant.page, suite.service.origin, MERCHANT);
 
     // The merchant makes a link for a momo platter that asks the payer's name.
     await merchant.page.getByRole('link', { name: 'Payment links' }).click();

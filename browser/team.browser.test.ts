@@ -7,7 +7,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { paidPayment } from '../test/dashboard-client.js';
-import { browserSuite, screenshotsAtBothWidths } from './harness.js';
+import { browserSuite, screenshotsAtBothWidths, signUpInBrowser } from './harness.js';
 
 const OWNER = { name: 'Annapurna Books', email: `books-owner-${Date.now()}@example.com`, password: 'a long owner secret' };
 const DEVELOPER = `books-dev-${Date.now()}@example.com`;
@@ -69,11 +69,7 @@ describe('the team', () => {
 
   it('the owner signs up and invites a developer and a viewer from the team page', async () => {
     const { page } = await person();
-    await page.goto(`${suite.service.origin}/dashboard/signup`);
-    await page.getByLabel('Business name').fill(OWNER.name);
-    await page.getByLabel('Email').fill(OWNER.email);
-    await page.getByLabel('Password').fill(OWNER.password);
-    await page.getByRole('button', { name: 'Create account' }).click();
+    await signUpInBrowser(page, suite.service.origin, OWNER);
     testKey = (await page.locator('code.secret').first().textContent())!;
     expect(testKey).toMatch(/^test_secret_key_/);
     pidx = (await paidPayment(suite.service.t.app, testKey)).pidx;
@@ -122,7 +118,7 @@ describe('the team', () => {
     await page.goto(`${suite.service.origin}/dashboard/payments/${pidx}`);
     expect(await page.locator('main form').count()).toBe(0);
 
-    const [{ id: ownerId }] = await suite.service.t.db.query<{ id: number }>('SELECT id FROM merchant_users WHERE email = $1', [OWNER.email]);
+    const [{ id: ownerId }] = await suite.service.t.db.query<{ id: number }>(`SELECT u.id FROM merchant_users u JOIN merchant_people p ON p.id = u.person_id WHERE p.email = $1`, [OWNER.email]);
     const writes: [string, Record<string, string>][] = [
       [`/dashboard/payments/${pidx}/refund`, { amount: '10' }],
       [`/dashboard/payments/${pidx}/refund/confirm`, { amount_paisa: '1000', refunded_before: '0' }],
@@ -137,13 +133,13 @@ describe('the team', () => {
       await page.goto(`${suite.service.origin}/dashboard`);
       expect(await postByHand(page, action, fields), action).toEqual({ status: 403, heading: 'Not allowed for your role' });
     }
-    const team = await suite.service.t.db.query<{ email: string; role: string }>('SELECT email, role FROM merchant_users WHERE merchant_id = (SELECT merchant_id FROM merchant_users WHERE email = $1) AND removed_at IS NULL ORDER BY id', [OWNER.email]);
+    const team = await suite.service.t.db.query<{ email: string; role: string }>(`SELECT p.email, u.role FROM merchant_users u JOIN merchant_people p ON p.id = u.person_id WHERE u.merchant_id = (SELECT o.merchant_id FROM merchant_users o JOIN merchant_people op ON op.id = o.person_id WHERE op.email = $1) AND u.removed_at IS NULL ORDER BY u.id`, [OWNER.email]);
     expect(team).toEqual([
       { email: OWNER.email, role: 'owner' },
       { email: DEVELOPER, role: 'developer' },
       { email: VIEWER, role: 'viewer' },
     ]);
-    expect(await suite.service.t.db.query('SELECT 1 FROM webhook_endpoints e JOIN merchant_users u ON u.merchant_id = e.merchant_id WHERE u.email = $1', [OWNER.email])).toEqual([]);
+    expect(await suite.service.t.db.query(`SELECT 1 FROM webhook_endpoints e JOIN merchant_users u ON u.merchant_id = e.merchant_id JOIN merchant_people p ON p.id = u.person_id WHERE p.email = $1`, [OWNER.email])).toEqual([]);
   });
 
   it('the owner was told of both joins by e-mail, and sees the team on its page', async () => {

@@ -2,7 +2,10 @@
 // through SMTP_URL as it would to any mail server, and tests read what arrived.
 import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll } from 'vitest';
+import { watchMail } from './mailbox.js';
 import { freePort } from './processes.js';
+import { startTestApp, type TestApp } from './test-app.js';
 
 export interface ReceivedMail {
   from: string;
@@ -41,12 +44,33 @@ export async function startMailInbox(): Promise<MailInbox> {
         .catch(done);
     },
   });
+  const forgetMail = watchMail({ received });
   const port = await freePort();
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   return {
     config: { smtpUrl: `smtp://127.0.0.1:${port}`, mailFrom: 'Bhuktani <no-reply@bhuktani.test>' },
     received,
     to: (address) => received.filter((m) => m.to.includes(address.toLowerCase()) || m.to.includes(address)),
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () => {
+      forgetMail();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
   };
+}
+
+/**
+ * For a test file: its app, whose e-mails go to a real SMTP inbox of its own, both started before the
+ * file's tests (then handed to `started`) and closed after them.
+ */
+export function withMailInbox(started: (opened: { t: TestApp; inbox: MailInbox }) => void): void {
+  let opened: { t: TestApp; inbox: MailInbox } | undefined;
+  beforeAll(async () => {
+    const inbox = await startMailInbox();
+    opened = { inbox, t: await startTestApp({ config: inbox.config }) };
+    started(opened);
+  });
+  afterAll(async () => {
+    await opened?.t.close();
+    await opened?.inbox.close();
+  });
 }

@@ -33,7 +33,7 @@ export async function merchantIn(ctx: AppContext, status: ApprovalStatus) {
   const merchantIdx = created.merchant.idx;
   if (status !== 'new') {
     // Only an owner who followed the e-mailed link may apply on the website (issue 17): so has this one.
-    await ctx.db.query('UPDATE merchant_users SET email_verified_at = $2 WHERE merchant_id = $1', [created.merchant.id, ctx.clock.now()]);
+    await ctx.db.query('UPDATE merchant_people SET email_verified_at = $2 WHERE id = $1', [created.owner.person_id, ctx.clock.now()]);
     await applyForLive(ctx, { merchantIdx, application: validApplication() });
   }
   if (status === 'rejected') await rejectMerchant(ctx, { actor: CLI_ACTOR, merchantIdx, reason: 'The PAN does not match the legal name.' });

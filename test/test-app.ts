@@ -18,6 +18,7 @@ import { rateLimiter } from '../src/http/rate-limiter.js';
 import { createMailer } from '../src/mail/mailer.js';
 import { createMerchant } from '../src/merchants/create-merchant.js';
 import type { Log, OtpSender } from '../src/wallets/otp-sender.js';
+import { watchMail } from './mailbox.js';
 
 type SentOtp = Parameters<OtpSender['send']>[0];
 
@@ -89,6 +90,7 @@ export async function startTestApp(options: { config?: Partial<Config>; db?: Db;
   const db = options.db ?? own?.db ?? (await openTestDb());
   const clock = new ManualClock();
   const logs: string[] = [];
+  const forgetMail = watchMail({ logs });
   const sentOtps: SentOtp[] = [];
   const logStream = new Writable({
     write(chunk, _encoding, done) {
@@ -114,6 +116,7 @@ export async function startTestApp(options: { config?: Partial<Config>; db?: Db;
     logs,
     sentOtps,
     async close() {
+      forgetMail();
       await app.close();
       await ctx.limiter.close();
       if (own) await own.drop();

@@ -71,7 +71,7 @@ describe('bhuktani merchant create', () => {
       const db = await openDb(loadConfig(env), 'command');
       const t = await startTestApp({ db });
       try {
-        const [owner] = await db.query<{ email_verified_at: Date | null }>("SELECT email_verified_at FROM merchant_users WHERE email = 'made@example.com'");
+        const [owner] = await db.query<{ email_verified_at: Date | null }>("SELECT email_verified_at FROM merchant_people WHERE email = 'made@example.com'");
         expect(owner.email_verified_at).toBeInstanceOf(Date);
         const browser = merchantBrowser(t.app);
         await browser.logIn('made@example.com', 'correct horse battery');

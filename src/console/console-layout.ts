@@ -5,7 +5,7 @@ import { html, type Html } from '../http/html.js';
 import { messageSection, pageDocument, type PageMessage } from '../http/page-document.js';
 import { pageHead } from '../http/page-head.js';
 import type { OperatorRole } from '../people/operator.js';
-import { mayUse, type Permission } from './console-permissions.js';
+import { mayUse, type Permission } from '../people/operator-permissions.js';
 
 export type ConsoleSection = 'overview' | 'merchants' | 'payments' | 'payouts' | 'wallets' | 'operators' | 'audit' | 'account';
 

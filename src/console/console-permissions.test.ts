@@ -1,7 +1,7 @@
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { refuseUndeclaredRoutes } from './console.routes.js';
-import { mayUse, PERMISSIONS } from './console-permissions.js';
+import { mayUse, PERMISSIONS } from '../people/operator-permissions.js';
 
 describe('console permissions', () => {
   it('give each role what contract section 8 says', () => {

@@ -6,7 +6,7 @@ import type { AppContext } from '../context.js';
 import { csrfToken, csrfValid } from '../http/csrf.js';
 import type { Operator } from '../people/operator.js';
 import type { PeopleSession } from '../people/sessions.js';
-import type { RouteAccess } from './console-permissions.js';
+import type { RouteAccess } from '../people/operator-permissions.js';
 
 export { field, queryText, sendPage } from '../http/page-request.js';
 
@@ -17,7 +17,7 @@ declare module 'fastify' {
     halfwaySession?: { session: PeopleSession; operator: Operator };
   }
   interface FastifyContextConfig {
-    /** What a console route needs (console-permissions.ts); a console route without it does not register. */
+    /** What a console route needs (operator-permissions.ts); a console route without it does not register. */
     permission?: RouteAccess;
   }
 }

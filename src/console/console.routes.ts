@@ -1,6 +1,6 @@
 // The operator console under /console: server-rendered pages that work without JavaScript, every
 // form with a CSRF token bound to the session, every page with the security headers. Every route
-// declares what it needs (`config: { permission }`, console-permissions.ts); one onRequest hook
+// declares what it needs (`config: { permission }`, operator-permissions.ts); one onRequest hook
 // checks it, and a route that declares nothing fails to register. The dashboard's merchant session
 // means nothing here: operators have their own sessions (src/people/sessions.ts).
 import type { FastifyInstance } from 'fastify';
@@ -10,7 +10,7 @@ import { findOperator } from '../people/operator-store.js';
 import { findSession, OPERATOR_SESSIONS, sessionCookieOptions } from '../people/sessions.js';
 import { registerConsoleAccount } from './account.routes.js';
 import { registerConsoleAudit } from './audit.routes.js';
-import { isPermission, mayUse } from './console-permissions.js';
+import { isPermission, mayUse } from '../people/operator-permissions.js';
 import { forbidden, messagePage, notFound } from './console-pages.js';
 import type { ConsoleDeps } from './console-request.js';
 import { registerConsoleMerchants } from './merchants.routes.js';

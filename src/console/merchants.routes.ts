@@ -16,7 +16,7 @@ import { findMerchantByIdx } from '../merchants/merchant-store.js';
 import { recentRecords } from '../transactions/transaction-store.js';
 import { consolePage } from './console-layout.js';
 import { formExpired, notFound } from './console-pages.js';
-import { mayUse } from './console-permissions.js';
+import { mayUse } from '../people/operator-permissions.js';
 import { actorOf, type ConsoleDeps, field, formToken, formVerified, operatorOf, queryText, sendPage } from './console-request.js';
 import { merchantListBody, merchantPageBody } from './merchants-pages.js';
 import { searchTerm } from './payments.routes.js';

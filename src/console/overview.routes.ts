@@ -3,7 +3,7 @@ import { lagging } from '../db/db.js';
 import type { FastifyInstance } from 'fastify';
 import { runLedgerVerification } from '../ledger/ledger-verifications.js';
 import { consolePage } from './console-layout.js';
-import { mayUse } from './console-permissions.js';
+import { mayUse } from '../people/operator-permissions.js';
 import { formExpired } from './console-pages.js';
 import { actorOf, type ConsoleDeps, formToken, formVerified, operatorOf, queryText, sendPage } from './console-request.js';
 import { overviewFigures } from './overview-figures.js';

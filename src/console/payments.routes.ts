@@ -12,7 +12,7 @@ import { paymentTimeline } from '../payments/payment-timeline.js';
 import { resolvePayment } from '../payments/resolve-payment.js';
 import { consolePage } from './console-layout.js';
 import { formExpired, notFound } from './console-pages.js';
-import { mayUse } from './console-permissions.js';
+import { mayUse } from '../people/operator-permissions.js';
 import { actorOf, type ConsoleDeps, field, formToken, formVerified, operatorOf, queryText, sendPage } from './console-request.js';
 import { paymentPageBody, paymentSearchBody } from './payments-pages.js';
 import { insecureOtpWarning } from '../wallets/otp-sender.js';

@@ -16,7 +16,7 @@ import type { PayoutMove } from '../settlements/payout-state-machine.js';
 import { insecureOtpWarning } from '../wallets/otp-sender.js';
 import { consolePage } from './console-layout.js';
 import { formExpired, notFound } from './console-pages.js';
-import { mayUse } from './console-permissions.js';
+import { mayUse } from '../people/operator-permissions.js';
 import { actorOf, type ConsoleDeps, field, formToken, formVerified, operatorOf, queryText, sendPage } from './console-request.js';
 import { payoutListBody, payoutPageBody } from './payouts-pages.js';
 

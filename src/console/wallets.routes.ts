@@ -10,7 +10,7 @@ import { topupWallet } from '../wallets/topup-wallet.js';
 import { findWalletByIdx, listWallets } from '../wallets/wallet-store.js';
 import { consolePage } from './console-layout.js';
 import { formExpired, notFound } from './console-pages.js';
-import { mayUse } from './console-permissions.js';
+import { mayUse } from '../people/operator-permissions.js';
 import { actorOf, type ConsoleDeps, field, formToken, formVerified, operatorOf, queryText, sendPage } from './console-request.js';
 import { environmentOf } from './payments.routes.js';
 import { walletListBody, walletPageBody } from './wallets-pages.js';

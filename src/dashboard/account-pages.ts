@@ -1,4 +1,5 @@
-// Sign-up, log-in, and the page that shows a new merchant its keys (once).
+// Sign-up (the form, "check your e-mail", the link's page), log-in, and the page that shows a new
+// merchant its keys (once).
 import { html, type Html } from '../http/html.js';
 import { alertBox, csrfField, textInput } from './form-controls.js';
 import { dashboardLayout, publicLayout, type PageFrame } from './layout.js';
@@ -8,7 +9,7 @@ export function signUpPage(view: { csrf: string; values?: { name?: string; email
   return publicLayout({
     title: 'Create your merchant account',
     body: html`<h1>Create your merchant account</h1>
-<p class="lead">Accept wallet payments on your website. You get a test key and a live key straight away.</p>
+<p class="lead">Accept wallet payments on your website. Confirm your e-mail and you get a test key and a live key straight away.</p>
 ${alertBox(view.message)}
 <form method="post" action="/dashboard/signup" class="stack" novalidate>
   ${csrfField(view.csrf)}
@@ -18,6 +19,35 @@ ${alertBox(view.message)}
   <button type="submit" class="primary">Create account</button>
 </form>
 <p class="switch-form">Already have an account? <a href="/dashboard/login">Log in</a></p>`,
+  });
+}
+
+/**
+ * The answer to every valid sign-up, whether the address has an account or not (the e-mail says
+ * which). `mailInLog`: this server writes e-mails to its log (no SMTP_URL), as a sandbox does.
+ */
+export function checkEmailPage(view: { email: string; mailInLog: boolean }): Html {
+  return publicLayout({
+    title: 'Check your e-mail',
+    body: html`<h1>Check your e-mail</h1>
+<p class="lead">We sent an e-mail to <strong>${view.email}</strong>. Open the link in it to continue: it works once, for 24 hours.</p>
+${view.mailInLog ? html`<p class="alert warning">This server sends no e-mail (no <code>SMTP_URL</code>): the e-mail, link included, is in the server's log.</p>` : ''}
+<p>Nothing arrived after a few minutes? Look in your spam folder, or <a href="/dashboard/signup">sign up again</a>.</p>
+<p class="switch-form">Already have an account? <a href="/dashboard/login">Log in</a></p>`,
+  });
+}
+
+/** The sign-up link's page: one press creates the account (a GET creates nothing: mail scanners open links). */
+export function finishSignUpPage(view: { csrf: string; token: string; name: string; email: string; message?: string }): Html {
+  return publicLayout({
+    title: 'Finish signing up',
+    body: html`<h1>Finish signing up</h1>
+<p class="lead">Create the merchant account of <strong>${view.name}</strong>, for ${view.email}. Your secret keys are shown on the next page.</p>
+${alertBox(view.message)}
+<form method="post" action="/dashboard/signup/${view.token}" class="stack">
+  ${csrfField(view.csrf)}
+  <button type="submit" class="primary">Create account</button>
+</form>`,
   });
 }
 
@@ -57,7 +87,7 @@ export function welcomePage(frame: PageFrame, keys: { test: string; live: string
     title: 'Your secret keys',
     body: html`<section class="panel">
   <h1>Welcome, ${frame.session.merchant.name}</h1>
-  <p class="lead">Your account is ready. These are your secret keys: send one in the <code>Authorization: Key …</code> header from your server.</p>
+  <p class="lead">Your account is ready and your e-mail confirmed. These are your secret keys: send one in the <code>Authorization: Key …</code> header from your server.</p>
   ${newKeysNote()}
   ${secretKeyBox('Test secret key', keys.test)}
   <p class="hint">For the sandbox: payments with the published test wallets, no real money.</p>

@@ -18,7 +18,6 @@ afterAll(() => t.close());
 async function signedUp() {
   const browser = merchantBrowser(t.app);
   const { fields, keys } = await browser.signUp();
-  await browser.verifyEmail(t.logs, fields.email);
   const [{ idx }] = await t.db.query<{ idx: string }>('SELECT idx FROM merchants WHERE email = $1', [fields.email]);
   return { browser, keys, idx };
 }

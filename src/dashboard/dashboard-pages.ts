@@ -61,7 +61,7 @@ export function formExpired(deps: DashboardDeps, request: FastifyRequest, reply:
   });
 }
 
-/** A role that may not do what the route does (dashboard-permissions.ts): pages and forms alike. */
+/** A role that may not do what the route does (merchant-permissions.ts): pages and forms alike. */
 export function forbidden(deps: DashboardDeps, request: FastifyRequest, reply: FastifyReply) {
   const role = request.merchantSession?.user.role ?? 'user';
   return messagePage(deps, request, reply, 403, {

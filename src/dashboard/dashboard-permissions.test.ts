@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { refuseUnclassifiedRoutes } from './dashboard.routes.js';
-import { ACTIONS, type Action, may, permissionTableMarkdown } from './dashboard-permissions.js';
+import { ACTIONS, type Action, may, permissionTableMarkdown } from '../people/merchant-permissions.js';
 
 describe('dashboard permissions', () => {
   const of = (role: Parameters<typeof may>[0]) => (Object.keys(ACTIONS) as Action[]).filter((action) => may(role, action));

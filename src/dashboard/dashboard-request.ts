@@ -5,7 +5,7 @@ import type { AppContext } from '../context.js';
 import { csrfToken, csrfValid } from '../http/csrf.js';
 import type { AppError } from '../http/errors.js';
 import type { MerchantSession } from '../merchants/merchant-sessions.js';
-import type { Action } from './dashboard-permissions.js';
+import type { Action } from '../people/merchant-permissions.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -16,7 +16,7 @@ declare module 'fastify' {
     public?: boolean;
     /** Also open to a session that has only the password (the two-factor code, set-up, log-out). */
     halfway?: boolean;
-    /** What a dashboard route does, in the permission table's words (dashboard-permissions.ts). */
+    /** What a dashboard route does, in the permission table's words (merchant-permissions.ts). */
     action?: Action;
   }
 }
@@ -28,7 +28,7 @@ export interface DashboardDeps {
 
 /** A session past every step of log-in (the only kind that opens pages). */
 export const signedIn = (request: FastifyRequest) => request.merchantSession?.stage === 'signed_in';
-/** The route options of a dashboard route that does `action` (dashboard-permissions.ts). */
+/** The route options of a dashboard route that does `action` (merchant-permissions.ts). */
 export const doing = (action: Action) => ({ config: { action } });
 
 /** The session of a request that passed the guard (every non-public dashboard route). */

@@ -1,7 +1,7 @@
 // The merchant website under /dashboard: server-rendered pages that work without JavaScript, every
 // form with a CSRF token bound to the session, every page with the security headers. Every route
 // needs a session unless it says `config: { public: true }`, and names what it does (`config:
-// { action }`, dashboard-permissions.ts) for one hook to check against the user's role; a route
+// { action }`, merchant-permissions.ts) for one hook to check against the user's role; a route
 // that says neither fails to register, so a new page cannot forget the check.
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
@@ -9,8 +9,9 @@ import { pageError, unavailableNotice } from '../http/page-errors.js';
 import { findSession, SESSION_COOKIE } from '../merchants/merchant-sessions.js';
 import { registerAccount } from './account.routes.js';
 import { registerBusiness } from './business.routes.js';
+import { registerBusinessSwitch } from './business-switch.route.js';
 import { forbidden, messagePage, notFound } from './dashboard-pages.js';
-import { isAction, may } from './dashboard-permissions.js';
+import { isAction, may } from '../people/merchant-permissions.js';
 import { safeNext, type DashboardDeps } from './dashboard-request.js';
 import { registerEnvironmentSwitch } from './environment.route.js';
 import { registerHome } from './home.route.js';
@@ -28,7 +29,7 @@ import { registerWebhooks } from './webhooks.routes.js';
 export function refuseUnclassifiedRoutes(app: FastifyInstance) {
   app.addHook('onRoute', (route) => {
     if (route.config?.public === true || isAction(route.config?.action)) return;
-    throw new Error(`dashboard route ${String(route.method)} ${route.url} declares no action (config: { action }, dashboard-permissions.ts)`);
+    throw new Error(`dashboard route ${String(route.method)} ${route.url} declares no action (config: { action }, merchant-permissions.ts)`);
   });
 }
 
@@ -69,6 +70,7 @@ async function dashboardRoutes(app: FastifyInstance, deps: DashboardDeps) {
 
   registerAccount(app, deps);
   registerEnvironmentSwitch(app, deps);
+  registerBusinessSwitch(app, deps);
   registerHome(app, deps);
   registerTransactions(app, deps);
   registerPayment(app, deps);

@@ -5,7 +5,7 @@ import { messageSection, pageDocument, type PageMessage } from '../http/page-doc
 import { pageHead } from '../http/page-head.js';
 import type { ApprovalStatus } from '../merchants/merchant.js';
 import type { MerchantSession } from '../merchants/merchant-sessions.js';
-import { type Action, may } from './dashboard-permissions.js';
+import { type Action, may } from '../people/merchant-permissions.js';
 
 export type Section = 'home' | 'transactions' | 'links' | 'settlements' | 'keys' | 'webhooks' | 'business' | 'team' | 'account';
 
@@ -39,6 +39,22 @@ export function environmentBar(frame: Pick<PageFrame, 'session' | 'csrf' | 'path
     </form>
   </div>
 </aside>`;
+}
+
+/**
+ * A person who belongs to several businesses chooses which one the session looks at; their role
+ * there shows beside each. One business: its name only.
+ */
+export function businessSwitcher(session: MerchantSession, csrf: string): Html {
+  if (session.memberships.length < 2) return html`<span class="merchant-name" title="${session.user.email} · ${session.user.role}">${session.merchant.name}</span>`;
+  return html`<form method="post" action="/dashboard/switch-business" class="business-switch">
+  <input type="hidden" name="csrf_token" value="${csrf}">
+  <label for="business-switch" class="visually-hidden">Business</label>
+  <select id="business-switch" name="business">${session.memberships.map(
+    (m) => html`<option value="${m.merchantIdx}"${m.merchantId === session.merchant.id ? html` selected` : ''}>${m.merchantName} · ${m.role}</option>`,
+  )}</select>
+  <button type="submit" class="button small">Switch</button>
+</form>`;
 }
 
 /** Each section, and the action its page needs: a role sees only what it may open. */
@@ -102,7 +118,7 @@ ${unverifiedNotice(frame)}
         html`<a href="${href}"${section === frame.section ? html` aria-current="page"` : ''}>${section === 'business' && session.merchant.status !== 'new' ? 'Business' : label}</a>`,
     )}</nav>
     <div class="account">
-      <span class="merchant-name" title="${session.user.email} · ${session.user.role}">${session.merchant.name}</span>
+      ${businessSwitcher(session, frame.csrf)}
       <a href="/dashboard/account"${frame.section === 'account' ? html` aria-current="page"` : ''}>Security</a>
       <form method="post" action="/dashboard/logout" class="logout">
         <input type="hidden" name="csrf_token" value="${frame.csrf}">

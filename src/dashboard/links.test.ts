@@ -16,7 +16,7 @@ const PUBLIC_URL = t.ctx.config.publicUrl;
 async function signedUp() {
   const browser = merchantBrowser(t.app);
   const { fields } = await browser.signUp(uniqueSignUp({ name: 'Chiya Pasal' }));
-  const [{ id }] = await t.db.query<{ id: number }>('SELECT merchant_id AS id FROM merchant_users WHERE email = $1', [fields.email]);
+  const [{ id }] = await t.db.query<{ id: number }>('SELECT u.merchant_id AS id FROM merchant_users u JOIN merchant_people p ON p.id = u.person_id WHERE p.email = $1', [fields.email]);
   return { browser, fields, merchantId: id };
 }
 

@@ -34,6 +34,8 @@ export interface EnrolView {
   qrSvg: Html;
   /** The team requires it: the user can do nothing else until enrolled. */
   required: boolean;
+  /** While required: the person's other businesses, which may not require it (the switcher). */
+  otherBusinesses?: Html;
   message?: string;
 }
 
@@ -55,7 +57,8 @@ ${alertBox(view.message)}
 export function enrolPage(frame: PageFrame | undefined, view: EnrolView): Html {
   const title = 'Set up two-factor log-in';
   if (!frame) {
-    return publicLayout({ title, body: html`${enrolBody(view)}<form method="post" action="/dashboard/logout" class="switch-form">${csrfField(view.csrf)}<button type="submit" class="link">Log out</button></form>` });
+    const others = view.otherBusinesses ? html`<div class="switch-form"><p>Or work on another of your businesses:</p>${view.otherBusinesses}</div>` : '';
+    return publicLayout({ title, body: html`${enrolBody(view)}${others}<form method="post" action="/dashboard/logout" class="switch-form">${csrfField(view.csrf)}<button type="submit" class="link">Log out</button></form>` });
   }
   return dashboardLayout({ ...frame, title, body: html`<section class="panel">${enrolBody(view)}</section>` });
 }
@@ -74,6 +77,8 @@ export function recoveryCodesPage(frame: PageFrame, view: { codes: string[]; int
 
 export interface AccountView {
   twoFactorOn: boolean;
+  /** A team the person belongs to (this one or another) requires two-factor: it stays on. */
+  twoFactorRequired: boolean;
   unusedCodes: number;
   isOwner: boolean;
   done?: string;
@@ -91,8 +96,8 @@ export function accountPage(frame: PageFrame, view: AccountView): Html {
     ${codeInput('Code from the app', 'Makes ten new recovery codes; the ones you have stop working.', errors.codes)}
     <button type="submit" class="button">Make new recovery codes</button>
   </form>
-  ${session.requireTwoFactor
-    ? html`<p class="hint">Your team requires two-factor, so it stays on.</p>`
+  ${view.twoFactorRequired
+    ? html`<p class="hint">${session.requireTwoFactor ? 'Your team requires' : 'A team you belong to requires'} two-factor, so it stays on.</p>`
     : html`<form method="post" action="/dashboard/account/two-factor/off" class="stack">
     ${csrfField(csrf)}
     ${textInput({ name: 'off_code', label: 'Code from the app, or a recovery code', autocomplete: 'one-time-code', required: true, error: errors.off, attributes: html` inputmode="text" maxlength="20"` })}
@@ -150,6 +155,8 @@ function browserName(userAgent: string): string {
 
 export function sessionsPage(frame: PageFrame, view: { sessions: SessionListing[]; done?: string }): Html {
   const { csrf, timeZone } = frame;
+  // A person in several businesses sees which one each session looks at.
+  const business = frame.session.memberships.length > 1;
   return dashboardLayout({
     ...frame,
     title: 'Your sessions',
@@ -157,10 +164,11 @@ export function sessionsPage(frame: PageFrame, view: { sessions: SessionListing[
 ${alertBox(view.done, 'success')}
 <section class="panel">
 <table class="sessions">
-  <thead><tr><th scope="col">Logged in</th><th scope="col">Last seen</th><th scope="col">Address</th><th scope="col">Browser</th><th scope="col"><span class="visually-hidden">Action</span></th></tr></thead>
+  <thead><tr><th scope="col">Logged in</th>${business ? html`<th scope="col">Business</th>` : ''}<th scope="col">Last seen</th><th scope="col">Address</th><th scope="col">Browser</th><th scope="col"><span class="visually-hidden">Action</span></th></tr></thead>
   <tbody>${view.sessions.map(
     (s) => html`<tr data-session="${s.ref}"${s.current ? html` aria-current="true"` : ''}>
     <td>${formatDateTime(s.createdAt, timeZone)}</td>
+    ${business ? html`<td>${s.merchantName}</td>` : ''}
     <td>${formatDateTime(s.lastSeenAt, timeZone)}</td>
     <td>${s.ip || '–'}</td>
     <td title="${s.userAgent}">${browserName(s.userAgent)}</td>

@@ -12,7 +12,9 @@ import { linkRefusal, SignInError } from '../people/sign-in-error.js';
 import { setTeamTwoFactor } from '../people/team-two-factor.js';
 import { formExpired, frameOf, messagePage } from './dashboard-pages.js';
 import { doing, field, fieldMessages, formToken, formVerified, queryText, safeNext, sendPage, sessionOf, signedIn, type DashboardDeps } from './dashboard-request.js';
-import { may } from './dashboard-permissions.js';
+import { anyTeamRequiresTwoFactor } from '../merchants/merchant-user-store.js';
+import { may } from '../people/merchant-permissions.js';
+import { businessSwitcher } from './layout.js';
 import { stepUp } from './step-up.js';
 import { accountPage, type AccountView, enrolPage, recoveryCodesPage, sessionsPage } from './security-pages.js';
 
@@ -35,7 +37,8 @@ export function registerSecurity(app: FastifyInstance, deps: DashboardDeps) {
     const { user } = sessionOf(request);
     const view: AccountView = {
       twoFactorOn: user.totp_enrolled_at !== null,
-      unusedCodes: user.totp_enrolled_at ? await unusedRecoveryCodes(ctx, user.id) : 0,
+      twoFactorRequired: await anyTeamRequiresTwoFactor(ctx.db, user.person_id),
+      unusedCodes: user.totp_enrolled_at ? await unusedRecoveryCodes(ctx, user.person_id) : 0,
       isOwner: may(user.role, 'team.require_two_factor'),
       done: DONE[queryText(request, 'done')],
       ...extra,
@@ -58,9 +61,11 @@ export function registerSecurity(app: FastifyInstance, deps: DashboardDeps) {
 
   const enrolment = async (request: FastifyRequest, reply: FastifyReply, message?: string, status = 200) => {
     const session = sessionOf(request);
-    const secret = await enrolmentSecret(ctx, { userId: session.user.id });
+    const secret = await enrolmentSecret(ctx, { personId: session.user.person_id });
     if (!secret) return reply.code(303).redirect('/dashboard/account');
-    const view = { csrf: formToken(deps, request, reply), email: session.user.email, secret: secret.secret, qrSvg: await qrSvg(secret.uri), required: session.requireTwoFactor, message };
+    const csrf = formToken(deps, request, reply);
+    const otherBusinesses = session.requireTwoFactor && session.memberships.length > 1 ? businessSwitcher(session, csrf) : undefined;
+    const view = { csrf, email: session.user.email, secret: secret.secret, qrSvg: await qrSvg(secret.uri), required: session.requireTwoFactor, otherBusinesses, message };
     return sendPage(reply, enrolPage(signedIn(request) ? frameOf(deps, request, reply, 'account') : undefined, view), status);
   };
 
@@ -74,7 +79,7 @@ export function registerSecurity(app: FastifyInstance, deps: DashboardDeps) {
     if (session.stage === 'second_factor') return reply.code(303).redirect('/dashboard/login/code');
     if (!formVerified(deps, request)) return formExpired(deps, request, reply);
     try {
-      const codes = await confirmEnrolment(ctx, { userId: session.user.id, code: field(request, 'code') });
+      const codes = await confirmEnrolment(ctx, { personId: session.user.person_id, code: field(request, 'code') });
       await completeSession(ctx, { sessionId: session.id });
       session.stage = 'signed_in';
       session.user = { ...session.user, totp_enrolled_at: ctx.clock.now() };
@@ -92,7 +97,7 @@ export function registerSecurity(app: FastifyInstance, deps: DashboardDeps) {
   app.post('/account/two-factor/recovery-codes', own, async (request, reply) => {
     if (!formVerified(deps, request)) return formExpired(deps, request, reply);
     try {
-      const codes = await regenerateUserRecoveryCodes(ctx, { userId: sessionOf(request).user.id, code: field(request, 'code') });
+      const codes = await regenerateUserRecoveryCodes(ctx, { personId: sessionOf(request).user.person_id, code: field(request, 'code') });
       return sendPage(reply, recoveryCodesPage(frameOf(deps, request, reply, 'account'), { codes, intro: 'Your new recovery codes: the old ones no longer work.' }));
     } catch (error) {
       return refused(request, reply, error, 'codes');
@@ -103,7 +108,7 @@ export function registerSecurity(app: FastifyInstance, deps: DashboardDeps) {
     if (!formVerified(deps, request)) return formExpired(deps, request, reply);
     const session = sessionOf(request);
     try {
-      await turnOffTwoFactor(ctx, { userId: session.user.id, code: field(request, 'off_code'), teamRequiresIt: session.requireTwoFactor });
+      await turnOffTwoFactor(ctx, { personId: session.user.person_id, code: field(request, 'off_code') });
       return reply.code(303).redirect('/dashboard/account?done=two-factor-off');
     } catch (error) {
       return refused(request, reply, error, 'off');
@@ -114,7 +119,7 @@ export function registerSecurity(app: FastifyInstance, deps: DashboardDeps) {
     if (!formVerified(deps, request)) return formExpired(deps, request, reply);
     const session = sessionOf(request);
     try {
-      await changeUserPassword(ctx, { userId: session.user.id, sessionId: session.id, currentPassword: field(request, 'current_password'), newPassword: field(request, 'new_password') });
+      await changeUserPassword(ctx, { personId: session.user.person_id, sessionId: session.id, currentPassword: field(request, 'current_password'), newPassword: field(request, 'new_password') });
       return reply.code(303).redirect('/dashboard/account?done=password');
     } catch (error) {
       return refused(request, reply, error, 'current_password');
@@ -136,7 +141,7 @@ export function registerSecurity(app: FastifyInstance, deps: DashboardDeps) {
     if (!formVerified(deps, request)) return formExpired(deps, request, reply);
     const { user } = sessionOf(request);
     if (user.email_verified_at) return reply.code(303).redirect('/dashboard/account');
-    if (!(await sendVerificationEmail(ctx, user))) return show(request, reply, { error: 'We sent several links just now. Wait a minute, then try again.' }, 429);
+    if (!(await sendVerificationEmail(ctx, { personId: user.person_id, email: user.email, emailVerifiedAt: user.email_verified_at }))) return show(request, reply, { error: 'We sent several links just now. Wait a minute, then try again.' }, 429);
     return reply.code(303).redirect('/dashboard/account?done=verify');
   });
 
@@ -166,19 +171,19 @@ export function registerSecurity(app: FastifyInstance, deps: DashboardDeps) {
 
   app.get('/account/sessions', own, async (request, reply) => {
     const session = sessionOf(request);
-    const sessions = await listSessions(ctx, { userId: session.user.id, currentId: session.id });
+    const sessions = await listSessions(ctx, { personId: session.user.person_id, currentId: session.id });
     return sendPage(reply, sessionsPage(frameOf(deps, request, reply, 'account'), { sessions, done: DONE[queryText(request, 'done')] }));
   });
 
   app.post('/account/sessions/end', own, async (request, reply) => {
     if (!formVerified(deps, request)) return formExpired(deps, request, reply);
-    const ended = await endSessionByRef(ctx, { userId: sessionOf(request).user.id, ref: field(request, 'session') });
+    const ended = await endSessionByRef(ctx, { personId: sessionOf(request).user.person_id, ref: field(request, 'session') });
     return reply.code(303).redirect(ended ? '/dashboard/account/sessions?done=session' : '/dashboard/account/sessions');
   });
 
   app.post('/account/sessions/end-all', own, async (request, reply) => {
     if (!formVerified(deps, request)) return formExpired(deps, request, reply);
-    await logOutEverywhere(ctx, { userId: sessionOf(request).user.id });
+    await logOutEverywhere(ctx, { personId: sessionOf(request).user.person_id });
     reply.clearCookie(SESSION_COOKIE, { path: '/dashboard' });
     return reply.code(303).redirect('/dashboard/login?done=everywhere');
   });

@@ -3,12 +3,11 @@
 // requirement, step-up on the bank account and a live key, password change and reset, the sessions
 // list, and the limits on guessing codes and links across two instances of the app on one store.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { enrolTotp as enrolTotpAs, mailedLink, merchantBrowser, pageText, type MerchantBrowser, recoveryCodesOf, uniqueSignUp } from '../../test/dashboard-client.js';
+import { enrolTotp as enrolTotpAs, mailedLink, merchantBrowser, pageText, type MerchantBrowser, recoveryCodesOf, uniqueSignUp, unverifiedSignUp } from '../../test/dashboard-client.js';
 import { invitationLinkFor } from '../../test/console-client.js';
 import { validApplication } from '../../test/merchant-approval.js';
+import { merchantOwnedBy, teamMember } from '../../test/team-client.js';
 import { openTestDb, startTestApp, type TestApp } from '../../test/test-app.js';
-import { insertMerchantUser } from '../merchants/merchant-user-store.js';
-import { hashPassword } from '../people/password.js';
 import { totpCode } from '../people/totp.js';
 
 let t: TestApp;
@@ -38,9 +37,10 @@ async function enrolTotp(browser: MerchantBrowser) {
 /** The next 30-second step, so a new code is not refused as one used already. */
 const nextStep = (clock = t.clock) => clock.advance(30);
 
-describe('e-mail verification at sign-up', () => {
-  it('sends a single-use link; until it is followed the dashboard says so and going live is refused, test use is open', async () => {
-    const { browser, fields, keys } = await signedUp();
+describe('e-mail verification of an account from before sign-ups were confirmed by e-mail', () => {
+  it('a single-use link; until it is followed the dashboard says so and going live is refused, test use is open', async () => {
+    const browser = merchantBrowser(t.app);
+    const { fields, keys } = await unverifiedSignUp(t.ctx, browser);
     const home = await browser.get('/dashboard');
     expect(pageText(home.body)).toContain(`Confirm your e-mail address. We sent a link to ${fields.email}.`);
     const { merchantApi } = await import('../../test/api-client.js');
@@ -51,7 +51,9 @@ describe('e-mail verification at sign-up', () => {
     expect(refused.status).toBe(403);
     expect(pageText(refused.body)).toContain('Confirm your e-mail address first');
 
-    // Sent again: the first link dies, the new one works once.
+    // Sent (from the notice), and again: the first link dies, the new one works once.
+    await browser.get('/dashboard/account');
+    expect((await browser.post('/dashboard/account/verify-email')).location).toBe('/dashboard/account?done=verify');
     const first = mailedLink(t.logs, fields.email, 'verify-email');
     await browser.get('/dashboard/account');
     expect((await browser.post('/dashboard/account/verify-email')).location).toBe('/dashboard/account?done=verify');
@@ -67,7 +69,10 @@ describe('e-mail verification at sign-up', () => {
   });
 
   it('expires after 24 hours', async () => {
-    const { fields } = await signedUp();
+    const browser = merchantBrowser(t.app);
+    const { fields } = await unverifiedSignUp(t.ctx, browser);
+    await browser.get('/dashboard/account');
+    await browser.post('/dashboard/account/verify-email');
     const link = mailedLink(t.logs, fields.email, 'verify-email');
     t.clock.advance(24 * 60 * 60 + 1);
     expect((await merchantBrowser(t.app).get(link)).status).toBe(404);
@@ -131,9 +136,9 @@ describe('two-factor log-in', () => {
     await owner.get('/dashboard/account');
     expect((await owner.post('/dashboard/account/team-two-factor', { required: 'yes' })).location).toBe('/dashboard/account?done=team-on');
 
-    const [{ id: merchantId }] = await t.db.query<{ id: number }>('SELECT merchant_id AS id FROM merchant_users WHERE lower(email) = lower($1)', [fields.email]);
+    const merchantId = await merchantOwnedBy(t.db, fields.email);
     const email = `dev-${fields.email}`;
-    await insertMerchantUser(t.db, { merchantId: Number(merchantId), email, role: 'developer', passwordHash: await hashPassword('developer password'), emailVerifiedAt: t.clock.now(), now: t.clock.now() });
+    await teamMember(t.ctx, merchantId, 'developer', { email, password: 'developer password' });
     const developer = merchantBrowser(t.app);
     await developer.logIn(email, 'developer password');
     for (const path of ['/dashboard', '/dashboard/keys', '/dashboard/account/sessions']) expect((await developer.get(path)).location).toBe('/dashboard/account/two-factor');
@@ -171,7 +176,6 @@ describe('step-up', () => {
 
   it('the bank account (the application to go live) asks the password of a user without two-factor', async () => {
     const { browser, fields } = await signedUp();
-    await browser.verifyEmail(t.logs, fields.email);
     t.clock.advance(6 * 60);
     const page = await browser.get('/dashboard/business');
     expect(pageText(page.body)).toContain('Your password');

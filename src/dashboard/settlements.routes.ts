@@ -1,6 +1,6 @@
 // GET /dashboard/settlements and its forms (request a payout, the automatic schedule), and a payout's
 // statement as a page and as CSV. Only the session's own merchant, in the session's environment.
-// What each role may do is dashboard-permissions.ts': every role looks; `payouts.request` asks for
+// What each role may do is merchant-permissions.ts': every role looks; `payouts.request` asks for
 // payouts and sets the schedule; the statement's CSV is an export like the transactions'.
 import { UNVERIFIED_MESSAGE } from '../people/merchant-user-email.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';

@@ -4,7 +4,7 @@
 // another merchant's or the other environment's payout not found.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { merchantApi, refund, validInitiate } from '../../test/api-client.js';
-import { mailedLink, merchantBrowser, pageText, paidPayment, type MerchantBrowser } from '../../test/dashboard-client.js';
+import { mailedLink, merchantBrowser, pageText, paidPayment, type MerchantBrowser, unverifiedSignUp } from '../../test/dashboard-client.js';
 import { approveSignedUp } from '../../test/merchant-approval.js';
 import { operatorWallet, payWithLiveWallet, payerBrowser } from '../../test/portal-client.js';
 import { loggedInAs, teamMember } from '../../test/team-client.js';
@@ -23,10 +23,10 @@ afterEach(async () => {
   expect((await verifyLedger(t.db)).filter((r) => !r.holds)).toEqual([]);
 });
 
-/** A merchant signed up on the website, with the paid test payments of `amounts` (fee 3%). */
-async function shop(amounts: number[] = []) {
+/** A merchant signed up on the website, with the paid test payments of `amounts` (fee 3%); `unverified`: from before sign-ups confirmed the e-mail. */
+async function shop(amounts: number[] = [], options: { unverified?: boolean } = {}) {
   const browser = merchantBrowser(t.app);
-  const { fields, keys } = await browser.signUp();
+  const { fields, keys } = options.unverified ? await unverifiedSignUp(t.ctx, browser) : await browser.signUp();
   const [{ id, idx }] = await t.db.query<{ id: number; idx: string }>('SELECT id, idx FROM merchants WHERE email = $1', [fields.email]);
   const payments = [];
   for (const amount of amounts) payments.push(await paidPayment(t.app, keys.test, { amount }));
@@ -170,7 +170,7 @@ describe('the Settlements page', () => {
 
 describe('live payouts', () => {
   it('wait for approval and a bank account, go to that account, and wait for the operator', async () => {
-    const { browser, fields, keys, id } = await shop();
+    const { browser, fields, keys, id } = await shop([], { unverified: true });
     await browser.useEnvironment('live');
     const refused = await requestPayout(browser, { payout: 'all' });
     expect(refused.status).toBe(403);
@@ -185,7 +185,7 @@ describe('live payouts', () => {
     expect(figure(page.body, 'available')).toContain('Rs. 194.00');
     expect(pageText(page.body)).toContain('Nepal Bank Ltd., New Road · Himalayan Tea House Pvt. Ltd. · ••••7890');
     expect(page.body).not.toContain('001234567890');
-    // The owner signed up and has not followed the e-mailed link yet: no live money goes out at its request.
+    // The owner has not followed the e-mailed link yet: no live money goes out at its request.
     const unverified = await browser.post('/dashboard/settlements/payouts', { payout: 'all' });
     expect(unverified.status).toBe(403);
     expect(pageText(unverified.body)).toContain('Confirm your e-mail address first');
@@ -194,6 +194,8 @@ describe('live payouts', () => {
     expect(schedule.status).toBe(403);
     expect(pageText(schedule.body)).toContain('Confirm your e-mail address first');
     expect(await t.db.query('SELECT 1 FROM payout_schedules WHERE merchant_id = $1', [id])).toEqual([]);
+    await browser.get('/dashboard/account');
+    await browser.post('/dashboard/account/verify-email');
     expect((await browser.get(mailedLink(t.logs, fields.email, 'verify-email'))).location).toBe('/dashboard/account?done=verified');
     expect((await browser.post('/dashboard/settlements/payouts', { payout: 'all' })).status).toBe(303);
     await runSandboxBank(t.ctx);

@@ -66,8 +66,8 @@ export async function stepUp(ctx: AppContext, request: FastifyRequest): Promise<
   const value = field(request, STEP_UP_FIELD);
   if (!value) return { status: 401, message: session.user.totp_enrolled_at ? 'Enter a code from your authenticator app to confirm this change.' : 'Enter your password to confirm this change.' };
   try {
-    if (session.user.totp_enrolled_at) await checkUserCode(ctx, { userId: session.user.id, code: value, purpose: 'to confirm a change' });
-    else await checkUserPassword(ctx, { userId: session.user.id, password: value });
+    if (session.user.totp_enrolled_at) await checkUserCode(ctx, { personId: session.user.person_id, code: value, purpose: 'to confirm a change' });
+    else await checkUserPassword(ctx, { personId: session.user.person_id, password: value });
   } catch (error) {
     if (!(error instanceof SignInError)) throw error;
     if (error.code === 'locked') return { status: 429, message: error.message };

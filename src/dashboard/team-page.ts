@@ -1,5 +1,5 @@
 // The team page: the users with their role and two-factor, the invitations still open, the team's
-// log of changes and its users' security acts (paged); and for those whose role may (dashboard-permissions.ts)
+// log of changes and its users' security acts (paged); and for those whose role may (merchant-permissions.ts)
 // the forms to invite, resend, revoke, change a role, remove a user and hand ownership over. Also the
 // invitee's page.
 import { html, type Html } from '../http/html.js';
@@ -114,7 +114,7 @@ function invitationsPanel(frame: PageFrame, invitations: InvitationRow[], now: D
 function inviteForm(frame: PageFrame, view: TeamView): Html {
   return html`<section class="panel" aria-labelledby="invite-heading">
   <h2 id="invite-heading">Invite someone</h2>
-  <p class="hint">They get an e-mail with a link, valid for 7 days and usable once, to choose a password. One e-mail is one Bhuktani user.</p>
+  <p class="hint">They get an e-mail with a link, valid for 7 days and usable once, to choose a password, or to join with the Bhuktani account they have (one person may belong to several businesses).</p>
   <form method="post" action="/dashboard/team/invite" class="inline-form">
     ${csrfField(frame.csrf)}
     ${textInput({ name: 'email', label: 'E-mail', type: 'email', value: view.values?.email, error: view.errors?.email, autocomplete: 'off', required: true })}
@@ -178,19 +178,43 @@ ${eventsPanel(frame, view.events, view.log)}`,
   });
 }
 
-/** The invitee's page: whose team, which role, and the password to choose. */
-export function invitationPage(view: { csrf: string; token: string; email: string; role: string; merchantName: string; message?: string }): Html {
+/**
+ * The invitee's page: whose team, which role, and how they join: a new address chooses a password; an
+ * address with an account gives its password (and code), or, logged in as it, only presses Join.
+ */
+export function invitationPage(view: {
+  csrf: string;
+  token: string;
+  email: string;
+  role: string;
+  merchantName: string;
+  /** The address has an account: whether this browser is logged in as it, and whether it has two-factor. */
+  account?: { signedIn: boolean; twoFactor: boolean };
+  message?: string;
+}): Html {
+  const { account } = view;
+  const proof = !account
+    ? html`${textInput({ name: 'password', label: 'Choose a password', type: 'password', autocomplete: 'new-password', required: true, hint: `At least ${TEAM_PASSWORD_MIN_LENGTH} characters.` })}
+  ${textInput({ name: 'password_again', label: 'The same password again', type: 'password', autocomplete: 'new-password', required: true })}
+  <button type="submit" class="primary">Join and log in</button>`
+    : account.signedIn
+      ? html`<button type="submit" class="primary">Join ${view.merchantName}</button>`
+      : html`${textInput({ name: 'password', label: 'Your password', type: 'password', autocomplete: 'current-password', required: true })}
+  ${account.twoFactor ? textInput({ name: 'code', label: 'Two-factor code', autocomplete: 'one-time-code', required: true, hint: 'The 6-digit code from your authenticator app, or a recovery code.', attributes: html` inputmode="text" maxlength="20"` }) : ''}
+  <button type="submit" class="primary">Join and log in</button>`;
+  const lead = !account
+    ? html`<p class="lead">You are invited as <strong>${view.role}</strong>, as ${view.email}.</p>`
+    : html`<p class="lead">You are invited as <strong>${view.role}</strong>, as ${view.email}. You have a Bhuktani account with this address: ${account.signedIn ? 'join with it' : 'log in with it to join'}. Your other businesses stay as they are; the switcher at the top takes you from one to another.</p>`;
   return publicLayout({
     title: 'Join your team',
     body: html`<h1>Join ${view.merchantName}</h1>
-<p class="lead">You are invited as <strong>${view.role}</strong>, as ${view.email}.</p>
+${lead}
 ${alertBox(view.message)}
 <form method="post" action="/dashboard/invitation/${view.token}" class="stack">
   ${csrfField(view.csrf)}
   <input type="hidden" name="email" value="${view.email}" autocomplete="username">
-  ${textInput({ name: 'password', label: 'Choose a password', type: 'password', autocomplete: 'new-password', required: true, hint: `At least ${TEAM_PASSWORD_MIN_LENGTH} characters.` })}
-  ${textInput({ name: 'password_again', label: 'The same password again', type: 'password', autocomplete: 'new-password', required: true })}
-  <button type="submit" class="primary">Join and log in</button>
-</form>`,
+  ${proof}
+</form>
+${account && !account.signedIn ? html`<p class="switch-form"><a href="/dashboard/forgot-password">Forgot your password?</a></p>` : ''}`,
   });
 }

@@ -1,9 +1,10 @@
 // GET /dashboard/team and its forms (invite, resend, revoke, change a role, remove, hand over), each
 // through its use case in people/merchant-team.ts and back to the page (PRG); and the invitee's link,
-// /dashboard/invitation/:token, which sets their password and logs them in.
+// /dashboard/invitation/:token: a new address sets its password, an address with an account gives its
+// password (and code) or, logged in as it, just presses Join; either way they land on the new business.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../http/errors.js';
-import { createSession, deleteSession, findSession, SESSION_COOKIE, sessionCookieOptions } from '../merchants/merchant-sessions.js';
+import { createSession, deleteSession, findSession, SESSION_COOKIE, sessionCookieOptions, switchSessionBusiness } from '../merchants/merchant-sessions.js';
 import { listOpenInvitations, merchantInvitations } from '../people/invitation-store.js';
 import {
   acceptTeamInvitation,
@@ -13,7 +14,9 @@ import {
   removeTeamMember,
   resendTeamInvitation,
   revokeTeamInvitation,
+  type InvitationProof,
   type TeamActor,
+  type UsableInvitation,
   usableTeamInvitation,
 } from '../people/merchant-team.js';
 import { listTeamEvents, listTeamUsers } from '../people/merchant-team-store.js';
@@ -136,9 +139,19 @@ export function registerTeam(app: FastifyInstance, deps: DashboardDeps) {
     reply.headers(refusal.headers);
     return messagePage(deps, request, reply, refusal.status, { title: 'This invitation link cannot be used', message: refusal.message });
   };
-  type Usable = Awaited<ReturnType<typeof usableTeamInvitation>>;
-  const showInvitation = (request: FastifyRequest, reply: FastifyReply, { invitation, merchantName }: Usable, message?: string, status = 200) =>
-    sendPage(reply, invitationPage({ csrf: formToken(deps, request, reply), token: tokenOf(request), email: invitation.email, role: invitation.role, merchantName, message }), status);
+  /** The browser is logged in, all steps done, as the person the invitation's address has. */
+  const loggedInAs = (request: FastifyRequest, usable: UsableInvitation) =>
+    usable.person !== undefined && request.merchantSession?.stage === 'signed_in' && request.merchantSession.user.person_id === usable.person.id;
+  const showInvitation = (request: FastifyRequest, reply: FastifyReply, usable: UsableInvitation, message?: string, status = 200) => {
+    const { invitation, merchantName, person } = usable;
+    const account = person ? { signedIn: loggedInAs(request, usable), twoFactor: person.totp_enrolled_at !== null } : undefined;
+    return sendPage(reply, invitationPage({ csrf: formToken(deps, request, reply), token: tokenOf(request), email: invitation.email, role: invitation.role, merchantName, account, message }), status);
+  };
+  const proofOf = (request: FastifyRequest, usable: UsableInvitation): InvitationProof => {
+    if (!usable.person) return { kind: 'new', password: field(request, 'password') };
+    if (loggedInAs(request, usable)) return { kind: 'session', personId: usable.person.id };
+    return { kind: 'account', password: field(request, 'password'), code: field(request, 'code') };
+  };
 
   app.get('/invitation/:token', open, async (request, reply) => {
     try {
@@ -152,22 +165,35 @@ export function registerTeam(app: FastifyInstance, deps: DashboardDeps) {
   app.post('/invitation/:token', open, async (request, reply) => {
     if (!formVerified(deps, request)) return formExpired(deps, request, reply);
     const link = { token: tokenOf(request), ip: request.ip };
-    let usable: Usable | undefined;
+    let usable: UsableInvitation;
     try {
       usable = await usableTeamInvitation(ctx, link);
-      const password = field(request, 'password');
-      if (password !== field(request, 'password_again')) return showInvitation(request, reply, usable, 'The two passwords differ.', 400);
-      const user = await acceptTeamInvitation(ctx, { usable, token: link.token, password }, request.log);
-      // Spent meanwhile (the same link accepted twice at once): dead now.
-      if (!user) return unusable(request, reply, new SignInError('wrong_code'));
-      // Whoever was logged in in this browser is not any more: the invitee is.
-      if (request.merchantSession) await deleteSession(ctx, { sessionId: request.merchantSession.id });
-      const { token: sessionToken } = await createSession(ctx, { merchantId: user.merchant_id, userId: user.id });
-      reply.setCookie(SESSION_COOKIE, sessionToken, sessionCookieOptions(ctx.config));
-      return reply.code(303).redirect('/dashboard');
     } catch (error) {
       if (error instanceof SignInError) return unusable(request, reply, error);
-      if (!(error instanceof AppError) || error.status >= 500 || !usable) throw error;
+      throw error;
+    }
+    const proof = proofOf(request, usable);
+    if (proof.kind === 'new' && proof.password !== field(request, 'password_again')) return showInvitation(request, reply, usable, 'The two passwords differ.', 400);
+    try {
+      const user = await acceptTeamInvitation(ctx, { usable, token: link.token, proof }, request.log);
+      // Spent meanwhile (the same link accepted twice at once): dead now.
+      if (!user) return unusable(request, reply, new SignInError('wrong_code'));
+      // Logged in as the invitee already: the same session looks at the new business.
+      if (proof.kind === 'session') await switchSessionBusiness(ctx, { sessionId: request.merchantSession!.id, merchantIdx: usable.merchantIdx });
+      else {
+        // Whoever was logged in in this browser is not any more: the invitee is.
+        if (request.merchantSession) await deleteSession(ctx, { sessionId: request.merchantSession.id });
+        const { token: sessionToken } = await createSession(ctx, { user, ip: request.ip, userAgent: request.headers['user-agent'] ?? '' });
+        reply.setCookie(SESSION_COOKIE, sessionToken, sessionCookieOptions(ctx.config));
+      }
+      return reply.code(303).redirect('/dashboard');
+    } catch (error) {
+      if (error instanceof SignInError) {
+        if (error.code === 'locked') reply.header('retry-after', String(error.retryAfterSeconds));
+        const wrong = error.code === 'wrong_credentials' ? 'That is not the password of this account.' : error.message;
+        return showInvitation(request, reply, usable, wrong, error.code === 'locked' ? 429 : 401);
+      }
+      if (!(error instanceof AppError) || error.status >= 500) throw error;
       return showInvitation(request, reply, usable, Object.values(error.fields ?? {}).flat().join(' ') || error.message, error.status);
     }
   });

@@ -4,25 +4,17 @@
 // over; the invitations of whoever is removed or may no longer invite revoked with it; the invitation
 // e-mails a team may send a day; the team's log paged; and the e-mails to the owner when the team, the
 // bank account or a live key changes.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { addDays, dayStart, localDay } from '../local-days.js';
-import { merchantBrowser, type MerchantBrowser, pageText, paidPayment } from '../../test/dashboard-client.js';
-import { type MailInbox, startMailInbox } from '../../test/mail-inbox.js';
+import { merchantBrowser, type MerchantBrowser, pageText, paidPayment, unverifiedSignUp } from '../../test/dashboard-client.js';
+import { type MailInbox, withMailInbox } from '../../test/mail-inbox.js';
 import { validApplication } from '../../test/merchant-approval.js';
-import { loggedInAs, teamMember } from '../../test/team-client.js';
+import { loggedInAs, merchantOwnedBy, teamMember } from '../../test/team-client.js';
 import { openTestDb, startTestApp, type TestApp } from '../../test/test-app.js';
 
 let t: TestApp;
 let inbox: MailInbox;
-
-beforeAll(async () => {
-  inbox = await startMailInbox();
-  t = await startTestApp({ config: inbox.config });
-});
-afterAll(async () => {
-  await t.close();
-  await inbox.close();
-});
+withMailInbox((opened) => ({ t, inbox } = opened));
 
 let counter = 0;
 const newEmail = (what: string) => `${what}-${process.pid}-${Date.now()}-${++counter}@example.com`;
@@ -35,11 +27,15 @@ function linkIn(to: string): string {
   return /http:\/\/bhuktani\.test(\/dashboard\/invitation\/[\w-]{43})/.exec(mail.text)![1];
 }
 
-async function owner() {
+/** A merchant signed up on the website, its owner logged in; `unconfirmed`: from before sign-ups confirmed the e-mail, sent the link. */
+async function owner(options: { unconfirmed?: boolean } = {}) {
   const browser = merchantBrowser(t.app);
-  const { fields, keys } = await browser.signUp();
-  const [{ id }] = await t.db.query<{ id: number }>('SELECT merchant_id AS id FROM merchant_users WHERE email = $1', [fields.email]);
-  return { browser, fields, keys, merchantId: Number(id) };
+  const { fields, keys } = options.unconfirmed ? await unverifiedSignUp(t.ctx, browser) : await browser.signUp();
+  if (options.unconfirmed) {
+    await browser.get('/dashboard/account');
+    expect((await browser.post('/dashboard/account/verify-email')).location).toBe('/dashboard/account?done=verify');
+  }
+  return { browser, fields, keys, merchantId: await merchantOwnedBy(t.db, fields.email) };
 }
 
 async function invite(browser: MerchantBrowser, email: string, role: string) {
@@ -119,7 +115,7 @@ describe('invitations', () => {
     expect(Number((await t.db.query<{ refunded_amount: string }>('SELECT refunded_amount FROM payments WHERE pidx = $1', [paid.pidx]))[0].refunded_amount)).toBe(0);
 
     // A user now, e-mail verified, with the role; the link is spent; the owner heard of it.
-    const [user] = await t.db.query<{ role: string; verified: boolean; merchant_id: number }>('SELECT role, email_verified_at IS NOT NULL AS verified, merchant_id FROM merchant_users WHERE email = $1', [email]);
+    const [user] = await t.db.query<{ role: string; verified: boolean; merchant_id: number }>('SELECT u.role, p.email_verified_at IS NOT NULL AS verified, u.merchant_id FROM merchant_users u JOIN merchant_people p ON p.id = u.person_id WHERE p.email = $1', [email]);
     expect({ ...user, merchant_id: Number(user.merchant_id) }).toEqual({ role: 'developer', verified: true, merchant_id: o.merchantId });
     expect((await deadLinkVisitor().get(link)).status).toBe(404);
     await waitForMail(o.fields.email, 1);
@@ -132,25 +128,35 @@ describe('invitations', () => {
     expect((await merchantBrowser(t.app).logIn(email, 'developer password')).status).toBe(303);
   });
 
-  it('refuses an e-mail that is a user already, here or at another merchant, an owner role, a bad e-mail', async () => {
+  it('invites a user of another business exactly as a new address (nothing tells who has an account); refuses one of this team, an owner role, a bad e-mail', async () => {
     const o = await owner();
     const other = await owner();
-    for (const email of [o.fields.email, other.fields.email.toUpperCase()]) {
-      const answer = await invite(o.browser, email, 'viewer');
-      expect(answer.status).toBe(409);
-      expect(pageText(answer.body)).toContain('This e-mail already belongs to a Bhuktani merchant user');
-    }
+    // The same form twice, for an address with an account elsewhere and for a new one: the same answers.
+    const known = await invite(o.browser, other.fields.email.toUpperCase(), 'viewer');
+    const unknown = await invite(o.browser, newEmail('unknown'), 'viewer');
+    expect({ status: known.status, location: known.location, body: known.body }).toEqual({ status: unknown.status, location: unknown.location, body: unknown.body });
+    expect(known.location).toBe('/dashboard/team?done=invited');
+    const shown = (body: string, email: string) => pageText(body).replace(/\S+@example\.com/gi, 'E-MAIL').replace(email, 'E-MAIL');
+    const page = (await o.browser.get('/dashboard/team')).body;
+    expect(teamRows(page)).toHaveLength(1);
+
+    const mine = await invite(o.browser, o.fields.email, 'viewer');
+    expect(mine.status).toBe(409);
+    expect(pageText(mine.body)).toContain(`${o.fields.email} is in your team already.`);
     const asOwner = await invite(o.browser, newEmail('owner'), 'owner');
     expect(asOwner.status).toBe(400);
     expect(pageText(asOwner.body)).toContain('Ownership is handed over, not given.');
     expect((await invite(o.browser, 'not an e-mail', 'viewer')).status).toBe(400);
     const twice = newEmail('twice');
     expect((await invite(o.browser, twice, 'viewer')).status).toBe(303);
-    expect((await invite(o.browser, twice, 'finance')).status).toBe(409);
-    expect(await t.db.query('SELECT email FROM merchant_invitations WHERE merchant_id = $1', [o.merchantId])).toEqual([{ email: twice }]);
+    // A second invitation to an address with an account answers as for one without: "invited already".
+    const again = [await invite(o.browser, twice, 'finance'), await invite(o.browser, other.fields.email, 'finance')];
+    expect(again.map((a) => a.status)).toEqual([409, 409]);
+    expect(shown(again[0].body, twice)).toBe(shown(again[1].body, other.fields.email));
+    expect((await t.db.query<{ email: string }>('SELECT email FROM merchant_invitations WHERE merchant_id = $1 ORDER BY id', [o.merchantId])).map((r) => r.email.toLowerCase())).toHaveLength(3);
   });
 
-  it('two merchants may invite the same new address; whoever is accepted second is told it is taken', async () => {
+  it('two merchants invite the same new address: the first link accepted makes the account, the second joins it with its password', async () => {
     const a = await owner();
     const b = await owner();
     const email = newEmail('wanted');
@@ -158,16 +164,22 @@ describe('invitations', () => {
     const aLink = linkIn(email);
     expect((await invite(b.browser, email, 'admin')).status).toBe(303);
     const bLink = linkIn(email);
-    expect((await join(aLink)).done.status).toBe(303);
+    expect((await join(aLink, 'the one password')).done.status).toBe(303);
     const late = merchantBrowser(t.app);
-    await late.get(bLink);
-    const refused = await late.post(bLink, { password: 'another password', password_again: 'another password' });
-    expect(refused.status).toBe(409);
-    expect(pageText(refused.body)).toContain('This e-mail already belongs to a Bhuktani merchant user');
-    const users = await t.db.query<{ merchant_id: number; role: string }>('SELECT merchant_id, role FROM merchant_users WHERE email = $1 AND removed_at IS NULL', [email]);
-    expect(users.map((u) => [Number(u.merchant_id), u.role])).toEqual([[a.merchantId, 'viewer']]);
-    // B's invitation is still open (B may revoke it); nothing was half made.
-    expect(await t.db.query('SELECT accepted_at FROM merchant_invitations WHERE merchant_id = $1', [b.merchantId])).toEqual([{ accepted_at: null }]);
+    const page = await late.get(bLink);
+    expect(pageText(page.body)).toContain('You have a Bhuktani account with this address');
+    expect(page.body).not.toContain('name="password_again"');
+    const wrong = await late.post(bLink, { password: 'another password' });
+    expect(wrong.status).toBe(401);
+    expect(pageText(wrong.body)).toContain('That is not the password of this account.');
+    const joined = await late.post(bLink, { password: 'the one password' });
+    expect(joined.status).toBe(303);
+    const users = await t.db.query<{ merchant_id: number; role: string }>('SELECT u.merchant_id, u.role FROM merchant_users u JOIN merchant_people p ON p.id = u.person_id WHERE p.email = $1 AND u.removed_at IS NULL ORDER BY u.id', [email]);
+    expect(users.map((u) => [Number(u.merchant_id), u.role])).toEqual([
+      [a.merchantId, 'viewer'],
+      [b.merchantId, 'admin'],
+    ]);
+    expect(await t.db.query('SELECT count(*)::int AS n FROM merchant_people WHERE lower(email) = lower($1)', [email])).toEqual([{ n: 1 }]);
   });
 
   it('resend gives a new link (the old one stops), revoke ends it, and a link is good for 7 days only', async () => {
@@ -276,7 +288,7 @@ describe('managing the team', () => {
     expect((await o.browser.post('/dashboard/team/transfer', { user_id: 'x' })).status).toBe(404);
     const done = await o.browser.post('/dashboard/team/transfer', { user_id: String(admin.id) });
     expect(done.location).toBe('/dashboard/team?done=transferred');
-    const roles = await t.db.query<{ email: string; role: string }>('SELECT email, role FROM merchant_users WHERE merchant_id = $1 AND removed_at IS NULL ORDER BY id', [o.merchantId]);
+    const roles = await t.db.query<{ email: string; role: string }>('SELECT p.email, u.role FROM merchant_users u JOIN merchant_people p ON p.id = u.person_id WHERE u.merchant_id = $1 AND u.removed_at IS NULL ORDER BY u.id', [o.merchantId]);
     expect(roles).toEqual([
       { email: o.fields.email, role: 'admin' },
       { email: admin.email, role: 'owner' },
@@ -331,8 +343,10 @@ describe('e-mails to the owner', () => {
   });
 });
 
-/** The owner follows the e-mail verification link they were sent at sign-up. */
+/** The owner follows the e-mail verification link they were sent (a sign-up's link confirmed it already). */
 async function confirmEmail(o: Awaited<ReturnType<typeof owner>>) {
+  const [{ confirmed }] = await t.db.query<{ confirmed: boolean }>('SELECT email_verified_at IS NOT NULL AS confirmed FROM merchant_people WHERE email = $1', [o.fields.email]);
+  if (confirmed) return;
   await waitForMail(o.fields.email, 1);
   const mail = inbox.to(o.fields.email).find((m) => m.subject.startsWith('Confirm your e-mail'))!;
   const link = /http:\/\/bhuktani\.test(\/dashboard\/verify-email\/[\w-]{43})/.exec(mail.text)![1];
@@ -413,7 +427,7 @@ describe('invitation e-mails a day', () => {
   const tomorrowIn = () => Math.ceil((dayStart(addDays(localDay(t.clock.now(), t.ctx.config.timeZone), 1), t.ctx.config.timeZone).getTime() - t.clock.now().getTime()) / 1000);
 
   it('before the owner confirms their e-mail a team sends 3 a day, invitations and resends alike; the 4th is refused on the page (429), nothing sent, nothing changed', async () => {
-    const o = await owner();
+    const o = await owner({ unconfirmed: true });
     const [first, second, third] = [newEmail('first'), newEmail('second'), newEmail('third')];
     expect((await invite(o.browser, first, 'viewer')).status).toBe(303);
     expect((await o.browser.post(`/dashboard/team/invitations/${await idOf(first)}/resend`)).status).toBe(303);
@@ -481,7 +495,7 @@ describe('invitation e-mails a day', () => {
     const other = await startTestApp({ config: inbox.config, db: process.env.DATABASE_URL?.startsWith('postgres') ? await openTestDb() : t.db });
     try {
       other.clock.advance((t.clock.now().getTime() - other.clock.now().getTime()) / 1000);
-      const o = await owner();
+      const o = await owner({ unconfirmed: true });
       const onOther = await loggedInAs(other.app, o.fields);
       expect((await invite(o.browser, newEmail('on-a'), 'viewer')).status).toBe(303);
       expect((await invite(onOther, newEmail('on-b'), 'viewer')).status).toBe(303);

@@ -64,7 +64,7 @@ describe('the demo merchant', () => {
       expect(after.body).toContain('Ilam First Flush');
 
       // Nobody can log in as the demo shop: it has no password at all (and a first start no scrypt).
-      const [owner] = await store.query<{ password_hash: string }>('SELECT password_hash FROM merchant_users WHERE merchant_id = $1', [first!.merchant.id]);
+      const [owner] = await store.query<{ password_hash: string }>('SELECT p.password_hash FROM merchant_users u JOIN merchant_people p ON p.id = u.person_id WHERE u.merchant_id = $1', [first!.merchant.id]);
       expect(owner.password_hash).toBe(NO_PASSWORD);
       await expect(logIn(fresh.ctx, { email: DEMO_MERCHANT.email, password: NO_PASSWORD, ip: '10.8.0.1' })).rejects.toThrow('Wrong email or password.');
     } finally {

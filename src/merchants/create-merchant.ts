@@ -1,5 +1,5 @@
 import type { AppContext } from '../context.js';
-import { pgCode, PgCode } from '../db/db.js';
+import { pgCode, PgCode, type Queryable } from '../db/db.js';
 import { AppError } from '../http/errors.js';
 import { email, integer, object, text } from '../http/fields.js';
 import { parseOrThrow } from '../http/parse-fields.js';
@@ -7,6 +7,7 @@ import { environments, type Environment } from '../environment.js';
 import type { Merchant } from './merchant.js';
 import type { MerchantUser } from './merchant-user.js';
 import { insertMerchant, insertSecretKey } from './merchant-store.js';
+import { insertMerchantPerson } from './merchant-person-store.js';
 import { insertMerchantUser } from './merchant-user-store.js';
 import { hashPassword, NO_PASSWORD } from '../people/password.js';
 import { displayPrefix, generateSecretKey, hashSecretKey } from './secret-key.js';
@@ -48,32 +49,44 @@ export async function createMerchant(
   const now = ctx.clock.now();
   // `logIn: false` (the demo merchant): an owner nobody can log in as, and no scrypt on a first start.
   const passwordHash = options.logIn === false ? NO_PASSWORD : await hashPassword(request.password!);
+  // Made by an operator (approved), the e-mail counts as verified: the operator's word; otherwise it waits for its link.
+  const emailVerifiedAt = status === 'approved' ? now : null;
   try {
-    return await ctx.db.transaction(async (tx) => {
-      const merchant = await insertMerchant(tx, {
-        idx: ctx.ids.random(16),
-        name: request.name!,
-        email: request.email!,
-        mobile: request.mobile ?? '',
-        feeBps: request.fee_bps ?? DEFAULT_FEE_BPS,
-        status,
-        now,
-      });
-      // The one who signs up (or whose e-mail the operator gave) is the team's owner. Signed up on the
-      // website, the e-mail is unverified until its link is followed; an operator's word verifies it.
-      const emailVerifiedAt = status === 'approved' ? now : null;
-      const owner = await insertMerchantUser(tx, { merchantId: merchant.id, email: request.email!, role: 'owner', passwordHash, emailVerifiedAt, now });
-      const keys = {} as Record<Environment, string>;
-      for (const environment of environments) {
-        keys[environment] = generateSecretKey(environment);
-        await insertSecretKey(tx, { merchantId: merchant.id, environment, keyHash: hashSecretKey(keys[environment]), prefix: displayPrefix(keys[environment]), now });
-      }
-      return { merchant, owner, test_secret_key: keys.test, live_secret_key: keys.live };
-    });
+    return await ctx.db.transaction((tx) => insertMerchantAccount(tx, ctx, { name: request.name!, email: request.email!, mobile: request.mobile ?? '', feeBps: request.fee_bps, passwordHash, status, emailVerifiedAt }));
   } catch (error) {
-    if (pgCode(error) === PgCode.uniqueViolation && /"(merchants_email|merchant_users_email)"/.test(String((error as Error).message))) {
+    if (pgCode(error) === PgCode.uniqueViolation && /"(merchants_email|merchant_people_email)"/.test(String((error as Error).message))) {
       throw new AppError('validation_error', { fields: { email: ['A merchant with this email already exists.'] } });
     }
     throw error;
   }
+}
+
+/**
+ * In `tx`: the merchant, its keys, and its owner, a new person with this e-mail and password hash.
+ * Fails on the unique index merchant_people_email when the e-mail has an account.
+ */
+export async function insertMerchantAccount(
+  tx: Queryable,
+  ctx: Pick<AppContext, 'clock' | 'ids'>,
+  account: { name: string; email: string; mobile: string; feeBps?: number; passwordHash: string; status: 'new' | 'approved'; emailVerifiedAt: Date | null },
+): Promise<CreatedMerchant> {
+  const now = ctx.clock.now();
+  const merchant = await insertMerchant(tx, {
+    idx: ctx.ids.random(16),
+    name: account.name,
+    email: account.email,
+    mobile: account.mobile,
+    feeBps: account.feeBps ?? DEFAULT_FEE_BPS,
+    status: account.status,
+    now,
+  });
+  // The one who signs up (or whose e-mail the operator gave) is the team's owner.
+  const person = await insertMerchantPerson(tx, { email: account.email, passwordHash: account.passwordHash, emailVerifiedAt: account.emailVerifiedAt, now });
+  const owner = await insertMerchantUser(tx, { merchantId: merchant.id, personId: person.id, role: 'owner', now });
+  const keys = {} as Record<Environment, string>;
+  for (const environment of environments) {
+    keys[environment] = generateSecretKey(environment);
+    await insertSecretKey(tx, { merchantId: merchant.id, environment, keyHash: hashSecretKey(keys[environment]), prefix: displayPrefix(keys[environment]), now });
+  }
+  return { merchant, owner, test_secret_key: keys.test, live_secret_key: keys.live };
 }

@@ -1,10 +1,10 @@
-// Merchant log-in with a slow-down: after repeated failures for one email, or from one address,
+// Merchant log-in, of a person by their e-mail, landing on the business they chose last. A slow-down: after repeated failures for one email, or from one address,
 // log-ins are refused for a time that doubles with every further failure. Counted in the database,
 // so the slow-down holds across instances.
 import type { AppContext } from '../context.js';
-import type { Merchant } from './merchant.js';
 import type { MerchantUser } from './merchant-user.js';
-import { findUserForLogIn } from './merchant-user-store.js';
+import { findPersonForLogIn } from './merchant-person-store.js';
+import { findLandingUser } from './merchant-user-store.js';
 import { countSignInFailure, forgetSignInFailures, lockedForSeconds } from '../people/sign-in-throttle.js';
 import { hashPassword, verifyPassword } from '../people/password.js';
 
@@ -24,21 +24,26 @@ export class LogInError extends Error {
 // Checked against when the email is unknown, so a wrong email takes as long as a wrong password.
 let decoyHash: Promise<string> | undefined;
 
-/** The user whose e-mail and password these are, with their merchant. */
-export async function logIn(ctx: AppContext, options: { email: string; password: string; ip: string }): Promise<{ merchant: Merchant; user: MerchantUser }> {
+/**
+ * The person whose e-mail and password these are, as the user of the business they chose last. A
+ * person who belongs to no business any more is answered as a wrong password (after the same work).
+ */
+export async function logIn(ctx: AppContext, options: { email: string; password: string; ip: string }): Promise<{ user: MerchantUser }> {
   const now = ctx.clock.now();
   const email = options.email.trim().toLowerCase();
   const scopes = { email: `email:${email}`, ip: `ip:${options.ip}` };
   const locked = await lockedForSeconds(ctx.db, [scopes.email, scopes.ip], now);
   if (locked > 0) throw new LogInError('locked', locked);
 
-  const found = email ? await findUserForLogIn(ctx.db, email) : undefined;
+  const found = email ? await findPersonForLogIn(ctx.db, email) : undefined;
   const passwordHash = found?.passwordHash ?? (await (decoyHash ??= hashPassword('decoy password, never matches')));
   const matches = (await verifyPassword(options.password, passwordHash)) && found !== undefined;
   if (matches) {
     // Only the email's count: clearing the address's would let one valid account reset it for guessing at others.
     await forgetSignInFailures(ctx.db, scopes.email);
-    return { merchant: found.merchant, user: found.user };
+    const user = await findLandingUser(ctx.db, found.person.id);
+    if (user) return { user };
+    throw new LogInError('wrong_credentials');
   }
 
   const lockFor = await countSignInFailure(

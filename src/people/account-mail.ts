@@ -37,3 +37,28 @@ export function resetPasswordMail(options: { to: string; link: string; expiresAt
     ],
   });
 }
+
+export function finishSignUpMail(options: { to: string; name: string; link: string; expiresAt: Date; timeZone: string }): Mail {
+  return mail({
+    to: options.to,
+    subject: 'Finish signing up for Bhuktani',
+    lines: [
+      `Open this link to create the Bhuktani merchant account of ${options.name}; your test and live secret keys are shown there:`,
+      options.link,
+      [`The link works once, until ${until(options.expiresAt, options.timeZone)}.`, 'If you did not sign up, ignore this e-mail: nothing is created without it.'],
+    ],
+  });
+}
+
+/** To an address that has an account already, when someone signs up with it: nothing was created. */
+export function signUpTakenMail(options: { to: string; logInLink: string; resetLink: string }): Mail {
+  return mail({
+    to: options.to,
+    subject: 'Someone tried to sign up for Bhuktani with your e-mail',
+    lines: [
+      'Someone (we hope you) tried to sign up for Bhuktani with this address, but you already have an account: nothing new was created. Log in here:',
+      options.logInLink,
+      [`Forgot your password? Set a new one: ${options.resetLink}`, 'If it was not you, ignore this e-mail: your account stays as it is.'],
+    ],
+  });
+}

@@ -1,9 +1,9 @@
 // The SQL of a merchant's team: its users (by merchant, never another's), role changes, removal with
-// the end of the removed user's sessions, and the team's own log (merchant_team_events) of changes
-// to the team and of each user's security acts.
+// the end of the sessions looking at this business, and the team's own log (merchant_team_events) of
+// changes to the team and of each user's security acts.
 import type { Queryable } from '../db/db.js';
 import type { MerchantRole, MerchantUser } from '../merchants/merchant-user.js';
-import { USER_COLUMNS } from '../merchants/merchant-user-store.js';
+import { normalUser, USER_COLUMNS, USERS } from '../merchants/merchant-user-store.js';
 
 export interface TeamEvent {
   id: number;
@@ -14,31 +14,29 @@ export interface TeamEvent {
   detail: string;
 }
 
-const normal = (user: MerchantUser): MerchantUser => ({ ...user, id: Number(user.id), merchant_id: Number(user.merchant_id) });
-
 /** The present users of one merchant: the owner first, then by when they joined. */
 export async function listTeamUsers(db: Queryable, merchantId: number): Promise<MerchantUser[]> {
   const rows = await db.query<MerchantUser>(
-    `SELECT ${USER_COLUMNS} FROM merchant_users u WHERE u.merchant_id = $1 AND u.removed_at IS NULL ORDER BY u.role = 'owner' DESC, u.id`,
+    `SELECT ${USER_COLUMNS} FROM ${USERS} WHERE u.merchant_id = $1 AND u.removed_at IS NULL ORDER BY u.role = 'owner' DESC, u.id`,
     [merchantId],
   );
-  return rows.map(normal);
+  return rows.map(normalUser);
 }
 
 /** A present user of this merchant, or undefined (another merchant's, removed, unknown). */
 export async function findTeamUser(db: Queryable, merchantId: number, userId: number): Promise<MerchantUser | undefined> {
-  const [row] = await db.query<MerchantUser>(`SELECT ${USER_COLUMNS} FROM merchant_users u WHERE u.merchant_id = $1 AND u.id = $2 AND u.removed_at IS NULL`, [merchantId, userId]);
-  return row && normal(row);
+  const [row] = await db.query<MerchantUser>(`SELECT ${USER_COLUMNS} FROM ${USERS} WHERE u.merchant_id = $1 AND u.id = $2 AND u.removed_at IS NULL`, [merchantId, userId]);
+  return row && normalUser(row);
 }
 
 export async function findOwner(db: Queryable, merchantId: number): Promise<MerchantUser | undefined> {
-  const [row] = await db.query<MerchantUser>(`SELECT ${USER_COLUMNS} FROM merchant_users u WHERE u.merchant_id = $1 AND u.role = 'owner' AND u.removed_at IS NULL`, [merchantId]);
-  return row && normal(row);
+  const [row] = await db.query<MerchantUser>(`SELECT ${USER_COLUMNS} FROM ${USERS} WHERE u.merchant_id = $1 AND u.role = 'owner' AND u.removed_at IS NULL`, [merchantId]);
+  return row && normalUser(row);
 }
 
-/** Whether any present user, of any merchant, has this e-mail (one e-mail, one user). */
-export async function emailIsAUser(db: Queryable, email: string): Promise<boolean> {
-  const rows = await db.query('SELECT 1 FROM merchant_users WHERE lower(email) = lower($1) AND removed_at IS NULL', [email]);
+/** Whether the person with this e-mail is a present user of this merchant (its team page shows it anyway). */
+export async function emailIsInTeam(db: Queryable, merchantId: number, email: string): Promise<boolean> {
+  const rows = await db.query(`SELECT 1 FROM ${USERS} WHERE u.merchant_id = $1 AND lower(p.email) = lower($2) AND u.removed_at IS NULL`, [merchantId, email]);
   return rows.length > 0;
 }
 
@@ -51,7 +49,10 @@ export async function updateUserRole(db: Queryable, options: { merchantId: numbe
   return rows.length > 0;
 }
 
-/** Removes a present user who is not the owner, and deletes their sessions: they are logged out at once. */
+/**
+ * Removes a present user who is not the owner, and deletes the sessions looking at this business
+ * through them: logged out of it at once. The person's sessions on their other businesses stay.
+ */
 export async function markUserRemoved(db: Queryable, options: { merchantId: number; userId: number; now: Date }): Promise<boolean> {
   const rows = await db.query(
     `UPDATE merchant_users SET removed_at = $3 WHERE merchant_id = $1 AND id = $2 AND role <> 'owner' AND removed_at IS NULL RETURNING id`,
@@ -69,12 +70,16 @@ export async function insertTeamEvent(db: Queryable, event: { merchantId: number
   );
 }
 
-/** A user's own act in their merchant's log: they are its actor and its subject (their e-mail and merchant read from their row). */
-export async function insertUserEvent(db: Queryable, event: { userId: number; now: Date; action: string; detail?: string }): Promise<void> {
+/**
+ * A user's own act in their merchant's log, or (`personId`) a person's in the log of every team they
+ * belong to: they are its actor and its subject (e-mail and merchants read from their rows).
+ */
+export async function insertUserEvent(db: Queryable, event: ({ userId: number } | { personId: number }) & { now: Date; action: string; detail?: string }): Promise<void> {
+  const [column, id] = 'userId' in event ? ['u.id', event.userId] : ['u.person_id', event.personId];
   await db.query(
     `INSERT INTO merchant_team_events (merchant_id, occurred_at, actor_user_id, actor_email, action, subject_email, detail)
-     SELECT merchant_id, $2, id, email, $3, email, $4 FROM merchant_users WHERE id = $1`,
-    [event.userId, event.now, event.action, event.detail ?? ''],
+     SELECT u.merchant_id, $2, u.id, p.email, $3, p.email, $4 FROM ${USERS} WHERE ${column} = $1 AND u.removed_at IS NULL`,
+    [id, event.now, event.action, event.detail ?? ''],
   );
 }
 

@@ -1,6 +1,8 @@
 // A merchant's team (issue 17): the owner and admins invite by e-mail (a single-use link valid 7
 // days, invitation-link.ts; guesses at it limited per address, link-guesses.ts), resend, revoke, change a role, remove a user (their sessions end in the
-// same transaction); the owner hands ownership over (the old owner becomes admin). Each change is one
+// same transaction); the owner hands ownership over (the old owner becomes admin). An invitation to an
+// address that has an account already (one person may belong to several businesses) is answered and
+// mailed like any other; accepting it asks that account's password, or only a press when signed in. Each change is one
 // transaction with its line in the team's log; the owner hears of joins, role changes, removals and
 // hand-overs by e-mail once it has committed. Who may call which is the dashboard's permission table;
 // the rules here are those no role may break: nobody is invited or made owner but by a hand-over, and
@@ -9,9 +11,10 @@
 // the same transaction. Invitation e-mails are counted per team and per address a day (mail-allowance.ts).
 import type { AppContext } from '../context.js';
 import { PgCode, pgCode, type Queryable } from '../db/db.js';
-import { may } from '../dashboard/dashboard-permissions.js';
+import { may } from './merchant-permissions.js';
 import { AppError } from '../http/errors.js';
-import { type MerchantRole, type MerchantUser } from '../merchants/merchant-user.js';
+import { type MerchantPerson, type MerchantRole, type MerchantUser } from '../merchants/merchant-user.js';
+import { findPersonByEmail, insertMerchantPerson, markEmailVerified } from '../merchants/merchant-person-store.js';
 import { insertMerchantUser } from '../merchants/merchant-user-store.js';
 import { findMerchantById } from '../merchants/merchant-store.js';
 import { invitationMail } from './invitation-mail.js';
@@ -30,8 +33,9 @@ import {
   revokeInvitationsSentBy,
 } from './invitation-store.js';
 import { addressAllowance, spendMailAllowances } from './mail-allowance.js';
-import { emailIsAUser, findTeamUser, insertTeamEvent, markUserRemoved, updateUserRole } from './merchant-team-store.js';
-import { findOwner, lockTeamUserRole } from './merchant-team-store.js';
+import { checkUserPassword } from './merchant-user-password.js';
+import { checkUserCode } from './merchant-user-two-factor.js';
+import { emailIsInTeam, findOwner, findTeamUser, insertTeamEvent, lockTeamUserRole, markUserRemoved, updateUserRole } from './merchant-team-store.js';
 import { normalEmail } from './operator.js';
 import { notifyOwner, type OwnerNotice } from './owner-notice.js';
 import { hashPassword } from './password.js';
@@ -56,14 +60,15 @@ export interface TeamActor {
 
 type Log = { error(object: object, message: string): void };
 
-const emailTaken = () =>
-  new AppError('conflict', { detail: 'This e-mail already belongs to a Bhuktani merchant user (here or at another business). One e-mail is one user: invite another address.' });
+const inTeamAlready = (email: string) => new AppError('conflict', { detail: `${email} is in your team already.` });
 const roleRefused = () => new AppError('validation_error', { fields: { role: ['Choose admin, developer, finance or viewer. Ownership is handed over, not given.'] } });
 const noSuchUser = () => new AppError('not_found', { detail: 'There is no such user in your team.' });
 const noSuchInvitation = () => new AppError('not_found', { detail: 'This invitation was accepted or revoked already.' });
 
 async function mailInvitation(ctx: AppContext, actor: TeamActor, invitation: InvitationRow, token: string) {
   const link = `${ctx.config.publicUrl}/dashboard/invitation/${token}`;
+  // Only the invitee reads this: whether the address has an account is theirs to know.
+  const hasAccount = (await findPersonByEmail(ctx.db, invitation.email)) !== undefined;
   await ctx.mailer.send(
     invitationMail({
       to: invitation.email,
@@ -73,7 +78,9 @@ async function mailInvitation(ctx: AppContext, actor: TeamActor, invitation: Inv
       expiresAt: invitation.expires_at,
       timeZone: ctx.config.timeZone,
       place: `${actor.merchantName}'s team on the Bhuktani merchant dashboard`,
-      then: `choose your password (at least ${TEAM_PASSWORD_MIN_LENGTH} characters) and log in`,
+      then: hasAccount
+        ? 'join with your Bhuktani account (its password, or just a press if you are logged in): your other businesses stay as they are'
+        : `choose your password (at least ${TEAM_PASSWORD_MIN_LENGTH} characters) and log in`,
     }),
   );
 }
@@ -125,7 +132,8 @@ export async function inviteTeamMember(ctx: AppContext, options: { actor: TeamAc
   if (Object.keys(fields).length > 0) throw new AppError('validation_error', { fields });
   const role = options.role as InvitableRole;
   const book = merchantInvitations(options.actor.merchantId);
-  if (await emailIsAUser(ctx.db, email!)) throw emailTaken();
+  // A user of another business is invited like anyone: whether an address has an account shows nowhere.
+  if (await emailIsInTeam(ctx.db, options.actor.merchantId, email!)) throw inTeamAlready(email!);
   if (await findOpenInvitationFor(ctx.db, book, email!)) throw new AppError('conflict', { detail: `${email} is invited already: resend or revoke that invitation.` });
   const now = ctx.clock.now();
   const { token, tokenHash, expiresAt } = newInvitationLink(now);
@@ -165,16 +173,26 @@ export async function revokeTeamInvitation(ctx: AppContext, options: { actor: Te
   });
 }
 
+/** An invitation a link names, with its merchant and the account its address has already, if any. */
+export interface UsableInvitation {
+  invitation: InvitationRow;
+  merchantName: string;
+  merchantIdx: string;
+  /** The person with the invitation's e-mail: they join with their own account. */
+  person?: MerchantPerson;
+}
+
 /**
- * The invitation a link followed from `ip` names, with its merchant's name, while it can be accepted.
+ * The invitation a link followed from `ip` names, while it can be accepted.
  * Throws SignInError: 'wrong_code' for a wrong or dead link, 'locked' after too many (link-guesses.ts).
  */
-export function usableTeamInvitation(ctx: AppContext, options: { token: string; ip: string }): Promise<{ invitation: InvitationRow; merchantName: string }> {
+export function usableTeamInvitation(ctx: AppContext, options: { token: string; ip: string }): Promise<UsableInvitation> {
   return followLink(ctx, options.ip, async () => {
     if (!isInvitationToken(options.token)) return undefined;
     const invitation = await findUsableInvitation(ctx.db, MERCHANT_INVITATION_LINKS, invitationTokenHash(options.token), ctx.clock.now());
     const merchant = invitation && (await findMerchantById(ctx.db, invitation.merchant_id!));
-    return merchant ? { invitation: invitation!, merchantName: merchant.name } : undefined;
+    if (!merchant) return undefined;
+    return { invitation: invitation!, merchantName: merchant.name, merchantIdx: merchant.idx, person: await findPersonByEmail(ctx.db, invitation!.email) };
   });
 }
 
@@ -186,20 +204,43 @@ export function teamPasswordProblem(password: string, email: string): string | u
 }
 
 /**
- * Accepts the invitation `usable` (as usableTeamInvitation found it for the link `token`) with the
- * invitee's password: the link is spent and the user exists (e-mail verified: they followed the
- * link) in one transaction. Undefined when the link was spent meanwhile; the e-mail taken meanwhile
- * (by another merchant's invitation or a sign-up) is a conflict.
+ * How the invitee proves who they are: a new address chooses a password; an address with an account
+ * gives its password (and a two-factor code when it has two-factor), or is logged in as it already.
  */
-export async function acceptTeamInvitation(
-  ctx: AppContext,
-  options: { usable: { invitation: InvitationRow; merchantName: string }; token: string; password: string },
-  log: Log,
-): Promise<MerchantUser | undefined> {
-  const { invitation, merchantName } = options.usable;
-  const problem = teamPasswordProblem(options.password, invitation.email);
-  if (problem) throw new AppError('validation_error', { fields: { password: [problem] } });
-  const passwordHash = await hashPassword(options.password);
+export type InvitationProof = { kind: 'new'; password: string } | { kind: 'account'; password: string; code: string } | { kind: 'session'; personId: number };
+
+const accountNow = () => new AppError('conflict', { detail: 'This address has a Bhuktani account now. Reload this page and join with its password.' });
+
+/** The person the proof stands for, once checked (a new address's is made in the accepting transaction). */
+async function provenPerson(ctx: AppContext, usable: UsableInvitation, proof: InvitationProof): Promise<MerchantPerson | undefined> {
+  const { person } = usable;
+  if (proof.kind === 'new') {
+    if (person) throw accountNow();
+    const problem = teamPasswordProblem(proof.password, usable.invitation.email);
+    if (problem) throw new AppError('validation_error', { fields: { password: [problem] } });
+    return undefined;
+  }
+  if (!person) throw new AppError('conflict', { detail: 'This invitation is for a new account. Reload this page and choose a password.' });
+  if (proof.kind === 'session') {
+    if (proof.personId !== person.id) throw new AppError('conflict', { detail: `This invitation is for ${person.email}. Log out, then open the link again.` });
+    return person;
+  }
+  // The log-in's own checks and limits: wrong passwords count against the e-mail, wrong codes against the person.
+  await checkUserPassword(ctx, { personId: person.id, password: proof.password });
+  if (person.totp_enrolled_at) await checkUserCode(ctx, { personId: person.id, code: proof.code, purpose: 'to log in' });
+  return person;
+}
+
+/**
+ * Accepts the invitation `usable` (as usableTeamInvitation found it for the link `token`): the link is
+ * spent and the invitee is a user of the team (e-mail verified: they followed the link) in one
+ * transaction. Undefined when the link was spent meanwhile. Throws SignInError for a wrong password
+ * or code of an existing account.
+ */
+export async function acceptTeamInvitation(ctx: AppContext, options: { usable: UsableInvitation; token: string; proof: InvitationProof }, log: Log): Promise<MerchantUser | undefined> {
+  const { usable, proof } = options;
+  const known = await provenPerson(ctx, usable, proof);
+  const passwordHash = proof.kind === 'new' ? await hashPassword(proof.password) : undefined;
   const now = ctx.clock.now();
   let user: MerchantUser | undefined;
   try {
@@ -207,16 +248,20 @@ export async function acceptTeamInvitation(
       const accepted = await markAccepted<InvitableRole>(tx, MERCHANT_INVITATION_LINKS, invitationTokenHash(options.token), now);
       if (!accepted) return undefined;
       const merchantId = accepted.merchant_id!;
-      const joined = await insertMerchantUser(tx, { merchantId, email: accepted.email, role: accepted.role, passwordHash, emailVerifiedAt: now, now });
-      await insertTeamEvent(tx, { merchantId, now, actorUserId: Number(joined.id), actorEmail: joined.email, action: 'join', subjectEmail: joined.email, detail: joined.role });
-      return { ...joined, id: Number(joined.id), merchant_id: merchantId };
+      const person = known ?? (await insertMerchantPerson(tx, { email: accepted.email, passwordHash: passwordHash!, emailVerifiedAt: now, now }));
+      if (known) await markEmailVerified(tx, person.id, now);
+      const joined = await insertMerchantUser(tx, { merchantId, personId: person.id, role: accepted.role, now });
+      await insertTeamEvent(tx, { merchantId, now, actorUserId: joined.id, actorEmail: joined.email, action: 'join', subjectEmail: joined.email, detail: joined.role });
+      return joined;
     });
   } catch (error) {
-    if (pgCode(error) === PgCode.uniqueViolation) throw emailTaken();
-    throw error;
+    if (pgCode(error) !== PgCode.uniqueViolation) throw error;
+    // Made meanwhile by another invitation or a sign-up; or in this team already.
+    if (/merchant_people_email/.test(String((error as Error).message))) throw accountNow();
+    throw new AppError('conflict', { detail: `You are in ${usable.merchantName}'s team already.` });
   }
   if (user) {
-    const actor = { userId: user.id, email: user.email, merchantId: user.merchant_id, merchantName };
+    const actor = { userId: user.id, email: user.email, merchantId: user.merchant_id, merchantName: usable.merchantName };
     await notifyOwner(ctx, notice(actor, 'A new user joined your team', [`${user.email} accepted the invitation and joined as ${user.role}.`]), log);
   }
   return user;

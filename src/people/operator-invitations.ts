@@ -5,7 +5,7 @@
 // while whoever sent it may invite: their removal or demotion revokes it (manage-operators.ts).
 import type { Actor } from '../audit/audit-entry.js';
 import { appendAudit } from '../audit/audit-store.js';
-import { mayUse } from '../console/console-permissions.js';
+import { mayUse } from './operator-permissions.js';
 import type { AppContext } from '../context.js';
 import { PgCode, pgCode, type Queryable } from '../db/db.js';
 import { AppError } from '../http/errors.js';

@@ -1,7 +1,7 @@
-// The SQL of recovery codes, for every kind of account that has two-factor (operators, merchant users).
+// The SQL of recovery codes, for every kind of account that has two-factor (operators, the people of merchants' teams).
 import type { Queryable } from '../db/db.js';
 
-export type RecoveryAccountKind = 'operator' | 'merchant_user';
+export type RecoveryAccountKind = 'operator' | 'merchant_person';
 
 export async function replaceRecoveryCodes(db: Queryable, kind: RecoveryAccountKind, accountId: number, codeHashes: string[]): Promise<void> {
   await deleteRecoveryCodes(db, kind, accountId);

@@ -1,10 +1,10 @@
 // The console's classifications for the isolation suite: every console route says what it needs
-// (a permission of console-permissions.ts, or 'signed-out'), and its attempts prove it: a signed-out
+// (a permission of operator-permissions.ts, or 'signed-out'), and its attempts prove it: a signed-out
 // browser and a merchant's dashboard session (its cookie sent along) are sent to sign in, every
 // operator role without the permission gets the 403 page — crafted POSTs with a valid CSRF token
 // of the operator's own session included — and a role with it can read the page.
 import { expect } from 'vitest';
-import { mayUse, type Permission } from '../../src/console/console-permissions.js';
+import { mayUse, type Permission } from '../../src/people/operator-permissions.js';
 import { OPERATOR_ROLES, type OperatorRole } from '../../src/people/operator.js';
 import { newOperator, operatorBrowser } from '../console-client.js';
 import type { MerchantBrowser } from '../dashboard-client.js';

@@ -300,7 +300,7 @@ export async function snapshotOfMerchant(db: TestApp['db'], id: number, ownNew: 
     business: await db.query('SELECT * FROM merchant_business_details WHERE merchant_id = $1', [id]),
     bankAccount: await db.query('SELECT * FROM merchant_bank_accounts WHERE merchant_id = $1', [id]),
     payouts: await db.query('SELECT idx, environment, amount, state FROM payouts WHERE merchant_id = $1 ORDER BY idx', [id]),
-    users: await db.query('SELECT id, email, role, password_hash, removed_at FROM merchant_users WHERE merchant_id = $1 ORDER BY id', [id]),
+    users: await db.query('SELECT u.id, p.email, u.role, p.password_hash, p.totp_enrolled_at, u.removed_at FROM merchant_users u JOIN merchant_people p ON p.id = u.person_id WHERE u.merchant_id = $1 ORDER BY u.id', [id]),
     invitations: await db.query('SELECT id, email, role, token_hash, expires_at, accepted_at, revoked_at FROM merchant_invitations WHERE merchant_id = $1 ORDER BY id', [id]),
     teamEvents: await db.query('SELECT count(*)::int AS n FROM merchant_team_events WHERE merchant_id = $1', [id]),
     paymentLinks: await db.query('SELECT idx, environment, active, payments_taken, updated_at FROM payment_links WHERE merchant_id = $1 ORDER BY id', [id]),

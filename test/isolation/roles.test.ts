@@ -1,16 +1,16 @@
 // Roles (issue 17): for every dashboard route the app registers, every role of a merchant's team is
-// allowed or refused exactly as the permission table says (src/dashboard/dashboard-permissions.ts).
+// allowed or refused exactly as the permission table says (src/people/merchant-permissions.ts).
 // Refused: a 403 "Not allowed for your role" page, forms posted by hand with a valid CSRF token of
 // the user's own session included, and nothing of the merchant's changed. Allowed: past the check
 // (a harmless request: a review step, an invalid field, an unknown id). Every dashboard route must
 // be listed below with the action it declares: a new route fails this suite until classified.
 import { afterAll, describe, expect, it } from 'vitest';
-import { ACTIONS, type Action, may } from '../../src/dashboard/dashboard-permissions.js';
+import { ACTIONS, type Action, may } from '../../src/people/merchant-permissions.js';
 import { merchantRoles, type MerchantRole } from '../../src/merchants/merchant-user.js';
 import { requestPayout } from '../../src/settlements/request-payout.js';
 import { merchantBrowser, type MerchantBrowser, paidPayment } from '../dashboard-client.js';
 import { approveSignedUp } from '../merchant-approval.js';
-import { loggedInAs, teamMember } from '../team-client.js';
+import { loggedInAs, merchantOwnedBy, teamMember } from '../team-client.js';
 import { routeKey, snapshotOfMerchant, startRecordingRoutes } from './isolation-helper.js';
 
 interface Request {
@@ -44,6 +44,7 @@ const routesTable: Record<string, { action: Action | 'public' } & Request> = {
   'POST /dashboard/business': { action: 'business.manage', body: { legal_name: '' } },
   'POST /dashboard/business/bank-account': { action: 'business.manage', body: { account_number: 'not a number' } },
   'POST /dashboard/environment': { action: 'view', body: { environment: 'test', back: '/dashboard' } },
+  'POST /dashboard/switch-business': { action: 'view', body: { business: 'not-one-of-theirs' } },
   'POST /dashboard/logout': { action: 'view', endsSession: true },
   'GET /dashboard/settlements': { action: 'view' },
   'POST /dashboard/settlements/payouts': { action: 'payouts.request', body: { payout: 'amount', amount: 'not an amount' } },
@@ -80,6 +81,8 @@ const routesTable: Record<string, { action: Action | 'public' } & Request> = {
   'POST /dashboard/invitation/:token': { action: 'public' },
   'GET /dashboard/signup': { action: 'public' },
   'POST /dashboard/signup': { action: 'public' },
+  'GET /dashboard/signup/:token': { action: 'public' },
+  'POST /dashboard/signup/:token': { action: 'public' },
   'GET /dashboard/login': { action: 'public' },
   'POST /dashboard/login': { action: 'public' },
 };
@@ -95,7 +98,7 @@ t.clock.advance(20 * 365 * 24 * 3600);
 const owner = merchantBrowser(t.app);
 const signedUp = await owner.signUp();
 await approveSignedUp(t.ctx, signedUp.fields.email);
-const [{ id: merchantId }] = await t.db.query<{ id: number }>('SELECT merchant_id AS id FROM merchant_users WHERE email = $1', [signedUp.fields.email]);
+const merchantId = await merchantOwnedBy(t.db, signedUp.fields.email);
 await owner.get('/dashboard/webhooks');
 expect((await owner.post('/dashboard/webhooks/endpoint', { url: 'https://roles.example.com/hook' })).status).toBe(200);
 const paid = await paidPayment(t.app, signedUp.keys.test);

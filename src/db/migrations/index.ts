@@ -19,7 +19,8 @@ import m017 from './017_merchant_account_safety.js';
 import m018 from './018_settlements.js';
 import m019 from './019_payout_schedules.js';
 import m020 from './020_invitations_of_those_gone.js';
-import m022 from './022_sandbox_covers_confirmed_owners.js';
+import m021 from './021_sandbox_covers_confirmed_owners.js';
+import m022 from './022_merchant_people.js';
 import m050 from './050_payment_links.js';
 
 export interface Migration {
@@ -51,6 +52,8 @@ export const migrations: Migration[] = [
   sql('018_settlements', m018),
   sql('019_payout_schedules', m019),
   sql('020_invitations_of_those_gone', m020),
-  sql('022_sandbox_covers_confirmed_owners', m022),
+  // 021 reads the users' e-mail columns that 022 moves to merchant_people.
+  sql('021_sandbox_covers_confirmed_owners', m021),
+  sql('022_merchant_people', m022),
   sql('050_payment_links', m050),
 ];

@@ -1,4 +1,4 @@
-// Migration 022 on a store with merchants of every kind: the owner of one made by the operator
+// Migration 021 on a store with merchants of every kind: the owner of one made by the operator
 // (approved, or suspended since, never having applied) counts as confirmed; a signed-up merchant's
 // owner keeps what they had, applied and approved or not; a later user of the team is not touched.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,7 +6,7 @@ import { openTestDb } from '../../../test/test-app.js';
 import type { Db } from '../db.js';
 import { migrations } from './index.js';
 
-describe('migration 022_sandbox_covers_confirmed_owners', () => {
+describe('migration 021_sandbox_covers_confirmed_owners', () => {
   let db: Db;
   beforeAll(async () => {
     db = await openTestDb();
@@ -18,8 +18,8 @@ describe('migration 022_sandbox_covers_confirmed_owners', () => {
     const seen = await db
       .transaction(async (tx) => {
         // A schema of its own, so the shared test store is not touched; the whole run is rolled back.
-        await tx.exec('CREATE SCHEMA upgrade_022; SET LOCAL search_path TO upgrade_022');
-        const at = migrations.findIndex((m) => m.name === '022_sandbox_covers_confirmed_owners');
+        await tx.exec('CREATE SCHEMA upgrade_021; SET LOCAL search_path TO upgrade_021');
+        const at = migrations.findIndex((m) => m.name === '021_sandbox_covers_confirmed_owners');
         for (const migration of migrations.slice(0, at)) await migration.run(tx);
         const merchant = (idx: string, status: string, appliedAt: string | null) =>
           tx.query(

@@ -1,4 +1,4 @@
-// What each role of a merchant's team may do on the dashboard: one table, read by the one check in
+// What each role of a merchant's team may do (on the dashboard, and who may invite): one table, read by the one check in
 // the dashboard plugin's onRequest hook (dashboard.routes.ts) and by the pages that hide what a
 // role may not use. Every dashboard route names its action in its config (`config: { action:
 // 'refunds.create' }`) or says it is public (`config: { public: true }`); any other fails to register.
