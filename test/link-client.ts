@@ -29,8 +29,8 @@ export const pathOf = (url: string) => {
 /** The code of a link's address, `…/l/<code>`. */
 export const codeOf = (url: string) => /\/l\/([A-Za-z0-9]+)$/.exec(url)![1];
 
-export function linkPayer(app: FastifyInstance) {
-  const browser = payerBrowser(app);
+export function linkPayer(app: FastifyInstance, options: Parameters<typeof payerBrowser>[1] = {}) {
+  const browser = payerBrowser(app, options);
   return {
     browser,
     open: (code: string): Promise<PortalResponse> => browser.get(`/l/${code}`),

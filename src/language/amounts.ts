@@ -24,3 +24,8 @@ export function formatAmount(paisa: number, language: Language): string {
 export function formatNumber(n: number, language: Language): string {
   return grouped[language].format(n);
 }
+
+/** ASCII digits of `text` in the language's digits: `4:59` → `४:५९` in Nepali. */
+export function inDigits(text: string, language: Language): string {
+  return language === 'ne' ? text.replace(/[0-9]/g, (d) => String.fromCharCode(0x966 + Number(d))) : text;
+}

@@ -1,10 +1,95 @@
-// The payer's words in English: every sentence of the pages a payer sees. This catalogue defines
-// their shape (`Messages`); every other language's must satisfy it, so a message missing there
-// fails the type check. Templates name messages and never hold sentences. A message that takes
-// values is a function; one that marks some of its words up returns Html, escaping the values.
+// The payer's words in English: every sentence of the pages a payer sees (the hosted page, a
+// payment link's pages, the outage page, the demo shop). This catalogue defines their shape
+// (`Messages`); every other language's must satisfy it, so a message missing there fails the type
+// check. Templates name messages and never hold sentences. A message that takes values is a
+// function; counts come as numbers (each language writes its own digits and plurals), amounts and
+// dates already written in the payer's language. One that marks some of its words up returns Html,
+// escaping the values. Contract section 5's labels and buttons are these words exactly.
 import { html, type Html } from '../http/html.js';
+import { unavailableNotice } from '../http/page-errors.js';
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 export const en = {
+  /** The switch on every page names each language in itself. */
+  switch: { label: 'Language', name: 'English' },
+  layout: {
+    secure: 'Secure checkout',
+    testMode: 'TEST MODE',
+    testNote: 'sandbox payment, no real money moves',
+    footer: 'Payments processed by Bhuktani · Never share your MPIN or OTP with anyone',
+  },
+  checkout: {
+    title: (business: string) => `Pay ${business}`,
+    payTo: (business: string): Html => html`Pay <strong>${business}</strong>`,
+    summary: 'Order summary',
+    products: 'Products',
+    breakdown: 'Breakdown',
+    total: 'Total',
+    order: (id: string) => `Order ${id}`,
+    expiresIn: 'Link expires in',
+    hoursMinutes: (hours: number, minutes: number) => `${hours} h ${minutes} min`,
+    expired: 'This payment link has expired.',
+    walletStep: 'Wallet step',
+    otpStep: 'Verification step',
+    steps: { wallet: 'Wallet', otp: 'OTP', done: 'Done' },
+    mobile: 'Mobile number',
+    mobilePlaceholder: '98XXXXXXXX',
+    mpin: 'MPIN',
+    mpinPlaceholder: '4 digits',
+    pay: 'Pay',
+    otpSent: (mobile: string) => `We sent a 6-digit code to ${mobile}.`,
+    otp: 'OTP',
+    otpPlaceholder: '6 digits',
+    confirm: 'Confirm',
+    cancel: 'Cancel',
+    processing: 'Processing…',
+    sandboxWallets: 'Sandbox wallets',
+    sandboxHint: (first: string, last: string, mpin: string, otp: string, pending: string) =>
+      `Mobile ${first}–${last}, MPIN ${mpin}, OTP ${otp}. ${pending} leaves the payment Pending.`,
+  },
+  /** What went wrong on a step, by PayerError's code (payments/payer-error.ts). */
+  payerErrors: {
+    unknown_wallet: 'No wallet is registered with this mobile number.',
+    invalid_input: 'Enter your 10-digit mobile number and your 4-digit MPIN.',
+    wrong_mpin: 'Wrong MPIN.',
+    wallet_locked: 'This wallet is locked after too many wrong MPINs. Try again later.',
+    wallet_frozen: 'This wallet is frozen and cannot pay. Contact Bhuktani support, or pay with another wallet.',
+    wrong_otp: 'Wrong OTP.',
+    otp_expired: 'The OTP has expired. Start again to get a new one.',
+    attempt_ended: 'Too many wrong OTPs. Start again with your mobile number and MPIN.',
+    insufficient_balance: 'This wallet does not have enough balance. Try another wallet.',
+    otp_not_sent: 'We could not send the OTP to your phone. Please try again in a moment.',
+    payment_expired: 'This payment link has expired.',
+    order_paid: 'This order has already been paid.',
+    not_payable: 'This payment can no longer be paid.',
+    link_used_up: 'This payment link has taken all the payments it was made for. You have not been charged.',
+    attemptsLeft: (n: number) => `${plural(n, 'attempt', 'attempts')} left.`,
+    lockedFor: (minutes: number) => `This wallet is locked after too many wrong MPINs. Try again in ${plural(minutes, 'minute', 'minutes')}.`,
+  },
+  notices: {
+    notFound: { title: 'Payment not found', message: 'This payment link is not valid. Check the link or start again from the shop.' },
+    closedMerchant: { title: 'Payments unavailable', message: (business: string) => `${business} cannot take payments at the moment. You have not been charged.` },
+    expired: { title: 'Payment link expired', message: 'This payment link has expired. Start the payment again from the shop.' },
+    finished: {
+      title: 'Payment finished',
+      canceled: 'This payment was canceled.',
+      pending: 'This payment is being processed.',
+      complete: 'This payment is complete.',
+      returnTo: (business: string) => `Return to ${business}`,
+    },
+    orderPaid: { title: 'Order already paid', message: 'This order has already been paid through another payment link. You have not been charged again.' },
+    notPayable: { title: 'Payment unavailable' },
+    linkUsedUp: { title: 'No more payments' },
+    tooMany: { title: 'Too many attempts', message: 'Too many attempts from your network. Wait a minute, then try again.' },
+    formExpired: { title: 'Form expired', message: 'This form could not be verified. Go back, reload the page and try again.' },
+    outage: { title: unavailableNotice.title as string, message: unavailableNotice.message as string },
+    failed: { title: 'Something went wrong', message: 'Something went wrong on our side. Please try again in a moment.' },
+    tryAgain: 'Try again',
+    backTo: (business: string) => `Back to ${business}`,
+    /** The switch's own page, when it was not told where to go back to. */
+    switched: { title: 'Language changed', message: 'The pages of your payment are in English now.' },
+  },
   link: {
     title: (business: string) => `Pay ${business}`,
     payTo: (business: string): Html => html`Pay <strong>${business}</strong>`,
@@ -30,7 +115,7 @@ export const en = {
     notFound: { title: 'Payment link not found', message: 'This address does not lead to a payment link. Check it, or scan the code again.' },
     locked: {
       title: 'Too many wrong links',
-      message: (seconds: string) => `Too many addresses that lead nowhere were opened from your network. Try again in ${seconds} seconds.`,
+      message: (seconds: number) => `Too many addresses that lead nowhere were opened from your network. Try again in ${plural(seconds, 'second', 'seconds')}.`,
     },
     inactive: {
       title: 'Not taking payments',
@@ -46,11 +131,13 @@ export const en = {
     anyAmount: (least: string, most: string) => `Pay any amount from ${least} to ${most}`,
   },
   receipt: {
-    title: 'Your payment',
     Completed: { title: 'Payment complete', message: (amount: string, business: string) => `You paid ${amount} to ${business}.` },
     'Partially refunded': { title: 'Payment partly refunded', message: (amount: string, business: string) => `You paid ${amount} to ${business}; part of it has been refunded to you.` },
     Refunded: { title: 'Payment refunded', message: (amount: string, business: string) => `You paid ${amount} to ${business}, and all of it has been refunded to you.` },
-    Pending: { title: 'Payment being processed', message: (amount: string, business: string) => `Your payment of ${amount} to ${business} is being checked. It completes once it is confirmed.` },
+    Pending: {
+      title: 'Payment being processed',
+      message: (amount: string, business: string) => `Your payment of ${amount} to ${business} is being checked. It completes once it is confirmed.`,
+    },
     'User canceled': { title: 'Payment canceled', message: () => 'You canceled the payment. You have not been charged.' },
     Expired: { title: 'Payment not made', message: () => 'The time to pay ran out before the payment was made. You have not been charged.' },
     Initiated: { title: 'Payment not finished', message: () => 'This payment has not been made yet.' },
@@ -62,6 +149,61 @@ export const en = {
     payAgain: 'Pay again',
     continuePaying: 'Continue paying',
     notFound: { title: 'Payment not found', message: 'This page shows a payment made through this link. Start again from the link.' },
+  },
+  /** The demo shop: a merchant's website, in the payer's language too. */
+  demo: {
+    shopName: 'Demo Shop',
+    tagline: 'Tea from the hills of Nepal',
+    sandboxNote: (mobile: string, mpin: string, otp: string): Html =>
+      html`<strong>Sandbox demo</strong> · no real money moves. Pay with wallet <b>${mobile}</b>, MPIN <b>${mpin}</b>, OTP <b>${otp}</b>.`,
+    footer: "A sample shop that takes payments through Bhuktani's hosted checkout.",
+    shopTitle: 'Shop',
+    heading: 'Fresh tea, paid through Bhuktani',
+    intro: (): Html =>
+      html`Pick a tea and press <b>Buy</b>: this shop's server initiates a payment with the typed client, sends you to Bhuktani's hosted page, and confirms the result with a lookup when you come back.`,
+    products: {
+      'ilam-first-flush': 'Light, floral black tea from the eastern hills. 100 g tin.',
+      'masala-chai': 'Strong black tea with cardamom, ginger and cinnamon. 250 g.',
+      'golden-tips': 'Hand-rolled golden buds, honey-sweet and smooth. 50 g tin.',
+    },
+    plusDelivery: (amount: string) => `+ ${amount} delivery`,
+    delivery: 'Delivery',
+    buy: 'Buy',
+    pickATea: 'Pick one of the teas below.',
+    outcomes: {
+      Completed: { title: 'Order paid', message: 'Thank you! Your tea is on its way.' },
+      'Partially refunded': { title: 'Order partly refunded', message: 'This order was paid, and part of it has been refunded.' },
+      Refunded: { title: 'Order refunded', message: 'This order was paid and then refunded in full.' },
+      Pending: { title: 'Payment pending', message: 'The payment is held for review. We ship once it completes.' },
+      'User canceled': { title: 'Payment canceled', message: 'You canceled the payment. Nothing was charged.' },
+      Expired: { title: 'Payment link expired', message: 'The payment link expired before it was paid. Nothing was charged.' },
+      Initiated: { title: 'Payment not finished', message: 'This payment has not been made yet.' },
+    },
+    receipt: { order: 'Order', orderId: 'Order id', amount: 'Amount', status: 'Status', transactionId: 'Transaction id', pidx: 'Payment id (pidx)' },
+    statuses: {
+      Completed: 'Completed',
+      'Partially refunded': 'Partially refunded',
+      Refunded: 'Refunded',
+      Pending: 'Pending',
+      'User canceled': 'User canceled',
+      Expired: 'Expired',
+      Initiated: 'Initiated',
+    },
+    checks: { signature: 'Callback signature verified', lookup: 'Status confirmed with lookup' },
+    backToShop: 'Back to the shop',
+    couldNotStart: 'Could not start the payment',
+    couldNotCheck: 'Could not check the payment',
+    bhuktaniAnswered: (said: string) => `Bhuktani answered: ${said}`,
+    noOrder: { title: 'No order here', message: 'This page shows an order once its payment has ended. Start from the shop.' },
+    notVerified: { title: 'Payment not verified', message: 'This return link was not signed by Bhuktani, so the shop ignores it.' },
+    orderNotFound: { title: 'Order not found', message: 'This payment does not belong to the demo shop.' },
+    formExpired: { title: 'Form expired', message: 'This form could not be verified. Go back, reload the page and try again.' },
+    unavailable: {
+      title: 'No demo here',
+      heading: 'The demo shop is not set up on this server',
+      why: "Bhuktani creates its demo merchant only when it starts on an empty store, and this store already had merchants when it started (or the demo's key was removed).",
+      instead: (): Html => html`To try a payment, create a merchant with <code>npx bhuktani merchant create</code> and initiate a payment with its test key, as the README shows.`,
+    },
   },
 };
 

@@ -4,19 +4,15 @@
 import { html, type Html } from '../http/html.js';
 import { formatAmount } from '../language/amounts.js';
 import { formatDay, formatMoment } from '../language/dates.js';
-import type { Messages } from '../language/en.js';
-import type { Language } from '../language/languages.js';
 import { addDays, dayStart, localDay } from '../local-days.js';
 import type { Environment } from '../environment.js';
 import type { Payment } from '../payments/payment.js';
 import type { PayerField, PayerFieldProblem } from '../payment-links/payer-details.js';
 import type { PaymentLink } from '../payment-links/payment-link.js';
-import { portalLayout } from './layout.js';
+import { portalLayout, type PayerFrame } from './layout.js';
 
-/** What every payer page of a link knows: the payer's language and its words, and TIME_ZONE. */
-export interface PayerView {
-  language: Language;
-  t: Messages;
+/** What every payer page of a link knows: the payer's language and the page's address, and TIME_ZONE. */
+export interface PayerView extends PayerFrame {
   timeZone: string;
 }
 
@@ -31,7 +27,8 @@ export interface LinkPageView extends PayerView {
 
 /** When the link stops taking payments, as a payer reads it: a whole last day when it ends as one begins. */
 function expiryLine(view: LinkPageView, expiresAt: Date): string {
-  const { t, language, timeZone } = view;
+  const { timeZone } = view;
+  const { t, language } = view.speech;
   const day = localDay(expiresAt, timeZone);
   if (dayStart(day, timeZone).getTime() === expiresAt.getTime()) {
     const lastDay = dayStart(addDays(day, -1), timeZone);
@@ -41,7 +38,8 @@ function expiryLine(view: LinkPageView, expiresAt: Date): string {
 }
 
 function problemText(view: LinkPageView, problem: PayerFieldProblem): string {
-  const { t, link, language } = view;
+  const { link } = view;
+  const { t, language } = view.speech;
   switch (problem) {
     case 'amount_below_min':
       return t.link.problems.amount_below_min(formatAmount(link.min_amount!, language));
@@ -71,9 +69,12 @@ function input(view: LinkPageView, field: PayerField, label: string, hint?: stri
 }
 
 export function linkPage(view: LinkPageView): Html {
-  const { link, t, language } = view;
+  const { link } = view;
+  const { t, language } = view.speech;
   const labels: Record<Exclude<PayerField, 'amount'>, string> = { name: t.link.nameLabel, phone: t.link.phoneLabel, email: t.link.emailLabel };
   return portalLayout({
+    speech: view.speech,
+    back: view.back,
     title: t.link.title(view.business),
     environment: link.environment,
     body: html`<section class="summary" aria-label="${link.name}">
@@ -117,7 +118,8 @@ const receiptTone: Record<Payment['status'], 'success' | 'info' | 'error'> = {
 };
 
 export function receiptPage(view: ReceiptView): Html {
-  const { t, language, payment, status } = view;
+  const { payment, status } = view;
+  const { t, language } = view.speech;
   const outcome = t.receipt[status];
   const amount = formatAmount(payment.amount, language);
   const paid = status === 'Completed' || status === 'Partially refunded' || status === 'Refunded' || status === 'Pending';
@@ -128,6 +130,8 @@ export function receiptPage(view: ReceiptView): Html {
         ? { href: view.linkPath, text: t.receipt.payAgain }
         : undefined;
   return portalLayout({
+    speech: view.speech,
+    back: view.back,
     title: outcome.title,
     environment: view.environment,
     body: html`<section class="notice ${receiptTone[status]}" data-status="${status}">

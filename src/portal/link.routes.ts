@@ -8,11 +8,11 @@ import type { AppContext } from '../context.js';
 import { csrfToken, csrfValid } from '../http/csrf.js';
 import { errorHandler } from '../http/error-handler.js';
 import type { Html } from '../http/html.js';
-import { pageError, unavailableNotice } from '../http/page-errors.js';
+import { pageError } from '../http/page-errors.js';
 import { field, queryText } from '../http/page-request.js';
 import { setPageHeaders } from '../http/page-headers.js';
 import { withinIpLimit } from '../http/rate-limit.js';
-import { en as t } from '../language/en.js';
+import { payerSpeech } from '../language/payer-speech.js';
 import { liveRefusal } from '../merchants/approval-state-machine.js';
 import type { Merchant } from '../merchants/merchant.js';
 import { findMerchantById } from '../merchants/merchant-store.js';
@@ -26,7 +26,8 @@ import { qrCodePng, qrCodeSvg } from '../payment-links/qr-code.js';
 import { LinkUnavailableError, startLinkPayment } from '../payment-links/start-link-payment.js';
 import { followLink, paymentLinkCodes } from '../people/link-guesses.js';
 import { linkRefusal, SignInError } from '../people/sign-in-error.js';
-import { linkPage, receiptPage, type PayerView } from './link-pages.js';
+import type { PayerFrame } from './layout.js';
+import { linkPage, receiptPage } from './link-pages.js';
 import { noticePage } from './notice-page.js';
 
 const PIDX = /^[\w-]{1,64}$/;
@@ -40,7 +41,12 @@ interface Loaded {
 export async function paymentLinkPagesPlugin(app: FastifyInstance, { ctx, csrfSecret }: { ctx: AppContext; csrfSecret: Buffer }) {
   const { publicUrl, timeZone } = ctx.config;
   const secure = publicUrl.startsWith('https:');
-  const view = (): PayerView => ({ language: 'en', t, timeZone });
+  /** The payer's language, and this page's address for the language switch (a form's answer: the link's page). */
+  const frameOf = (request: FastifyRequest): PayerFrame => {
+    const { code } = (request.params ?? {}) as { code?: string };
+    const back = request.method === 'GET' ? request.url : code && LINK_CODE.test(code) ? `/l/${code}` : '/l/';
+    return { speech: payerSpeech(request), back };
+  };
 
   // The form's answer redirects to the hosted page on PUBLIC_URL's origin: the browser checks
   // form-action against that redirect too.
@@ -49,7 +55,8 @@ export async function paymentLinkPagesPlugin(app: FastifyInstance, { ctx, csrfSe
       .code(status)
       .send(page.value);
 
-  const notice = (reply: FastifyReply, status: number, options: Parameters<typeof noticePage>[0]) => send(reply, status, noticePage({ tone: 'error', ...options }));
+  type Notice = Omit<Parameters<typeof noticePage>[0], keyof PayerFrame>;
+  const notice = (request: FastifyRequest, reply: FastifyReply, status: number, content: Notice) => send(reply, status, noticePage({ ...frameOf(request), tone: 'error', ...content }));
 
   /** The link the address names, with its merchant; or the page saying there is none (404), or that this address guessed too often (429). */
   async function load(request: FastifyRequest, reply: FastifyReply): Promise<Loaded | undefined> {
@@ -68,30 +75,33 @@ export async function paymentLinkPagesPlugin(app: FastifyInstance, { ctx, csrfSe
       );
     } catch (error) {
       if (!(error instanceof SignInError)) throw error;
+      const { t } = payerSpeech(request);
       const refusal = linkRefusal(error, t.link.notFound.message);
       reply.headers(refusal.headers);
-      if (refusal.status === 404) notice(reply, 404, t.link.notFound);
-      else notice(reply, 429, { title: t.link.locked.title, message: t.link.locked.message(String(error.retryAfterSeconds)) });
+      if (refusal.status === 404) notice(request, reply, 404, t.link.notFound);
+      else notice(request, reply, 429, { title: t.link.locked.title, message: t.link.locked.message(error.retryAfterSeconds) });
       return undefined;
     }
   }
 
   /** The page of a link that takes no payment now (410), or of a live link whose merchant may not take live payments (403); undefined when it takes payments. */
-  function closedPage(reply: FastifyReply, { link, merchant }: Loaded) {
+  function closedPage(request: FastifyRequest, reply: FastifyReply, { link, merchant }: Loaded) {
+    const { t } = payerSpeech(request);
     const status = linkStatus(link, ctx.clock.now());
     if (status !== 'active') {
       const said = t.link[status];
-      return notice(reply, 410, { title: said.title, message: `${said.message(merchant.name)} ${t.link.notCharged}`, environment: link.environment, tone: 'info' });
+      return notice(request, reply, 410, { title: said.title, message: `${said.message(merchant.name)} ${t.link.notCharged}`, environment: link.environment, tone: 'info' });
     }
     if (link.environment === 'live' && liveRefusal(merchant.status) !== undefined) {
-      return notice(reply, 403, { title: 'Payments unavailable', message: `${merchant.name} cannot take payments at the moment. ${t.link.notCharged}`, environment: link.environment });
+      const said = t.notices.closedMerchant;
+      return notice(request, reply, 403, { title: said.title, message: said.message(merchant.name), environment: link.environment });
     }
     return undefined;
   }
 
   const showLink = (request: FastifyRequest, reply: FastifyReply, { link, merchant }: Loaded, status = 200, form: Pick<Parameters<typeof linkPage>[0], 'values' | 'problems'> = {}) => {
     const csrf = csrfToken(request, reply, csrfSecret, { binding: `link:${link.code}`, secure });
-    return send(reply, status, linkPage({ ...view(), link, business: merchant.name, csrf, ...form }));
+    return send(reply, status, linkPage({ ...frameOf(request), timeZone, link, business: merchant.name, csrf, ...form }));
   };
 
   // The payer's page in the portal's look while the database is away (or on any server error); a
@@ -99,29 +109,26 @@ export async function paymentLinkPagesPlugin(app: FastifyInstance, { ctx, csrfSe
   app.setErrorHandler((error, request, reply) => {
     const appError = pageError(error, request, reply);
     if (appError.status < 500) return errorHandler(error, request, reply);
+    const { t } = payerSpeech(request);
     const { code } = (request.params ?? {}) as { code?: string };
-    const again = code && LINK_CODE.test(code) ? { href: `/l/${code}`, text: 'Try again' } : undefined;
-    const said = appError.code === 'unavailable' ? unavailableNotice : { title: 'Something went wrong', message: 'Something went wrong on our side. Please try again in a moment.' };
-    return notice(reply, appError.status, { ...said, link: again });
+    const again = code && LINK_CODE.test(code) ? { href: `/l/${code}`, text: t.notices.tryAgain } : undefined;
+    return notice(request, reply, appError.status, { ...(appError.code === 'unavailable' ? t.notices.outage : t.notices.failed), link: again });
   });
 
   app.get('/l/:code', async (request, reply) => {
     const loaded = await load(request, reply);
     if (!loaded) return reply;
-    return closedPage(reply, loaded) ?? showLink(request, reply, loaded);
+    return closedPage(request, reply, loaded) ?? showLink(request, reply, loaded);
   });
 
   app.post('/l/:code', async (request, reply) => {
     const loaded = await load(request, reply);
     if (!loaded) return reply;
-    if (!csrfValid(request, csrfSecret, `link:${loaded.link.code}`)) {
-      return notice(reply, 403, { title: 'Form expired', message: 'This form could not be verified. Go back, reload the page and try again.' });
-    }
+    const { t } = payerSpeech(request);
+    if (!csrfValid(request, csrfSecret, `link:${loaded.link.code}`)) return notice(request, reply, 403, t.notices.formExpired);
     // Each start stores a payment: one address may start as many a minute as it may post MPINs.
-    if (!(await withinIpLimit(ctx.limiter, request, reply, 'link-start', ctx.config.payerAttemptsPerMinute))) {
-      return notice(reply, 429, { title: 'Too many attempts', message: 'Too many attempts from your network. Wait a minute, then try again.' });
-    }
-    if (closedPage(reply, loaded)) return reply;
+    if (!(await withinIpLimit(ctx.limiter, request, reply, 'link-start', ctx.config.payerAttemptsPerMinute))) return notice(request, reply, 429, t.notices.tooMany);
+    if (closedPage(request, reply, loaded)) return reply;
     const values = Object.fromEntries(FIELDS.map((name) => [name, field(request, name)]));
     const details = readPayerDetails(loaded.link, values);
     if (!details.ok) return showLink(request, reply, loaded, 400, { values, problems: details.problems });
@@ -129,7 +136,7 @@ export async function paymentLinkPagesPlugin(app: FastifyInstance, { ctx, csrfSe
       return reply.code(303).redirect(await startLinkPayment(ctx, { ...loaded, details: details.value }));
     } catch (error) {
       // Deactivated, expired or used up since the page was read.
-      if (error instanceof LinkUnavailableError) return closedPage(reply, loaded) ?? reply;
+      if (error instanceof LinkUnavailableError) return closedPage(request, reply, loaded) ?? reply;
       throw error;
     }
   });
@@ -141,14 +148,20 @@ export async function paymentLinkPagesPlugin(app: FastifyInstance, { ctx, csrfSe
     const loaded = await load(request, reply);
     if (!loaded) return reply;
     const { link, merchant } = loaded;
+    const { t } = payerSpeech(request);
     const payment = PIDX.test(pidx) ? await findPayment(ctx.db, pidx) : undefined;
-    if (!payment || payment.payment_link !== link.idx) return notice(reply, 404, { ...t.receipt.notFound, environment: link.environment, link: { href: `/l/${link.code}`, text: t.receipt.payAgain } });
+    if (!payment || payment.payment_link !== link.idx) {
+      return notice(request, reply, 404, { ...t.receipt.notFound, environment: link.environment, link: { href: `/l/${link.code}`, text: t.receipt.payAgain } });
+    }
     const takesPayments = linkStatus(link, ctx.clock.now()) === 'active';
     return send(
       reply,
       200,
       receiptPage({
-        ...view(),
+        ...frameOf(request),
+        // Only the payment, not whatever else the query held.
+        back: `/l/${link.code}/paid?${new URLSearchParams({ pidx })}`,
+        timeZone,
         payment,
         status: effectiveStatus(payment, ctx.clock.now()),
         business: merchant.name,
@@ -164,7 +177,7 @@ export async function paymentLinkPagesPlugin(app: FastifyInstance, { ctx, csrfSe
     const loaded = await load(request, reply);
     if (!loaded) return reply;
     const { url } = linkUrls(publicUrl, loaded.link.code);
-    const svg = await qrCodeSvg(url, loaded.merchant.name, `${t.link.title(loaded.merchant.name)}: ${url}`);
+    const svg = await qrCodeSvg(url, loaded.merchant.name, `${payerSpeech(request).t.link.title(loaded.merchant.name)}: ${url}`);
     return image(reply, 'image/svg+xml; charset=utf-8').send(svg);
   });
 

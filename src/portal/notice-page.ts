@@ -1,16 +1,21 @@
-// Pages for a payment that cannot be paid here: unknown, expired, already paid, finished.
+// Pages for a payment that cannot be paid here: unknown, expired, already paid, finished; and the
+// other notices of the payer's pages (a form expired, too many attempts, the outage page).
 import { html, type Html } from '../http/html.js';
 import type { Environment } from '../environment.js';
-import { portalLayout } from './layout.js';
+import { portalLayout, type PayerFrame } from './layout.js';
 
-export function noticePage(options: {
-  title: string;
-  message: string;
-  environment?: Environment;
-  link?: { href: string; text: string };
-  tone?: 'info' | 'success' | 'error';
-}): Html {
+export function noticePage(
+  options: PayerFrame & {
+    title: string;
+    message: string;
+    environment?: Environment;
+    link?: { href: string; text: string };
+    tone?: 'info' | 'success' | 'error';
+  },
+): Html {
   return portalLayout({
+    speech: options.speech,
+    back: options.back,
     title: options.title,
     environment: options.environment,
     body: html`<section class="notice ${options.tone ?? 'info'}">

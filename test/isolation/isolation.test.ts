@@ -862,6 +862,14 @@ const table: Record<string, Classification> = {
   ),
 
   'GET /': publicRoute('redirects to the dashboard', '/'),
+  'GET /language/:language': {
+    scope: 'public',
+    reason: "the payer's language switch: a cookie of the payer's own browser, and back to one of the payer's pages only (never another site)",
+    attempts: (w) => [
+      { what: "back to A's payment page", by: { anonymous: true }, method: 'GET', url: `/language/ne?back=${encodeURIComponent(`/pay/?pidx=${w.a.test.initiated.pidx}`)}`, expect: (a) => expect([a.status, a.location]).toEqual([303, `/pay/?pidx=${w.a.test.initiated.pidx}`]), hidden: ALL },
+      { what: 'back to another site', by: { anonymous: true }, method: 'GET', url: `/language/en?back=${encodeURIComponent('//evil.example/pay')}`, expect: (a) => expect([a.status, a.location]).toEqual([200, undefined]), hidden: ALL },
+    ],
+  },
   'GET /health': publicRoute('liveness of the service; no merchant data', '/health'),
   'GET /metrics': {
     scope: 'public',
