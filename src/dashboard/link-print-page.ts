@@ -6,6 +6,7 @@ import { pageDocument } from '../http/page-document.js';
 import { pageHead } from '../http/page-head.js';
 import { formatAmount } from '../language/amounts.js';
 import { en } from '../language/en.js';
+import { ne } from '../language/ne.js';
 import { linkUrls, type PaymentLink } from '../payment-links/payment-link.js';
 
 export function linkPrintPage(view: { link: PaymentLink; publicUrl: string }): Html {
@@ -20,7 +21,7 @@ export function linkPrintPage(view: { link: PaymentLink; publicUrl: string }): H
   <h1 class="card-title">${link.name}</h1>
   <p class="card-amount">${amount}</p>
   <img class="card-qr" src="/l/${link.code}/qr.svg" alt="QR code of ${url}">
-  <p class="card-scan">${en.link.scanToPay}</p>
+  <p class="card-scan">${en.link.scanToPay} · <span lang="ne">${ne.link.scanToPay}</span></p>
   <p class="card-url">${url}</p>
 </main>`,
   });
