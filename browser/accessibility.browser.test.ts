@@ -125,17 +125,6 @@ async function pay(page: Page, paymentUrl: string, t: Messages = en) {
   return landOnMerchant(page, suite.shop);
 }
 
-/** A payment link of the harness merchant (its test key), made as its server would: the code of its address. */
-async function linkCode(body: Record<string, unknown>): Promise<string> {
-  const made = await fetch(`${suite.service.origin}/api/v2/payment-links/`, {
-    method: 'POST',
-    headers: { authorization: `Key ${suite.service.merchant.key}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  const { url } = (await made.json()) as { url: string };
-  return url.slice(url.lastIndexOf('/') + 1);
-}
-
 /** The dashboard's log-in form filled in and sent (by `who`, the test's merchant unless given, on `origin`). */
 async function sendLogIn(page: Page, who: { email: string; password: string } = MERCHANT, origin = suite.service.origin) {
   await page.goto(`${origin}/dashboard/login`);
@@ -349,14 +338,14 @@ const PAGES: PageKind[] = [
     name: 'link: the page, with the details it asks',
     as: 'visitor',
     payer: true,
-    open: async (page) => page.goto(`${suite.service.origin}/l/${await linkCode({ name: 'Momo platter', description: 'Ten momos.', amount: 45000, ask: ['name', 'phone', 'email'] })}`),
+    open: async (page) => page.goto(await suite.service.createLink({ name: 'Momo platter', description: 'Ten momos.', amount: 45000, ask: ['name', 'phone', 'email'] })),
   },
   {
     name: 'link: the payer’s amount, refused',
     as: 'visitor',
     payer: true,
     open: async (page, t) => {
-      await page.goto(`${suite.service.origin}/l/${await linkCode({ name: 'Tuition', min_amount: 100000, max_amount: 1500000, expires_on: '2099-12-31', ask: ['email'] })}`);
+      await page.goto(await suite.service.createLink({ name: 'Tuition', min_amount: 100000, max_amount: 1500000, expires_on: '2099-12-31', ask: ['email'] }));
       await page.getByLabel(t.link.amountLabel).fill('5');
       await page.getByRole('button', { name: t.link.continue }).click();
       await page.getByRole('alert').waitFor();
@@ -367,10 +356,10 @@ const PAGES: PageKind[] = [
     as: 'visitor',
     payer: true,
     open: async (page, t) => {
-      const code = await linkCode({ name: 'Momo platter', amount: 45000, expires_on: new Date(suite.service.t.clock.now().getTime() + 60_000).toISOString() });
+      const url = await suite.service.createLink({ name: 'Momo platter', amount: 45000, expires_on: new Date(suite.service.t.clock.now().getTime() + 60_000).toISOString() });
       suite.service.t.clock.advance(61);
       try {
-        await page.goto(`${suite.service.origin}/l/${code}`);
+        await page.goto(url);
       } finally {
         suite.service.t.clock.advance(-61);
       }
@@ -383,7 +372,7 @@ const PAGES: PageKind[] = [
     as: 'visitor',
     payer: true,
     open: async (page, t) => {
-      await page.goto(`${suite.service.origin}/l/${await linkCode({ name: 'Momo platter', amount: 45000 })}`);
+      await page.goto(await suite.service.createLink({ name: 'Momo platter', amount: 45000 }));
       await page.getByRole('button', { name: t.link.continue }).click();
       await enterWallet(page, SANDBOX.mobile, SANDBOX.mpin, t);
       await enterOtp(page, SANDBOX.otp, t);

@@ -119,6 +119,8 @@ export interface Service {
   initiate(body: Record<string, unknown>, key?: string): Promise<Initiated>;
   /** Looks up as a shop's server does, with the harness merchant's test key unless `key` is given. */
   lookup(pidx: string, key?: string): Promise<{ status: number; body: Record<string, unknown> }>;
+  /** Makes a payment link as a shop's server does, with the harness merchant's test key: its address. */
+  createLink(body: Record<string, unknown>): Promise<string>;
   /** Every ledger invariant that does not hold (empty when the ledger is sound). */
   brokenLedgerInvariants(): Promise<string[]>;
   close(): Promise<void>;
@@ -150,6 +152,11 @@ export async function startService(options: { merchantName: string; config?: Par
       return response.body as unknown as Initiated;
     },
     lookup: (pidx, secretKey) => post('/api/v2/epayment/lookup/', { pidx }, secretKey),
+    async createLink(body) {
+      const response = await post('/api/v2/payment-links/', body);
+      if (response.status !== 201) throw new Error(`payment link answered ${response.status}: ${JSON.stringify(response.body)}`);
+      return response.body.url as string;
+    },
     async brokenLedgerInvariants() {
       return (await verifyLedger(t.db)).filter((r) => !r.holds).map((r) => `${r.invariant}: ${JSON.stringify(r.violations)}`);
     },

@@ -109,16 +109,6 @@ for (const [device, viewport] of SCREENS) {
   });
 }
 
-/** A payment link of the harness merchant, made as its server would: its address. */
-async function linkUrl(body: Record<string, unknown>): Promise<string> {
-  const made = await fetch(`${suite.service.origin}/api/v2/payment-links/`, {
-    method: 'POST',
-    headers: { authorization: `Key ${suite.service.merchant.key}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  return ((await made.json()) as { url: string }).url;
-}
-
 beforeAll(async () => {
   await ensureDemoMerchant(suite.service.t.ctx, { storeIsEmpty: async () => true });
 });
@@ -170,7 +160,7 @@ for (const [device, viewport] of SCREENS) {
 
     it('a payment link: its page, a refusal, the receipt, a link taking no payments', async () => {
       const { page } = await payer();
-      await page.goto(await linkUrl({ name: 'Tuition, Baisakh', description: 'Grade 10 maths and science.', min_amount: 100000, max_amount: 1500000, expires_on: '2099-12-31', ask: ['name', 'phone'] }));
+      await page.goto(await suite.service.createLink({ name: 'Tuition, Baisakh', description: 'Grade 10 maths and science.', min_amount: 100000, max_amount: 1500000, expires_on: '2099-12-31', ask: ['name', 'phone'] }));
       await snap(page, ne_('9-link'));
       await page.getByLabel(ne.link.amountLabel).fill('५००');
       await page.getByRole('button', { name: ne.link.continue }).click();
@@ -184,7 +174,7 @@ for (const [device, viewport] of SCREENS) {
       await enterOtp(page, SANDBOX.otp, ne);
       await page.getByRole('heading', { name: ne.receipt.Completed.title }).waitFor();
       await snap(page, ne_('11-link-receipt'));
-      const soon = await linkUrl({ name: 'Momo platter', amount: 45000, expires_on: new Date(suite.service.t.clock.now().getTime() + 60_000).toISOString() });
+      const soon = await suite.service.createLink({ name: 'Momo platter', amount: 45000, expires_on: new Date(suite.service.t.clock.now().getTime() + 60_000).toISOString() });
       suite.service.t.clock.advance(61);
       try {
         await page.goto(soon);

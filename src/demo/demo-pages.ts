@@ -1,10 +1,11 @@
 // The demo shop's pages: a merchant's website, not Bhuktani's, so it has its own look (demo.css). It
 // speaks the payer's language as Bhuktani's pages do (src/language/), with the same switch.
 import { html, type Html } from '../http/html.js';
-import type { LookupResponse, PaymentStatus } from '../client/index.js';
+import type { LookupResponse } from '../client/index.js';
 import { formatAmount } from '../language/amounts.js';
 import { languageSwitch } from '../language/language-switch.js';
 import type { Speech } from '../language/payer-speech.js';
+import { outcomeTone, type Tone } from '../portal/notice-page.js';
 import { DELIVERY_PAISA, PRODUCTS, type Product } from './products.js';
 import { sandbox } from '../wallets/wallet.js';
 
@@ -80,16 +81,6 @@ ${PRODUCTS.map(
   });
 }
 
-const TONES: Record<PaymentStatus, 'success' | 'info' | 'error'> = {
-  Completed: 'success',
-  'Partially refunded': 'info',
-  Refunded: 'info',
-  Pending: 'info',
-  'User canceled': 'error',
-  Expired: 'error',
-  Initiated: 'info',
-};
-
 export function resultPage(frame: ShopFrame, options: { lookup: LookupResponse; orderName: string }): Html {
   const { lookup } = options;
   const { t, language } = frame.speech;
@@ -97,7 +88,7 @@ export function resultPage(frame: ShopFrame, options: { lookup: LookupResponse; 
   const said = t.demo.receipt;
   return layout(frame, {
     title: outcome.title,
-    body: html`<section class="result ${TONES[lookup.status]}">
+    body: html`<section class="result ${outcomeTone[lookup.status]}">
   <h1>${outcome.title}</h1>
   <p>${outcome.message}</p>
   <dl class="receipt">
@@ -114,7 +105,7 @@ export function resultPage(frame: ShopFrame, options: { lookup: LookupResponse; 
   });
 }
 
-export function noticePage(frame: ShopFrame, options: { title: string; message: string; tone?: 'success' | 'info' | 'error'; detail?: Html }): Html {
+export function noticePage(frame: ShopFrame, options: { title: string; message: string; tone?: Tone; detail?: Html }): Html {
   return layout(frame, {
     title: options.title,
     body: html`<section class="result ${options.tone ?? 'info'}">

@@ -10,6 +10,7 @@ import type { Payment } from '../payments/payment.js';
 import type { PayerField, PayerFieldProblem } from '../payment-links/payer-details.js';
 import type { PaymentLink } from '../payment-links/payment-link.js';
 import { portalLayout, type PayerFrame } from './layout.js';
+import { outcomeTone } from './notice-page.js';
 
 /** What every payer page of a link knows: the payer's language and the page's address, and TIME_ZONE. */
 export interface PayerView extends PayerFrame {
@@ -107,16 +108,6 @@ export interface ReceiptView extends PayerView {
   paymentPath: string;
 }
 
-const receiptTone: Record<Payment['status'], 'success' | 'info' | 'error'> = {
-  Completed: 'success',
-  'Partially refunded': 'info',
-  Refunded: 'info',
-  Pending: 'info',
-  'User canceled': 'error',
-  Expired: 'error',
-  Initiated: 'info',
-};
-
 export function receiptPage(view: ReceiptView): Html {
   const { payment, status } = view;
   const { t, language } = view.speech;
@@ -134,7 +125,7 @@ export function receiptPage(view: ReceiptView): Html {
     back: view.back,
     title: outcome.title,
     environment: view.environment,
-    body: html`<section class="notice ${receiptTone[status]}" data-status="${status}">
+    body: html`<section class="notice ${outcomeTone[status]}" data-status="${status}">
   <h1>${outcome.title}</h1>
   <p>${outcome.message(amount, view.business)}</p>
   ${

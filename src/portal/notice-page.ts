@@ -2,7 +2,21 @@
 // other notices of the payer's pages (a form expired, too many attempts, the outage page).
 import { html, type Html } from '../http/html.js';
 import type { Environment } from '../environment.js';
+import type { PaymentStatus } from '../payments/payment-status.js';
 import { portalLayout, type PayerFrame } from './layout.js';
+
+export type Tone = 'info' | 'success' | 'error';
+
+/** How a page that tells a payment's outcome looks, by the payment's status (the link's receipt, the demo shop's result). */
+export const outcomeTone: Record<PaymentStatus, Tone> = {
+  Completed: 'success',
+  'Partially refunded': 'info',
+  Refunded: 'info',
+  Pending: 'info',
+  'User canceled': 'error',
+  Expired: 'error',
+  Initiated: 'info',
+};
 
 export function noticePage(
   options: PayerFrame & {
@@ -10,7 +24,7 @@ export function noticePage(
     message: string;
     environment?: Environment;
     link?: { href: string; text: string };
-    tone?: 'info' | 'success' | 'error';
+    tone?: Tone;
   },
 ): Html {
   return portalLayout({
