@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { CompletionResult } from './completion.js';
 import type { HaResult } from './ha.js';
 import type { EmbeddedStart } from './embedded-start.js';
+import type { EsewaRun } from './esewa.js';
 import type { InitiateRun } from './initiate.js';
 import type { ExportRun } from './export.js';
 import type { ListEvidence, ListVariant } from './list.js';
@@ -71,6 +72,8 @@ export interface Results {
   lookupPlanBeforeAnalyze?: { plan: string; table: string };
   /** Lookups on a new store before and after a burst of initiates (bench/new-store.ts). */
   newStore?: NewStoreRun;
+  /** eSewa's door (bench/esewa.ts): its form and status check, each round beside its reference. */
+  esewa?: { insert: ReferenceRun[]; form: EsewaRun[]; select: ReferenceRun[]; status: EsewaRun[] };
 }
 
 // ---- figures ----
@@ -118,6 +121,12 @@ function rows(r: Results): Row[] {
   const fresh = r.newStore;
   add({ id: 'new-store', scenario: `lookup on a new store after a burst of initiates (${n0(fresh?.payments ?? NaN)} payments): throughput`, measured: fresh ? `${n0(fresh.after.rps)} req/s, p50 ${n1(fresh.after.p50)} ms` : '—', reference: fresh ? `lookups before the burst ${n0(fresh.before.rps)} req/s, p50 ${n1(fresh.before.p50)} ms` : '—', ratio: fresh ? fresh.after.rps / fresh.before.rps : undefined, value: fresh ? fresh.after.rps / fresh.before.rps : NaN, target: '≥ 0.8 ×', ok: (v) => v >= 0.8 });
   add({ id: 'initiate', scenario: 'initiate, 50 connections: throughput', measured: `${n0(initiateRps)} req/s`, reference: `INSERT route ${n0(insertRps)} req/s`, ratio: initiateRps / insertRps, value: initiateRps / insertRps, target: '≥ 0.7 ×', ok: (v) => v >= 0.7 });
+  // eSewa's door against the same references, its targets the ratios initiate and lookup reach in this run.
+  const door = r.esewa;
+  const [formRps, formInsert, statusRps, statusSelect] = door ? [med(door.form, (x) => x.rps), med(door.insert, (x) => x.rps), med(door.status, (x) => x.rps), med(door.select, (x) => x.rps)] : [NaN, NaN, NaN, NaN];
+  const [initiateRatio, lookupRatio] = [initiateRps / insertRps, lookupRps / selectRps];
+  add({ id: 'esewa-form', scenario: "eSewa's form POST to its 302, 50 connections: throughput", measured: `${n0(formRps)} req/s`, reference: `INSERT route ${n0(formInsert)} req/s`, ratio: formRps / formInsert, value: formRps / formInsert, target: `≥ initiate's ratio (${n2(initiateRatio)} ×)`, ok: (v) => Number.isFinite(initiateRatio) && v >= initiateRatio });
+  add({ id: 'esewa-status', scenario: "eSewa's status check, 50 connections: throughput", measured: `${n0(statusRps)} req/s`, reference: `SELECT route ${n0(statusSelect)} req/s`, ratio: statusRps / statusSelect, value: statusRps / statusSelect, target: `≥ lookup's ratio (${n2(lookupRatio)} ×)`, ok: (v) => Number.isFinite(lookupRatio) && v >= lookupRatio });
   const c = r.completion;
   const tps = pgbenchOf(r)?.tps ?? NaN;
   add({ id: 'completion', scenario: `payment completion (OTP confirm + journal), ${settings.payers} payers, one merchant`, measured: c ? `${n0(c.rps)} confirms/s` : '—', reference: `pgbench TPC-B-like ${n0(tps)} tps`, ratio: (c?.rps ?? NaN) / tps, value: (c?.rps ?? NaN) / tps, target: '≥ 1.0 ×', ok: (v) => v >= 1.0 });
@@ -303,6 +312,12 @@ function notes(r: Results, table: Row[]): string[] {
       ].join('\n'),
     );
   }
+  for (const [id, title, runs, refName, refs] of [
+    ['esewa-form', "eSewa's form POST", r.esewa?.form, 'the INSERT route', r.esewa?.insert],
+    ['esewa-status', "eSewa's status check", r.esewa?.status, 'the SELECT route', r.esewa?.select],
+  ] as const) {
+    if (missed(id) && runs && refs) out.push([`### ${title}`, '', cpuBound(title, medianRun([...runs]), refName, medianRun([...refs]))].join('\n'));
+  }
   if (missed('completion') && r.completion) {
     const c = r.completion;
     const statements = c.statementsPerConfirm;
@@ -446,6 +461,7 @@ export function render(r: Results, designNotes = ''): string {
     `- **References** (\`bench/reference-server.ts\`, a process of its own): Fastify without logging; \`GET /json\`; \`GET /select/:id\`, one prepared primary-key \`SELECT\` (\`{ name: 'q', text, values }\`) of a 10,000-row table; \`POST /insert\`, one prepared \`INSERT … RETURNING id\` of a JSON body's amount. A \`pg\` pool of 10 connections, the size of the service's pool for single statements (its batch statements have 8 more, at most two in flight per kind), in a database of its own on the same PostgreSQL.`,
     '- **Lookup**: `POST /api/v2/epayment/lookup/` with a live key over 1,000 payments made through the API, rotating, after an `ANALYZE` of the fresh database (autovacuum would make the statistics within a minute or so; the plan before it is in the appendix). **Memory**: `VmRSS` of the service process from `/proc` every 100 ms during the measured lookup runs; the maximum.',
     '- **Initiate**: `POST /api/v2/epayment/initiate/` with a typical body (customer info, a new order id each time), a live key.',
+    "- **eSewa's door** (`bench/esewa.ts`): `POST /api/epay/main/v2/form`, form-encoded as a browser posts it, signed with the merchant's live eSewa key (a new `transaction_uuid` each time); only 302s to the hosted page count. `GET /api/epay/transaction/status/` over 1,000 eSewa payments made through the form, rotating. Each round runs the INSERT and the SELECT references beside them; their targets are the ratios initiate and lookup reach in the same run.",
     `- **The service**: \`node ${npmStartArgs().join(' ')}\` (what \`npm start\` runs) after \`npm run build\`, on PostgreSQL (\`DATABASE_URL\`), \`LOG_LEVEL=warn\`, the API and payer rate limits raised so that they never bound a figure, its background jobs (expiry sweep, webhook sender) running as in production.`,
     `- **Ledger ceiling**: \`${pgbenchOf(r)?.command ?? `pgbench -c 32 -j 2 -T ${settings.pgbenchSeconds} -b tpcb-like`}\` in its own database, ${settings.rounds} rounds, each just before a round of the completion run (below); the median round: ${pgbenchOf(r) ? `${n0(pgbenchOf(r)!.tps)} tps, ${n1(pgbenchOf(r)!.latencyMs)} ms average latency, ${pgbenchOf(r)!.failed} failed` : 'not run'}.`,
     `- **Payment completion**: one merchant; ${settings.payers} live wallets (made and topped up through the service's \`createWallet\`/\`topupWallet\`, as \`bhuktani wallet create/topup\` does); ${settings.paymentsPerPayer} payments per payer made through the API. The wallet step (hosted page for the CSRF token, then \`POST /pay/:pidx/wallet\` with mobile and MPIN) runs first, unmeasured, on a second instance at \`LOG_LEVEL=info\`, whose default OTP sender logs each live OTP; the harness reads them there. Then each of the ${settings.payers} payers confirms its own payments one after another over a keep-alive connection of its own (autocannon, one connection per payer; \`POST /pay/:pidx/confirm\` with \`csrf_token\`, \`attempt\`, \`otp\` and the \`bhuktani_csrf\` cookie) against the measured instance; ${settings.warmupPaymentsPerPayer} per payer warm up; the rest is shared out between ${settings.rounds} rounds, each measured right after a pgbench round, so that service and reference see the machine alike; a round's window lasts until ${settings.completionSeconds} s pass or a payer has nothing left of its share, so that ${settings.payers} pay at once throughout. Only 303s to \`return_url\` with \`status=Completed\` count; the figure is the median round's, against the median pgbench round.${r.completion ? ` The median round: ${r.completion.completed} completed in ${n1(r.completion.seconds)} s, ${r.completion.failed} failed${r.completion.failed ? ` (${Object.entries(r.completion.failures).map(([k, v]) => `${k}: ${v}`).join('; ')})` : ''}; latency p50 ${n1(r.completion.p50)} ms, p99 ${n1(r.completion.p99)} ms; the wallet steps took ${n0(r.completion.prepareSeconds)} s.` : ''}`,
@@ -469,6 +485,10 @@ export function render(r: Results, designNotes = ''): string {
     loadRunsTable('one-query `INSERT` route', r.insert),
     '',
     loadRunsTable('initiate', r.initiate),
+    '',
+    r.esewa ? loadRunsTable("eSewa's form POST", r.esewa.form) : '',
+    '',
+    r.esewa ? loadRunsTable("eSewa's status check", r.esewa.status) : '',
     '',
     r.completion ? ['| completion round | pgbench tps just before | confirms/s | ratio | window s | completed | failed | p99 ms |', '|---|---|---|---|---|---|---|---|', ...r.completion.rounds.map((c, i) => `| round ${i + 1} | ${n0(r.pgbenchRounds[i]?.tps ?? NaN)} | ${n0(c.rps)} | ${n2(c.rps / (r.pgbenchRounds[i]?.tps ?? NaN))} | ${n1(c.seconds)} | ${c.completed} | ${c.failed} | ${n1(c.p99)} |`)].join('\n') : '',
     '',

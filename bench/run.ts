@@ -7,6 +7,7 @@ import { execSync } from 'node:child_process';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { completionRun } from './completion.js';
 import { embeddedStart } from './embedded-start.js';
+import { esewaFormRun, esewaStatusRun, prepareEsewaPayments } from './esewa.js';
 import { exportRun } from './export.js';
 import { haRun } from './ha.js';
 import { client } from './http.js';
@@ -146,6 +147,22 @@ async function main() {
         results.insert.push(await insertRoute(reference));
         results.initiate.push(await initiateRun(service!, apiMerchant.liveKey, round));
         log(`  round ${round + 1}: insert ${results.insert.at(-1)!.rps.toFixed(0)}/s; initiate ${results.initiate.at(-1)!.rps.toFixed(0)}/s`);
+      }
+    });
+    if (runs('esewa')) await step("eSewa's door: the form POST (INSERT reference) and the status check (SELECT reference)", async () => {
+      const pair = apiMerchant.esewa.live;
+      const api = client(service!.port, 8);
+      const payments = await prepareEsewaPayments(api, pair, 1000);
+      api.close();
+      await analyze(pg.serviceDb);
+      results.esewa = { insert: [], form: [], select: [], status: [] };
+      for (let round = 0; round < settings.rounds; round++) {
+        results.esewa.insert.push(await insertRoute(reference));
+        results.esewa.form.push(await esewaFormRun(service!, pair, round));
+        results.esewa.select.push(await selectRoute(reference));
+        results.esewa.status.push(await esewaStatusRun(service!, pair, payments));
+        const e = results.esewa;
+        log(`  round ${round + 1}: insert ${e.insert.at(-1)!.rps.toFixed(0)}/s, form ${e.form.at(-1)!.rps.toFixed(0)}/s; select ${e.select.at(-1)!.rps.toFixed(0)}/s, status ${e.status.at(-1)!.rps.toFixed(0)}/s`);
       }
     });
     await reference.stop();

@@ -32,6 +32,8 @@ export interface BenchMerchant {
   email: string;
   liveKey: string;
   testKey: string;
+  /** Its eSewa product code and secret key per environment (contract section 12). */
+  esewa: Record<'test' | 'live', { product_code: string; secret_key: string }>;
 }
 
 /** `bhuktani merchant create --json` (on the bench database unless `env` says another); the numeric id is read back for the SQL seeding. */
@@ -40,7 +42,7 @@ export async function createMerchant(name: string, lookupId: (email: string) => 
   const result = await runCli(['merchant', 'create', '--name', name, '--email', email, '--password', 'bench-password-1', '--json'], { ...serviceCliEnv(), ...env });
   if (result.code !== 0) throw new Error(`merchant create failed (${result.code}): ${result.stderr}`);
   const created = JSON.parse(result.stdout.trim().split('\n').at(-1)!);
-  return { id: await lookupId(email), idx: created.idx, email, liveKey: created.live_secret_key, testKey: created.test_secret_key };
+  return { id: await lookupId(email), idx: created.idx, email, liveKey: created.live_secret_key, testKey: created.test_secret_key, esewa: created.esewa };
 }
 
 /** A typical initiate body; `order` must be unique where payments are to be paid (one paid pidx per order). */

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 const quick = process.env.BENCH_QUICK === '1';
-const scenarios = ['lookup', 'initiate', 'new-store', 'completion', 'list', 'export', 'embedded', 'ha'] as const;
+const scenarios = ['lookup', 'initiate', 'esewa', 'new-store', 'completion', 'list', 'export', 'embedded', 'ha'] as const;
 export type Scenario = (typeof scenarios)[number];
 const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim()).filter(Boolean);
 const unknown = only?.filter((s) => !(scenarios as readonly string[]).includes(s));

@@ -527,6 +527,27 @@ const PAGES: PageKind[] = [
       await page.getByLabel('Live secret key').waitFor();
     },
   },
+  {
+    name: 'dashboard: rotate an eSewa key, confirm',
+    as: 'merchant',
+    open: async (page) => {
+      await page.goto(`${suite.service.origin}/dashboard/keys`);
+      await page.getByLabel('eSewa secret key').selectOption('test');
+      await page.getByRole('button', { name: 'Review eSewa rotation' }).click();
+      await page.getByRole('heading', { name: 'Rotate the test eSewa secret key?' }).waitFor();
+    },
+  },
+  {
+    name: 'dashboard: rotated eSewa key, shown once',
+    as: 'merchant',
+    open: async (page) => {
+      await page.goto(`${suite.service.origin}/dashboard/keys`);
+      await page.getByLabel('eSewa secret key').selectOption('test');
+      await page.getByRole('button', { name: 'Review eSewa rotation' }).click();
+      await page.getByRole('button', { name: /^Rotate eSewa key/ }).click();
+      await page.getByLabel('Test eSewa secret key').waitFor();
+    },
+  },
   { name: 'dashboard: webhooks', as: 'merchant', open: visit('/dashboard/webhooks') },
   {
     name: 'dashboard: webhooks, endpoint refused',

@@ -4,12 +4,12 @@ import { authenticate } from './http/authenticate.js';
 import { idempotency } from './http/idempotency.js';
 import { apiRateLimit } from './http/rate-limit.js';
 import { secretKeyResolver } from './merchants/secret-key-resolver.js';
+import { registerInitiate } from './doors/khalti-v2/initiate.route.js';
+import { registerLookup } from './doors/khalti-v2/lookup.route.js';
+import { registerRefund } from './doors/khalti-v2/refund.route.js';
 import { registerPaymentLinks } from './payment-links/payment-links.route.js';
-import { registerInitiate } from './payments/initiate.route.js';
-import { registerLookup } from './payments/lookup.route.js';
-import { registerRefund } from './payments/refund.route.js';
 import { registerSettlements } from './settlements/settlements.route.js';
-import { registerTransactionList } from './transactions/list.route.js';
+import { registerTransactionList } from './doors/khalti-v2/list.route.js';
 
 /** The merchant API under /api: every route here requires a secret key. */
 export async function apiPlugin(app: FastifyInstance, { ctx, routes }: { ctx: AppContext; routes: RouteOptions[] }) {

@@ -9,6 +9,8 @@ import type { AppContext } from './context.js';
 import { consolePlugin } from './console/console.routes.js';
 import { dashboardPlugin } from './dashboard/dashboard.routes.js';
 import { demoPlugin } from './demo/demo.routes.js';
+import { esewaDocsSection } from './doors/esewa-epay/esewa-docs.js';
+import { esewaDoorPlugin } from './doors/esewa-epay/esewa-door.js';
 import { registerHealth } from './health.route.js';
 import { errorHandler } from './http/error-handler.js';
 import { AppError } from './http/errors.js';
@@ -63,7 +65,8 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Fa
   registerAssets(app);
   const apiRoutes: RouteOptions[] = [];
   await app.register(apiPlugin, { prefix: '/api', ctx, routes: apiRoutes });
-  registerDocs(app, { routes: apiRoutes, publicUrl: ctx.config.publicUrl, version: packageVersion });
+  await app.register(esewaDoorPlugin, { ctx, routes: apiRoutes });
+  registerDocs(app, { routes: apiRoutes, publicUrl: ctx.config.publicUrl, version: packageVersion, sections: [esewaDocsSection(ctx.config.publicUrl)] });
   const csrfSecret = await serverSecret(ctx.db, 'csrf');
   await app.register(portalPlugin, { ctx, csrfSecret });
   await app.register(paymentLinkPagesPlugin, { ctx, csrfSecret });

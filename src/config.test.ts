@@ -1,4 +1,4 @@
-// Start-up checks of settings (OTP_SENDER, SMS_GATEWAY_*, METRICS_*, DB_STATEMENT_TIMEOUT_MS): a bad
+// Start-up checks of settings (OTP_SENDER, SMS_GATEWAY_*, METRICS_*, DB_STATEMENT_TIMEOUT_MS, SECRETS_KEY): a bad
 // or incomplete value stops the process with a message naming the variable.
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config.js';
@@ -82,5 +82,21 @@ describe('READ_DATABASE_URL', () => {
     expect(() => loadConfig({ READ_DATABASE_URL: 'postgres://db:5001/pay' })).toThrow(
       new ConfigError('READ_DATABASE_URL needs DATABASE_URL to be a postgres:// URL: replicas are of a PostgreSQL primary'),
     );
+  });
+});
+
+describe('SECRETS_KEY', () => {
+  it('is unset by default (the store keeps a key of its own), and takes 32 bytes in hex or base64', () => {
+    expect(loadConfig({}).secretsKey).toBeUndefined();
+    const bytes = Buffer.alloc(32, 7);
+    expect(loadConfig({ SECRETS_KEY: bytes.toString('hex') }).secretsKey).toEqual(bytes);
+    expect(loadConfig({ SECRETS_KEY: bytes.toString('base64') }).secretsKey).toEqual(bytes);
+  });
+
+  it('refuses anything that is not 32 bytes, without echoing it', () => {
+    for (const value of ['short', 'ab'.repeat(31), Buffer.alloc(31).toString('base64'), Buffer.alloc(33).toString('base64'), 'g'.repeat(64)]) {
+      const message = refused({ SECRETS_KEY: value });
+      expect(message).toBe('SECRETS_KEY must be 32 random bytes, as 64 hex digits or in base64 (openssl rand -base64 32)');
+    }
   });
 });

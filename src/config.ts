@@ -54,6 +54,8 @@ export interface Config {
   sandboxBankIntervalMs: number;
   /** How often the automatic payout schedules are checked for a payout that is due. */
   payoutScheduleIntervalSeconds: number;
+  /** The key that seals credentials at rest (secrets/seal.ts); unset: a key kept in the store. */
+  secretsKey: Buffer | undefined;
 }
 
 export const OTP_SENDERS = ['log', 'log-insecure', 'sms'] as const;
@@ -193,6 +195,15 @@ function mailFrom(raw: string | undefined, smtp: string | undefined): string {
   return raw.trim();
 }
 
+/** 32 bytes, as 64 hex digits or in base64 (e.g. `openssl rand -base64 32`). */
+function secretsKey(raw: string | undefined): Buffer | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  const value = raw.trim();
+  const key = /^[0-9a-fA-F]{64}$/.test(value) ? Buffer.from(value, 'hex') : /^[A-Za-z0-9+/]{43}=?$/.test(value) ? Buffer.from(value, 'base64') : undefined;
+  if (key?.length !== 32) throw new ConfigError('SECRETS_KEY must be 32 random bytes, as 64 hex digits or in base64 (openssl rand -base64 32)');
+  return key;
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 /** `stdoutIsTty` picks the log format when LOG_FORMAT does not: people read a terminal, programs the rest. */
@@ -237,5 +248,6 @@ export function loadConfig(env: Env = process.env, stdoutIsTty = process.stdout.
     settlementHoldHours: integer(env, 'SETTLEMENT_HOLD_HOURS', 24, 0, 24 * 90),
     sandboxBankIntervalMs: integer(env, 'SANDBOX_BANK_INTERVAL_MS', 2000, 10),
     payoutScheduleIntervalSeconds: integer(env, 'PAYOUT_SCHEDULE_INTERVAL_SECONDS', 300, 1),
+    secretsKey: secretsKey(env.SECRETS_KEY),
   };
 }

@@ -34,13 +34,15 @@ export const merchantCreate = command({
           fee_bps: merchant.fee_bps,
           test_secret_key: created.test_secret_key,
           live_secret_key: created.live_secret_key,
+          esewa: created.esewa,
         }),
       );
     } else {
       io.out(`Merchant ${merchant.name} <${merchant.email}> created (idx ${merchant.idx}, fee ${merchant.fee_bps} bps).`);
       io.out(`test_secret_key: ${created.test_secret_key}`);
       io.out(`live_secret_key: ${created.live_secret_key}`);
-      io.out('Keep the keys now: they are stored hashed and cannot be shown again.');
+      for (const [environment, { product_code, secret_key }] of Object.entries(created.esewa)) io.out(`esewa ${environment}: product_code ${product_code}, secret_key ${secret_key}`);
+      io.out('Keep the keys now: they cannot be shown again (secret keys are stored hashed, eSewa secret keys sealed).');
     }
     return 0;
   },

@@ -1,6 +1,7 @@
 // `bhuktani merchant create`, run as a real process (contract section 1).
 import { afterAll, describe, expect, it } from 'vitest';
 import { merchantBrowser, pageText } from '../../test/dashboard-client.js';
+import { esewaForm, ESEWA_FORM, postForm } from '../../test/esewa-client.js';
 import { runCli, startServer, tempDir, type ServerProcess } from '../../test/processes.js';
 import { startTestApp } from '../../test/test-app.js';
 import { loadConfig } from '../config.js';
@@ -81,6 +82,34 @@ describe('bhuktani merchant create', () => {
         const asked = await browser.post('/dashboard/settlements/payouts', { payout: 'all' });
         expect(pageText(asked.body)).not.toContain('Confirm your e-mail address first');
         expect(pageText(asked.body)).toContain(NO_BANK_ACCOUNT);
+      } finally {
+        await t.close();
+        await db.close();
+      }
+    },
+    PROCESS_TIMEOUT,
+  );
+
+  it(
+    '--json adds each environment’s eSewa product code and secret key (contract section 12), which a server on the store accepts',
+    async () => {
+      const env = { DATA_DIR: dataDir() };
+      const result = await create({ name: 'eSewa Shop', email: 'esewa@example.com', password: 'correct horse battery' }, env);
+      expect(result.code, result.stderr).toBe(0);
+      const { esewa } = JSON.parse(result.stdout);
+      expect(esewa).toEqual({
+        test: { product_code: expect.stringMatching(/^BK-TEST-[0-9A-Z]{8}$/), secret_key: expect.stringMatching(/^[\w-]{32}$/) },
+        live: { product_code: expect.stringMatching(/^BK-LIVE-[0-9A-Z]{8}$/), secret_key: expect.stringMatching(/^[\w-]{32}$/) },
+      });
+      const db = await openDb(loadConfig(env), 'command');
+      const t = await startTestApp({ db });
+      try {
+        for (const environment of ['test', 'live'] as const) {
+          const answer = await postForm(t.app, ESEWA_FORM, esewaForm(esewa[environment]));
+          expect(answer.status, answer.body).toBe(302);
+        }
+        const [row] = await db.query<{ sealed: string }>('SELECT secret_key_sealed AS sealed FROM esewa_credentials WHERE product_code = $1', [esewa.test.product_code]);
+        expect(row.sealed).not.toContain(esewa.test.secret_key);
       } finally {
         await t.close();
         await db.close();

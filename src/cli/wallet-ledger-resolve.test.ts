@@ -102,6 +102,10 @@ describe.concurrent('bhuktani', () => {
       fee_bps: 300,
       test_secret_key: expect.stringMatching(/^test_secret_key_[0-9a-f]{32}$/),
       live_secret_key: expect.stringMatching(/^live_secret_key_[0-9a-f]{32}$/),
+      esewa: {
+        test: { product_code: expect.stringMatching(/^BK-TEST-/), secret_key: expect.any(String) },
+        live: { product_code: expect.stringMatching(/^BK-LIVE-/), secret_key: expect.any(String) },
+      },
     });
 
     const created = await bhuktani(dir, ['wallet', 'create', '--mobile', '9841000001', '--name', 'Ram', '--mpin', '1234', '--env', 'live', '--json']);

@@ -81,7 +81,7 @@ export function newKeysNote(): Html {
   return html`<p class="alert warning"><strong>Copy your keys now.</strong> They can't be shown again: Bhuktani keeps only a hash of each key. If you lose one, rotate it on the API keys page.</p>`;
 }
 
-export function welcomePage(frame: PageFrame, keys: { test: string; live: string }): Html {
+export function welcomePage(frame: PageFrame, keys: { test: string; live: string; esewa: Record<'test' | 'live', { product_code: string; secret_key: string }> }): Html {
   return dashboardLayout({
     ...frame,
     title: 'Your secret keys',
@@ -93,6 +93,12 @@ export function welcomePage(frame: PageFrame, keys: { test: string; live: string
   <p class="hint">For the sandbox: payments with the published test wallets, no real money.</p>
   ${secretKeyBox('Live secret key', keys.live)}
   <p class="hint">For real payments, once we have approved your business: <a href="/dashboard/business">apply to go live</a>. Keep it on your server, never in a web page or an app.</p>
+  <h2>eSewa ePay</h2>
+  <p class="hint">For an integration written for eSewa's ePay: its product code and secret key, per environment. The secret keys can't be shown again either.</p>
+  ${(['test', 'live'] as const).map(
+    (environment) => html`<p>${environment === 'test' ? 'Test' : 'Live'} product code: <code class="product-code">${keys.esewa[environment].product_code}</code></p>
+  ${secretKeyBox(`${environment === 'test' ? 'Test' : 'Live'} eSewa secret key`, keys.esewa[environment].secret_key)}`,
+  )}
   <p><a class="button primary" href="/dashboard">Go to your dashboard</a></p>
 </section>`,
   });

@@ -12,7 +12,7 @@ import type { SessionStage } from '../people/session-store.js';
 import { linkRefusal, SignInError } from '../people/sign-in-error.js';
 import { finishSignUp, requestSignUp, usableSignUp } from '../merchants/sign-up.js';
 import { checkEmailPage, finishSignUpPage, logInPage, signUpPage, welcomePage } from './account-pages.js';
-import { doing, field, fieldMessages, formToken, formVerified, queryText, safeNext, sendPage, signedIn, type DashboardDeps } from './dashboard-request.js';
+import { field, fieldMessages, formToken, formVerified, queryText, safeNext, sendPage, signedIn, type DashboardDeps } from './dashboard-request.js';
 import { codePage } from './security-pages.js';
 import { formExpired, messagePage } from './dashboard-pages.js';
 
@@ -91,7 +91,7 @@ export function registerAccount(app: FastifyInstance, deps: DashboardDeps) {
       const sessionToken = await startSession(request, reply, { user: created.owner });
       request.merchantSession = await findSession(ctx, { token: sessionToken });
       const frame = { session: request.merchantSession!, csrf: formToken(deps, request, reply), path: '/dashboard', timeZone: ctx.config.timeZone };
-      return sendPage(reply, welcomePage(frame, { test: created.test_secret_key, live: created.live_secret_key }));
+      return sendPage(reply, welcomePage(frame, { test: created.test_secret_key, live: created.live_secret_key, esewa: created.esewa }));
     } catch (error) {
       if (error instanceof SignInError) return deadSignUp(request, reply, error);
       throw error;

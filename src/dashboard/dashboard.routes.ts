@@ -15,6 +15,7 @@ import { isAction, may } from '../people/merchant-permissions.js';
 import { safeNext, type DashboardDeps } from './dashboard-request.js';
 import { registerEnvironmentSwitch } from './environment.route.js';
 import { registerHome } from './home.route.js';
+import { registerEsewaKeys } from './esewa-keys.routes.js';
 import { registerKeys } from './keys.routes.js';
 import { registerLinks } from './links.routes.js';
 import { registerPayment } from './payment.routes.js';
@@ -76,6 +77,7 @@ async function dashboardRoutes(app: FastifyInstance, deps: DashboardDeps) {
   registerPayment(app, deps);
   registerLinks(app, deps);
   registerKeys(app, deps);
+  registerEsewaKeys(app, deps);
   registerWebhooks(app, deps);
   registerBusiness(app, deps);
   registerSettlements(app, deps);

@@ -24,8 +24,9 @@ export function textInput(o: InputOptions): Html {
 </div>`;
 }
 
-export function selectInput(o: { name: string; label: string; value: string; options: [string, string][]; error?: string }): Html {
-  const id = `field-${o.name}`;
+/** `id`: for a page with two forms of the same field (the keys page's two rotation forms). */
+export function selectInput(o: { name: string; label: string; value: string; options: [string, string][]; error?: string; id?: string }): Html {
+  const id = o.id ?? `field-${o.name}`;
   return html`<div class="field${o.error ? ' invalid' : ''}">
   <label for="${id}">${o.label}</label>
   <select id="${id}" name="${o.name}"${o.error ? html` aria-invalid="true" aria-describedby="${id}-error"` : ''}>${o.options.map(([value, text]) => html`<option value="${value}"${value === o.value ? html` selected` : ''}>${text}</option>`)}</select>

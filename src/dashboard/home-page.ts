@@ -1,7 +1,7 @@
 // Home: the balance, today's and this month's volume, 30 days of daily volume, the latest records.
 import { html, type Html } from '../http/html.js';
 import { formatRupees } from '../http/money.js';
-import type { PaymentStatus } from '../payments/payment-status.js';
+import type { ListedPayment } from '../payments/payment-statuses.js';
 import type { TransactionRecord } from '../transactions/transaction-record.js';
 import { formatDay, formatMonth } from './format.js';
 import type { HomeFigures } from './home-figures.js';
@@ -16,7 +16,7 @@ export function figure(label: string, amount: number, note: string, testId: stri
   return html`<div class="figure" data-testid="${testId}"><p class="figure-label">${label}</p><p class="figure-value">${formatRupees(amount)}</p><p class="figure-note">${note}</p></div>`;
 }
 
-export function homePage(frame: PageFrame, view: { figures: HomeFigures; recent: TransactionRecord[]; statuses: Map<string, PaymentStatus> }): Html {
+export function homePage(frame: PageFrame, view: { figures: HomeFigures; recent: TransactionRecord[]; statuses: Map<string, ListedPayment> }): Html {
   const { figures } = view;
   const environment = frame.session.environment;
   const chartTitle = `Completed payments per day, ${formatDay(figures.daily[0].day)} to ${formatDay(figures.today)}`;

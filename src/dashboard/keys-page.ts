@@ -2,19 +2,15 @@
 // confirmation step; the new key shown once.
 import { html, type Html } from '../http/html.js';
 import type { SecretKeySummary } from '../merchants/list-secret-keys.js';
+import type { EsewaCredentialSummary } from '../merchants/rotate-esewa-secret-key.js';
 import type { RotatedKey, RotationGrace } from '../merchants/rotate-secret-key.js';
 import type { Environment } from '../environment.js';
 import { newKeysNote, secretKeyBox } from './account-pages.js';
+import { esewaSection } from './esewa-keys-page.js';
 import { alertBox, csrfField, selectInput } from './form-controls.js';
 import { formatDateTime } from './format.js';
 import { dashboardLayout, type PageFrame, userMay } from './layout.js';
-
-export const GRACE_CHOICES: [RotationGrace, string][] = [
-  [0, 'Immediately'],
-  [3600, 'After 1 hour'],
-  [86400, 'After 24 hours'],
-  [604800, 'After 7 days'],
-];
+import { graceSelect, graceText } from './rotation-choices.js';
 
 const envName = (e: Environment) => (e === 'live' ? 'Live' : 'Test');
 
@@ -29,7 +25,7 @@ function statusOf(key: SecretKeySummary, timeZone: string): Html {
   }
 }
 
-export function keysPage(frame: PageFrame, view: { keys: SecretKeySummary[]; message?: string }): Html {
+export function keysPage(frame: PageFrame, view: { keys: SecretKeySummary[]; esewa: EsewaCredentialSummary[]; message?: string }): Html {
   const tz = frame.timeZone;
   return dashboardLayout({
     ...frame,
@@ -53,7 +49,8 @@ ${alertBox(view.message)}
     )}</tbody>
   </table></div>
 </section>
-${userMay(frame.session, 'keys.rotate') ? rotateForm(frame) : ''}`,
+${userMay(frame.session, 'keys.rotate') ? rotateForm(frame) : ''}
+${esewaSection(frame, view.esewa)}`,
   });
 }
 
@@ -64,7 +61,7 @@ function rotateForm(frame: PageFrame): Html {
   <form method="post" action="/dashboard/keys/rotate" class="inline-form">
     ${csrfField(frame.csrf)}
     ${selectInput({ name: 'environment', label: 'Key', value: frame.session.environment, options: [['test', 'Test secret key'], ['live', 'Live secret key']] })}
-    ${selectInput({ name: 'grace', label: 'Revoke the old key', value: '0', options: GRACE_CHOICES.map(([s, t]) => [String(s), t]) })}
+    ${graceSelect()}
     <button type="submit" class="primary">Review rotation</button>
   </form>
 </section>`;
@@ -72,7 +69,7 @@ function rotateForm(frame: PageFrame): Html {
 
 export function rotateConfirmPage(frame: PageFrame, view: { environment: Environment; grace: RotationGrace; current: SecretKeySummary[]; revokeAt: Date; stepUp: Html | ''; message?: string }): Html {
   const when = view.grace === 0 ? 'immediately' : `at ${formatDateTime(view.revokeAt, frame.timeZone)}`;
-  const graceText = GRACE_CHOICES.find(([s]) => s === view.grace)![1];
+  const grace = graceText(view.grace);
   return dashboardLayout({
     ...frame,
     title: 'Confirm rotation',
@@ -88,7 +85,7 @@ export function rotateConfirmPage(frame: PageFrame, view: { environment: Environ
     <input type="hidden" name="environment" value="${view.environment}">
     <input type="hidden" name="grace" value="${view.grace}">
     ${view.stepUp}
-    <button type="submit" class="primary danger">Rotate key (${graceText.toLowerCase()})</button>
+    <button type="submit" class="primary danger">Rotate key (${grace.toLowerCase()})</button>
     <a class="button" href="/dashboard/keys">Back</a>
   </form>
 </section>`,

@@ -1,7 +1,9 @@
 // GET /dashboard/keys, and rotation: review, then confirm; the new key is in the confirm's answer
 // only (not behind a redirect), since it is never stored. The owner is told by e-mail of a live rotation.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AppContext } from '../context.js';
 import { listSecretKeys, type SecretKeySummary } from '../merchants/list-secret-keys.js';
+import { listEsewaCredentials } from '../merchants/rotate-esewa-secret-key.js';
 import { notifyOwner } from '../people/owner-notice.js';
 import { ROTATION_GRACE_SECONDS, rotateSecretKey, type RotationGrace } from '../merchants/rotate-secret-key.js';
 import type { Environment } from '../environment.js';
@@ -11,11 +13,18 @@ import { formatDateTime } from './format.js';
 import { keysPage, newKeyPage, rotateConfirmPage } from './keys-page.js';
 import { stepUp, stepUpField } from './step-up.js';
 
-function rotationOf(request: FastifyRequest): { environment: Environment; grace: RotationGrace } | undefined {
+/** The rotation a form asks for (an environment and an offered grace period), for secret keys and eSewa's alike. */
+export function rotationOf(request: FastifyRequest): { environment: Environment; grace: RotationGrace } | undefined {
   const environment = field(request, 'environment');
   const grace = Number(field(request, 'grace'));
   if ((environment !== 'test' && environment !== 'live') || !(ROTATION_GRACE_SECONDS as readonly number[]).includes(grace) || field(request, 'grace') === '') return undefined;
   return { environment, grace: grace as RotationGrace };
+}
+
+/** What the keys page shows: the secret keys and eSewa's credentials of the session's merchant. */
+export async function keysView(ctx: AppContext, request: FastifyRequest) {
+  const merchantId = sessionOf(request).merchant.id;
+  return { keys: await listSecretKeys(ctx, { merchantId }), esewa: await listEsewaCredentials(ctx, { merchantId }) };
 }
 
 export function registerKeys(app: FastifyInstance, deps: DashboardDeps) {
@@ -32,23 +41,22 @@ export function registerKeys(app: FastifyInstance, deps: DashboardDeps) {
   };
 
   app.get('/keys', doing('keys.view'), async (request, reply) => {
-    return sendPage(reply, keysPage(frameOf(deps, request, reply, 'keys'), { keys: await keysOf(request) }));
+    return sendPage(reply, keysPage(frameOf(deps, request, reply, 'keys'), await keysView(ctx, request)));
   });
 
   app.post('/keys/rotate', doing('keys.rotate'), async (request, reply) => {
     if (!formVerified(deps, request)) return formExpired(deps, request, reply);
     const rotation = rotationOf(request);
-    const keys = await keysOf(request);
     const frame = frameOf(deps, request, reply, 'keys');
-    if (!rotation) return sendPage(reply, keysPage(frame, { keys, message: 'Choose a key and when to revoke the old one.' }), 400);
-    return sendPage(reply, rotateConfirmPage(frame, reviewOf(request, rotation, keys)));
+    if (!rotation) return sendPage(reply, keysPage(frame, { ...(await keysView(ctx, request)), message: 'Choose a key and when to revoke the old one.' }), 400);
+    return sendPage(reply, rotateConfirmPage(frame, reviewOf(request, rotation, await keysOf(request))));
   });
 
   app.post('/keys/rotate/confirm', doing('keys.rotate'), async (request, reply) => {
     if (!formVerified(deps, request)) return formExpired(deps, request, reply);
     const rotation = rotationOf(request);
     const frame = frameOf(deps, request, reply, 'keys');
-    if (!rotation) return sendPage(reply, keysPage(frame, { keys: await keysOf(request), message: 'Choose a key and when to revoke the old one.' }), 400);
+    if (!rotation) return sendPage(reply, keysPage(frame, { ...(await keysView(ctx, request)), message: 'Choose a key and when to revoke the old one.' }), 400);
     // A live key guards real money: rotating it asks the user to prove who they are again.
     const refusal = rotation.environment === 'live' ? await stepUp(ctx, request) : undefined;
     if (refusal) return sendPage(reply, rotateConfirmPage(frame, reviewOf(request, rotation, await keysOf(request), refusal.message)), refusal.status);

@@ -10,7 +10,7 @@ import { createPaymentLink } from '../payment-links/create-payment-link.js';
 import { paymentLinkRequest, type PaymentLinkInput } from '../payment-links/payment-link-request.js';
 import { findOwnLink, linkTotals, listLinkPayments, listLinks } from '../payment-links/payment-link-store.js';
 import { setPaymentLinkActive } from '../payment-links/set-payment-link-active.js';
-import { MIN_AMOUNT_PAISA } from '../payments/initiate-request.js';
+import { MIN_AMOUNT_PAISA } from '../payments/payment.js';
 import { formExpired, frameOf, notFound } from './dashboard-pages.js';
 import { doing, field, formVerified, queryText, sendPage, sessionOf, type DashboardDeps } from './dashboard-request.js';
 import { linkDetailsPage } from './link-details-page.js';

@@ -1,12 +1,13 @@
 // Everything known about one payment of the logged-in merchant's environment, for the payment page.
 import type { AppContext } from '../context.js';
-import { callbackStatusOf, callbackUrl } from '../payments/callback.js';
+import { returnAddress } from '../doors/return-address.js';
 import { effectiveStatus, type Payment } from '../payments/payment.js';
 import type { PaymentStatus } from '../payments/payment-status.js';
 import type { Environment } from '../environment.js';
 import { findMerchantPayment, listPaymentEvents } from '../payments/payment-store.js';
 import { maskMobile } from '../transactions/transaction-record.js';
 import { paymentTimeline, type TimelineEntry } from '../payments/payment-timeline.js';
+import { returnStatusOf } from '../payments/return-status.js';
 
 export interface RefundLine {
   idx: string;
@@ -20,7 +21,7 @@ export interface PaymentDetails {
   payer?: { name: string; mobile: string };
   refunds: RefundLine[];
   timeline: TimelineEntry[];
-  /** The return_url with the result, as the payer's browser was sent to it; once the attempt ended. */
+  /** Where the payer's browser was sent with the result (the door's address); once the attempt ended. */
   callbackUrl?: string;
   refundable: number;
 }
@@ -39,14 +40,14 @@ export async function readPaymentDetails(
   );
   const paid = records.find((r) => r.type === 'Wallet payment');
   // A held payment was sent back as Pending, whatever the operator decided later.
-  const finished = events.some((e) => e.event === 'hold') ? 'Pending' : callbackStatusOf(payment);
+  const finished = events.some((e) => e.event === 'hold') ? 'Pending' : returnStatusOf(payment);
   return {
     payment,
     status,
     payer: payment.payer_mobile ? { name: paid?.payer_name ?? '', mobile: maskMobile(payment.payer_mobile) } : undefined,
     refunds: records.filter((r) => r.type === 'Refund').map((r) => ({ idx: r.idx, amount: r.amount, at: r.created_at })),
     timeline: paymentTimeline(payment.created_at, events, status === 'Expired' ? payment.expires_at : undefined),
-    callbackUrl: finished ? await callbackUrl(ctx.db, payment, finished) : undefined,
+    callbackUrl: finished ? await returnAddress(ctx, { payment, status: finished }) : undefined,
     refundable: status === 'Completed' || status === 'Partially refunded' ? payment.amount - payment.refunded_amount : 0,
   };
 }

@@ -7,6 +7,7 @@ import { formatDateTime, rupeesDecimal } from './format.js';
 import { dashboardLayout, type PageFrame, userMay } from './layout.js';
 import type { PaymentDetails } from './payment-details.js';
 import { statusBadge } from './transaction-table.js';
+import { doorNames } from '../doors/door-names.js';
 
 export interface PaymentPageView {
   details: PaymentDetails;
@@ -72,6 +73,7 @@ function details(d: PaymentDetails, timeZone: string): Html {
     ${row('pidx', html`<code>${p.pidx}</code>`)}
     ${row('Transaction id', p.transaction_id ? html`<code>${p.transaction_id}</code>` : html`<span class="muted">none yet</span>`)}
     ${row('Purchase order id', p.purchase_order_id)}
+    ${row('Started through', doorNames[p.door], 'door')}
     ${row('Created', formatDateTime(p.created_at, timeZone))}
     ${row(d.status === 'Initiated' ? 'Link expires' : 'Link expiry', formatDateTime(p.expires_at, timeZone))}
     ${p.payment_link ? row('Payment link', html`<a href="/dashboard/links/${encodeURIComponent(p.payment_link)}"><code>${p.payment_link}</code></a>`, 'payment-link') : ''}

@@ -2,7 +2,8 @@
 // in the API's order, each linked to its payment.
 import { html, type Html } from '../http/html.js';
 import { formatRupees } from '../http/money.js';
-import type { PaymentStatus } from '../payments/payment-status.js';
+import { doorNames } from '../doors/door-names.js';
+import type { ListedPayment } from '../payments/payment-statuses.js';
 import type { TransactionRecord } from '../transactions/transaction-record.js';
 import { formatDateAndTime } from './format.js';
 
@@ -22,8 +23,13 @@ export function statusBadge(status: string): Html {
   return html`<span class="badge ${statusTone[status] ?? 'info'}">${status}</span>`;
 }
 
+/** The door of a payment that did not come through the v2 API, beside its order. */
+export function doorTag(door: ListedPayment['door'] | undefined): Html | '' {
+  return door && door !== 'khalti-v2' ? html` <span class="badge info door">${doorNames[door]}</span>` : '';
+}
+
 /** `links`: the names of the payment links the records came through, to show each beside its order. */
-export function transactionTable(records: TransactionRecord[], options: { timeZone: string; statuses: Map<string, PaymentStatus>; caption: string; links?: Map<string, string> }): Html {
+export function transactionTable(records: TransactionRecord[], options: { timeZone: string; statuses: Map<string, ListedPayment>; caption: string; links?: Map<string, string> }): Html {
   if (records.length === 0) return html`<p class="empty-list">No transactions found.</p>`;
   return html`<div class="table-wrap"><table class="records">
 <caption class="visually-hidden">${options.caption}</caption>
@@ -31,11 +37,11 @@ export function transactionTable(records: TransactionRecord[], options: { timeZo
 <tbody>
 ${records.map((r) => {
   const refund = r.type.name === 'Refund';
-  const status = options.statuses.get(r.pidx);
+  const listed = options.statuses.get(r.pidx);
   const when = formatDateAndTime(new Date(r.created_on), options.timeZone);
   return html`<tr data-idx="${r.idx}" data-pidx="${r.pidx}">
   <td data-label="Date"><span>${when.date}<span class="time">${when.time}</span></span></td>
-  <td data-label="Order" class="order"><a href="/dashboard/payments/${encodeURIComponent(r.pidx)}">${r.purchase_order_id}</a><span class="pidx">${r.pidx}</span>${
+  <td data-label="Order" class="order"><a href="/dashboard/payments/${encodeURIComponent(r.pidx)}">${r.purchase_order_id}</a>${doorTag(listed?.door)}<span class="pidx">${r.pidx}</span>${
     r.payment_link && options.links?.has(r.payment_link)
       ? html`<span class="via-link" data-testid="via-link">Link: <a href="/dashboard/links/${encodeURIComponent(r.payment_link)}">${options.links.get(r.payment_link)}</a></span>`
       : ''
@@ -45,7 +51,7 @@ ${records.map((r) => {
   <td data-label="Amount" class="num${refund ? ' refund' : ''}">${refund ? formatRupees(-r.amount) : formatRupees(r.amount)}</td>
   <td data-label="Fee" class="num">${formatRupees(r.fee_amount)}</td>
   <td data-label="State">${statusBadge(r.state.name)}</td>
-  <td data-label="Payment status">${status ? statusBadge(status) : ''}</td>
+  <td data-label="Payment status">${listed ? statusBadge(listed.status) : ''}</td>
 </tr>`;
 })}
 </tbody></table></div>`;

@@ -1,7 +1,7 @@
 // The transaction list: the API's records with its filters, a search by pidx or purchase_order_id,
 // pages, and the CSV export of the same filtered list.
 import { html, type Html } from '../http/html.js';
-import type { PaymentStatus } from '../payments/payment-status.js';
+import type { ListedPayment } from '../payments/payment-statuses.js';
 import type { TransactionPage } from '../transactions/list-transactions.js';
 import { alertBox, selectInput, textInput } from './form-controls.js';
 import { dashboardLayout, type PageFrame, userMay } from './layout.js';
@@ -36,7 +36,7 @@ function pager(page: TransactionPage, form: ListForm): Html {
 </nav>`;
 }
 
-export function transactionsPage(frame: PageFrame, view: { form: ListForm; page?: TransactionPage; statuses: Map<string, PaymentStatus>; links?: Map<string, string>; error?: string }): Html {
+export function transactionsPage(frame: PageFrame, view: { form: ListForm; page?: TransactionPage; statuses: Map<string, ListedPayment>; links?: Map<string, string>; error?: string }): Html {
   const { form, page } = view;
   const filtered = Object.values(form).some(Boolean);
   return dashboardLayout({

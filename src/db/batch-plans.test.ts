@@ -6,6 +6,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { merchantApi } from '../../test/api-client.js';
+import { esewaForm, ESEWA_FORM, postForm, statusCheck } from '../../test/esewa-client.js';
 import { payerBrowser } from '../../test/portal-client.js';
 import { newMerchant, ownTestDb, startTestApp, type TestApp } from '../../test/test-app.js';
 import type { Queryable } from './db.js';
@@ -40,13 +41,18 @@ describe.skipIf(!url?.startsWith('postgres'))('batch statements on a new store',
   });
 
   it('read their tables through indexes, planned before the tables hold anything', async () => {
-    // A payment's whole way: initiate, the hosted page, paying (completion), lookup.
-    const { test_secret_key } = await newMerchant(t.ctx);
+    // A payment's whole way: initiate, the hosted page, paying (completion), lookup; eSewa's door.
+    const { test_secret_key, esewa } = await newMerchant(t.ctx);
     const api = merchantApi(t.app, test_secret_key);
     const { body } = await api.initiate();
     expect((await payerBrowser(t.app).pay(body.pidx)).status).toBe(303);
     expect((await api.lookup(body.pidx)).body.status).toBe('Completed');
-    expect(sent.size).toBeGreaterThanOrEqual(4);
+    // eSewa's door: its form, the form again (resumed: read by its order id), its status check.
+    const form = esewaForm(esewa.test);
+    expect((await postForm(t.app, ESEWA_FORM, form)).status).toBe(302);
+    expect((await postForm(t.app, ESEWA_FORM, form)).status).toBe(302);
+    expect((await statusCheck(t.app, { product_code: form.product_code, total_amount: '110', transaction_uuid: form.transaction_uuid })).json().status).toBe('PENDING');
+    expect(sent.size).toBeGreaterThanOrEqual(5);
 
     const client = new pg.Client({ connectionString: url, options: `-c search_path=${schema}` });
     await client.connect();

@@ -8,6 +8,7 @@ import type { Db, Queryable } from '../db/db.js';
 import { AppError } from '../http/errors.js';
 import { readServerValue, storeServerValue } from '../http/server-secret.js';
 import { createMerchant } from '../merchants/create-merchant.js';
+import { addPublishedTestPair } from '../merchants/esewa-credentials.js';
 import type { Merchant } from '../merchants/merchant.js';
 import { findSecretKeyOwner } from '../merchants/merchant-store.js';
 import { hashSecretKey } from '../merchants/secret-key.js';
@@ -37,7 +38,9 @@ export async function findDemoMerchant(ctx: Pick<AppContext, 'db' | 'clock'>): P
 
 /**
  * The demo merchant: the existing one, a new one when the store has no merchant at all, or
- * undefined (a store that already had merchants gets no demo). Safe when several instances start
+ * undefined (a store that already had merchants gets no demo). It also answers, in the test
+ * environment, to eSewa's published test pair (EPAYTEST), given once to the first demo merchant
+ * (one made before eSewa's door gets it at its next start). Safe when several instances start
  * at once: the merchant and its stored key are written in one transaction, and the email is unique.
  */
 export async function ensureDemoMerchant(
@@ -45,7 +48,10 @@ export async function ensureDemoMerchant(
   options: { storeIsEmpty?: (db: Queryable) => Promise<boolean> } = {},
 ): Promise<(DemoMerchant & { created: boolean }) | undefined> {
   const existing = await findDemoMerchant(ctx);
-  if (existing) return { ...existing, created: false };
+  if (existing) {
+    await addPublishedTestPair(ctx, existing.merchant.id);
+    return { ...existing, created: false };
+  }
   if (!(await (options.storeIsEmpty ?? storeHasNoMerchants)(ctx.db))) return undefined;
   try {
     const made = await ctx.db.transaction(async (tx) => {
@@ -53,6 +59,7 @@ export async function ensureDemoMerchant(
       await storeServerValue(tx, DEMO_KEY_NAME, created.test_secret_key);
       return created;
     });
+    await addPublishedTestPair(ctx, made.merchant.id);
     return { merchant: made.merchant, testSecretKey: made.test_secret_key, created: true };
   } catch (error) {
     // Another instance made it first (the email is taken): use theirs.

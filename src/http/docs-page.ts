@@ -53,7 +53,14 @@ function operationSection(path: string, method: string, op: Schema): Html {
 </section>`;
 }
 
-export function docsPage(doc: Schema): Html {
+/** A section of prose after the operations (a door's guide), with its own heading and anchor. */
+export interface DocsSection {
+  id: string;
+  title: string;
+  body: Html;
+}
+
+export function docsPage(doc: Schema, sections: DocsSection[] = []): Html {
   const operations = Object.entries(doc.paths as Record<string, Record<string, Schema>>).flatMap(([path, methods]) =>
     Object.entries(methods).map(([method, op]) => ({ path, method, op })),
   );
@@ -70,10 +77,11 @@ export function docsPage(doc: Schema): Html {
 <header><h1>${doc.info.title} <small>${doc.info.version}</small></h1>
 <p>${doc.info.description}</p>
 <p>Base URL: <code>${doc.servers[0].url}</code> · Machine-readable: <a href="/api/v2/openapi.json">OpenAPI 3.1 document</a></p>
-<nav><ul>${operations.map(({ path, method, op }) => html`<li><a href="#${`${method}-${path}`.replace(/[^\w-]+/g, '-')}">${method.toUpperCase()} ${path}</a> — ${op.summary}</li>`)}</ul></nav>
+<nav><ul>${operations.map(({ path, method, op }) => html`<li><a href="#${`${method}-${path}`.replace(/[^\w-]+/g, '-')}">${method.toUpperCase()} ${path}</a> — ${op.summary}</li>`)}${sections.map((s) => html`<li><a href="#${s.id}">${s.title}</a></li>`)}</ul></nav>
 </header>
 <main>
 ${operations.map(({ path, method, op }) => operationSection(path, method, op))}
+${sections.map((s) => html`<section class="op guide" id="${s.id}"><h2>${s.title}</h2>${s.body}</section>`)}
 </main>
 </body>
 </html>`;

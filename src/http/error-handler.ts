@@ -36,15 +36,22 @@ export function toAppError(error: unknown, request?: FastifyRequest): AppError {
   return new AppError('internal');
 }
 
-export function errorHandler(error: unknown, request: FastifyRequest, reply: FastifyReply) {
-  const appError = toAppError(error, request);
-  if (appError.status >= 500) request.log.error({ err: error }, 'request failed');
-  // Written as plain JSON, never through the route's response schema for that status: lookup's
-  // 400 schema describes an Expired payment and would turn a field error into a 500.
+/**
+ * An error's JSON body, written as plain JSON, never through the route's response schema for that
+ * status: lookup's 400 schema describes an Expired payment and would turn a field error into a 500.
+ * A server error is logged first.
+ */
+export function sendJsonError(request: FastifyRequest, reply: FastifyReply, error: unknown, answer: { status: number; headers: Record<string, string>; body: unknown }) {
+  if (answer.status >= 500) request.log.error({ err: error }, 'request failed');
   return reply
-    .code(appError.status)
-    .headers(appError.headers)
+    .code(answer.status)
+    .headers(answer.headers)
     .type('application/json; charset=utf-8')
     .serializer((body: unknown) => JSON.stringify(body))
-    .send(appError.toBody());
+    .send(answer.body);
+}
+
+export function errorHandler(error: unknown, request: FastifyRequest, reply: FastifyReply) {
+  const appError = toAppError(error, request);
+  return sendJsonError(request, reply, error, { status: appError.status, headers: appError.headers, body: appError.toBody() });
 }

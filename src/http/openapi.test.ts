@@ -26,6 +26,7 @@ describe('GET /api/v2/openapi.json', () => {
 
   it('documents every endpoint of the contract with its errors', () => {
     expect(Object.keys(doc.paths).sort()).toEqual([
+      '/api/epay/transaction/status/',
       '/api/merchant-transaction/{transaction_id}/refund/',
       '/api/v2/epayment/initiate/',
       '/api/v2/epayment/lookup/',
@@ -92,6 +93,25 @@ describe('GET /api/v2/openapi.json', () => {
   });
 });
 
+describe("eSewa's status check as documented", () => {
+  it('is public (no key), answers its own shape, and refuses in eSewa’s shape only', async () => {
+    const check = doc.paths['/api/epay/transaction/status/'].get;
+    expect(check.security).toEqual([]);
+    expect(check.parameters.map((p: { name: string; required: boolean }) => [p.name, p.required])).toEqual([
+      ['product_code', true],
+      ['total_amount', true],
+      ['transaction_uuid', true],
+    ]);
+    expect(Object.keys(check.responses).sort()).toEqual(['200', '400', '429']);
+    expect(check.responses['200'].content['application/json'].schema.properties.status.enum).toEqual(['COMPLETE', 'PENDING', 'FULL_REFUND', 'PARTIAL_REFUND', 'CANCELED', 'NOT_FOUND', 'AMBIGUOUS']);
+    const example = check.responses['400'].content['application/json'].examples.example1.value;
+    const answered = await t.app.inject({ url: '/api/epay/transaction/status/?product_code=EPAYTEST&total_amount=abc' });
+    expect(answered.statusCode).toBe(400);
+    expect(Object.keys(answered.json())).toEqual(Object.keys(example));
+    expect(answered.json().error_message).toBe(example.error_message);
+  });
+});
+
 describe("initiate's payment_url as documented", () => {
   it('is the shape initiate answers: the hosted page with the payment in its query', async () => {
     const initiate = doc.paths['/api/v2/epayment/initiate/'].post;
@@ -113,5 +133,14 @@ describe('GET /docs', () => {
     for (const path of Object.keys(doc.paths)) expect(response.body).toContain(path);
     expect(response.body).not.toMatch(/<script|https?:\/\/(?!localhost|bhuktani\.test|shop\.example\.com)[a-z]/);
     expect((await t.app.inject({ method: 'GET', url: '/assets/docs.css' })).statusCode).toBe(200);
+  });
+
+  it('has an eSewa section: the door’s addresses, its form, the signature and its test vector, the sandbox payers', async () => {
+    const body = (await t.app.inject({ method: 'GET', url: '/docs' })).body;
+    expect(body).toContain('<a href="#esewa">eSewa ePay</a>');
+    const section = body.slice(body.indexOf('id="esewa"'));
+    for (const text of ['POST /api/epay/main/v2/form', 'GET /api/epay/transaction/status/', 'POST /epay/main', 'POST /epay/transrec', 'signed_field_names', 'i94zsd3oXF6ZsSr/kGqT4sSzYQzjj1W/waxjWyRwaME=', '9806800001', 'EPAYTEST', 'ES104']) {
+      expect(section).toContain(text);
+    }
   });
 });

@@ -74,7 +74,11 @@ const plain = (schema: unknown): Schema => JSON.parse(JSON.stringify(schema));
 
 function operation(route: RouteOptions): Schema {
   const schema = (route.schema ?? {}) as Schema & { body?: Schema; querystring?: Schema; params?: Schema; response?: Record<string, Schema> };
-  const errors: ErrorCode[] = [...commonApiErrors, ...(schema.body ? bodyErrors : []), ...(route.config?.errors ?? []), ...(route.config?.idempotent ? (['conflict'] as ErrorCode[]) : [])];
+  // eSewa's door is public (no key) and answers its errors in eSewa's shapes, which its own schemas describe.
+  const esewa = route.config?.esewa === true;
+  const errors: ErrorCode[] = esewa
+    ? []
+    : [...commonApiErrors, ...(schema.body ? bodyErrors : []), ...(route.config?.errors ?? []), ...(route.config?.idempotent ? (['conflict'] as ErrorCode[]) : [])];
   const parameters: Schema[] = [];
   for (const [where, part] of [['query', schema.querystring], ['path', schema.params]] as const) {
     const properties = (part?.properties ?? {}) as Record<string, Schema>;
@@ -94,8 +98,9 @@ function operation(route: RouteOptions): Schema {
   }
   const responses: Record<string, Schema> = {};
   for (const [status, response] of Object.entries(schema.response ?? {})) {
-    const { description, ...body } = plain(response);
-    responses[status] = { description: (description as string) ?? 'Success', content: { 'application/json': { schema: body } } };
+    const { description, examples, ...body } = plain(response);
+    const shown = Array.isArray(examples) ? { examples: Object.fromEntries(examples.map((value, i) => [`example${i + 1}`, { value }])) } : {};
+    responses[status] = { description: (description as string) ?? 'Success', content: { 'application/json': { schema: body, ...shown } } };
   }
   for (const [status, response] of Object.entries(errorResponses(errors))) {
     if (responses[status]) {
@@ -113,7 +118,7 @@ function operation(route: RouteOptions): Schema {
     summary: schema.summary,
     ...(schema.description ? { description: schema.description } : {}),
     operationId: schema.operationId,
-    security: [{ secretKey: [] }],
+    security: esewa ? [] : [{ secretKey: [] }],
     ...(parameters.length ? { parameters } : {}),
     ...(body
       ? {

@@ -47,6 +47,7 @@ export const en = {
     sandboxWallets: 'Sandbox wallets',
     sandboxHint: (first: string, last: string, mpin: string, otp: string, pending: string) =>
       `Mobile ${first}–${last}, MPIN ${mpin}, OTP ${otp}. ${pending} leaves the payment Pending.`,
+    esewaSandboxHint: (first: string, last: string, mpin: string, otp: string) => `eSewa's test IDs ${first}–${last}, MPIN ${mpin}, OTP ${otp}.`,
   },
   /** What went wrong on a step, by PayerError's code (payments/payer-error.ts). */
   payerErrors: {

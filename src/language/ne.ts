@@ -45,6 +45,7 @@ export const ne: Messages = {
     sandboxWallets: 'परीक्षणका वालेट',
     sandboxHint: (first: string, last: string, mpin: string, otp: string, pending: string) =>
       `मोबाइल ${first}–${last}, MPIN ${mpin}, OTP ${otp}। ${pending} बाट तिर्दा भुक्तानी जाँचका लागि रोकिन्छ।`,
+    esewaSandboxHint: (first: string, last: string, mpin: string, otp: string) => `eSewa का परीक्षण खाता ${first}–${last}, MPIN ${mpin}, OTP ${otp}।`,
   },
   payerErrors: {
     unknown_wallet: 'यो मोबाइल नम्बरमा कुनै वालेट दर्ता छैन।',

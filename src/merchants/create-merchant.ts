@@ -6,6 +6,7 @@ import { parseOrThrow } from '../http/parse-fields.js';
 import { environments, type Environment } from '../environment.js';
 import type { Merchant } from './merchant.js';
 import type { MerchantUser } from './merchant-user.js';
+import { issueEsewaCredentials, type IssuedEsewaCredential } from './esewa-credentials.js';
 import { insertMerchant, insertSecretKey } from './merchant-store.js';
 import { insertMerchantPerson } from './merchant-person-store.js';
 import { insertMerchantUser } from './merchant-user-store.js';
@@ -32,10 +33,13 @@ export interface CreatedMerchant {
   owner: MerchantUser;
   test_secret_key: string;
   live_secret_key: string;
+  /** The eSewa product code and secret key of each environment (contract section 12), in full only here. */
+  esewa: Record<Environment, IssuedEsewaCredential>;
 }
 
 /**
- * A merchant with a fresh test and live secret key; the keys are returned in full only here.
+ * A merchant with a fresh test and live secret key, and eSewa credentials for each environment; the
+ * keys are returned in full only here.
  * `status` is `approved` when an operator creates it (`bhuktani merchant create`), `new` when it
  * signs up on the website: its live key then works only once an operator approves it.
  */
@@ -67,7 +71,7 @@ export async function createMerchant(
  */
 export async function insertMerchantAccount(
   tx: Queryable,
-  ctx: Pick<AppContext, 'clock' | 'ids'>,
+  ctx: Pick<AppContext, 'db' | 'clock' | 'ids' | 'config'>,
   account: { name: string; email: string; mobile: string; feeBps?: number; passwordHash: string; status: 'new' | 'approved'; emailVerifiedAt: Date | null },
 ): Promise<CreatedMerchant> {
   const now = ctx.clock.now();
@@ -88,5 +92,6 @@ export async function insertMerchantAccount(
     keys[environment] = generateSecretKey(environment);
     await insertSecretKey(tx, { merchantId: merchant.id, environment, keyHash: hashSecretKey(keys[environment]), prefix: displayPrefix(keys[environment]), now });
   }
-  return { merchant, owner, test_secret_key: keys.test, live_secret_key: keys.live };
+  const esewa = await issueEsewaCredentials(ctx, tx, merchant.id);
+  return { merchant, owner, test_secret_key: keys.test, live_secret_key: keys.live, esewa };
 }

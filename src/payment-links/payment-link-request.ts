@@ -4,7 +4,7 @@
 import type { FieldErrors } from '../http/errors.js';
 import { choice, type Field, integer, messages, object, text } from '../http/fields.js';
 import { addDays, dayStart } from '../local-days.js';
-import { MIN_AMOUNT_PAISA } from '../payments/initiate-request.js';
+import { MIN_AMOUNT_PAISA } from '../payments/payment.js';
 import { askable, type Askable } from './payment-link.js';
 
 export const MAX_PAYMENTS_LIMIT = 1_000_000;

@@ -9,11 +9,11 @@ import { keepSandboxFunded } from '../wallets/keep-sandbox-funded.js';
 import { sandbox, type Wallet } from '../wallets/wallet.js';
 import { findWalletByIdx } from '../wallets/wallet-store.js';
 import { endAttempt, recordOtpFailure, recordPayerEvent, type PaymentAttempt } from './attempt-store.js';
-import { callbackStatusOf, callbackUrl } from './callback.js';
 import { assertPayableStatus } from './payable.js';
 import { effectiveStatus, type Payment } from './payment.js';
 import { findPayment } from './payment-store.js';
 import { PayerError } from './payer-error.js';
+import { returnStatusOf, type PayerReturn } from './return-status.js';
 import { otpHash } from './start-payment-attempt.js';
 import { complete, LinkUsedUpError, OrderAlreadyPaidError } from './completion-store.js';
 
@@ -41,19 +41,19 @@ async function pay(ctx: AppContext, payment: Payment, wallet: Wallet, token: str
   }
 }
 
-/** The redirect for a payment this payer already paid or had held, if it is one. */
-async function finishedBy(ctx: AppContext, payment: Payment, wallet: Wallet): Promise<string | undefined> {
-  const status = callbackStatusOf(payment);
-  if (status && status !== 'User canceled' && payment.payer_mobile === wallet.mobile) return callbackUrl(ctx.db, payment, status);
+/** The return of a payment this payer already paid or had held, if it is one. */
+function finishedBy(payment: Payment, wallet: Wallet): PayerReturn | undefined {
+  const status = returnStatusOf(payment);
+  if (status && status !== 'User canceled' && payment.payer_mobile === wallet.mobile) return { payment, status };
   return undefined;
 }
 
-/** Confirms `attempt` of `payment`, read with its wallet, with the OTP; returns the URL to redirect the payer to. */
-export async function confirmPayment(ctx: AppContext, { payment, attempt, wallet }: { payment: Payment; attempt?: PaymentAttempt; wallet?: Wallet }, otp: string): Promise<string> {
+/** Confirms `attempt` of `payment`, read with its wallet, with the OTP; returns the payment to send the payer back with. */
+export async function confirmPayment(ctx: AppContext, { payment, attempt, wallet }: { payment: Payment; attempt?: PaymentAttempt; wallet?: Wallet }, otp: string): Promise<PayerReturn> {
   if (!attempt || !wallet) throw new PayerError('attempt_ended');
   // The same payer submitting twice (a double click, a retry) gets the same result, not an error,
   // even when the duplicate finished the payment (and ended the attempt) a moment ago.
-  const already = await finishedBy(ctx, payment, wallet);
+  const already = finishedBy(payment, wallet);
   if (already) return already;
   let moved: Payment | null;
   let ended: PayerError | undefined;
@@ -63,7 +63,7 @@ export async function confirmPayment(ctx: AppContext, { payment, attempt, wallet
     if (!(error instanceof PayerError) || error.code !== 'attempt_ended') throw error;
     [moved, ended] = [null, error];
   }
-  if (moved) return callbackUrl(ctx.db, moved, callbackStatusOf(moved)!);
+  if (moved) return { payment: moved, status: returnStatusOf(moved)! };
   // The statement refuses a wallet frozen while the payer typed the OTP.
   const payer = await findWalletByIdx(ctx.db, wallet.idx);
   if (payer?.frozen_at) throw new PayerError('wallet_frozen');
@@ -71,7 +71,7 @@ export async function confirmPayment(ctx: AppContext, { payment, attempt, wallet
   // Another request moved the payment or ended the attempt first (this payer's duplicate among
   // them): answer with what the payment became.
   const current = (await findPayment(ctx.db, payment.pidx))!;
-  const finished = await finishedBy(ctx, current, wallet);
+  const finished = finishedBy(current, wallet);
   if (finished) return finished;
   if (ended) throw ended;
   const status = effectiveStatus(current, ctx.clock.now());

@@ -2,8 +2,8 @@ import type { AppContext } from '../context.js';
 import type { Queryable } from '../db/db.js';
 import type { ApiCaller } from '../merchants/merchant.js';
 import { feeFor } from './fee.js';
-import type { Payment } from './payment.js';
-import { insertPayment, insertPayments } from './payment-store.js';
+import type { Payment, PaymentDoor } from './payment.js';
+import { findDoorPayment, insertPayment, insertPayments, type NewPayment } from './payment-store.js';
 import { paymentUrl } from './payment-url.js';
 
 export interface InitiateInput {
@@ -26,20 +26,18 @@ export interface InitiateResult {
   merchant_fields: Record<string, unknown>;
 }
 
-/**
- * Stores a new `Initiated` payment; it is committed before the caller answers. With `answer` (an
- * Idempotency-Key's answer to save), the payment and that answer are written in one transaction of
- * their own instead of the shared batch: a commit whose answer was lost with the primary is then
- * replayed to the retry with the key, never made a second time. `paymentLink`: the idx of the
- * payment link the payer started it from.
- */
-export async function initiatePayment(
-  ctx: AppContext,
-  caller: Pick<ApiCaller, 'merchant' | 'environment'>,
-  input: InitiateInput,
-  answer?: (result: InitiateResult) => ((tx: Queryable) => Promise<void>) | undefined,
-  paymentLink: string | null = null,
-): Promise<InitiateResult> {
+/** Who initiates: the merchant and environment its credentials select (a secret key, an eSewa product code). */
+export type Initiator = Pick<ApiCaller, 'merchant' | 'environment'>;
+
+/** The door a payment is started through, and what that door needs to send the payer back. */
+export interface DoorOrigin {
+  door: PaymentDoor;
+  fields: Record<string, string> | null;
+}
+
+const v2Door: DoorOrigin = { door: 'khalti-v2', fields: null };
+
+function newPayment(ctx: AppContext, caller: Initiator, input: InitiateInput, origin: DoorOrigin, paymentLink: string | null = null): { payment: NewPayment; result: InitiateResult } {
   const now = ctx.clock.now();
   const ttl = ctx.config.paymentTtlSeconds;
   const merchantFields = Object.fromEntries(Object.entries(input).filter(([key]) => key.startsWith('merchant_')));
@@ -62,8 +60,27 @@ export async function initiatePayment(
     payment_link: paymentLink,
     created_at: now,
     expires_at: expiresAt,
+    door: origin.door,
+    door_fields: origin.fields,
   };
-  const result = { pidx, payment_url: paymentUrl(ctx.config.publicUrl, pidx), expires_at: expiresAt, expires_in: ttl, merchant_fields: merchantFields };
+  return { payment, result: { pidx, payment_url: paymentUrl(ctx.config.publicUrl, pidx), expires_at: expiresAt, expires_in: ttl, merchant_fields: merchantFields } };
+}
+
+/**
+ * Stores a new `Initiated` payment; it is committed before the caller answers. With `answer` (an
+ * Idempotency-Key's answer to save), the payment and that answer are written in one transaction of
+ * their own instead of the shared batch: a commit whose answer was lost with the primary is then
+ * replayed to the retry with the key, never made a second time. `paymentLink`: the idx of the
+ * payment link the payer started it from (through the v2 door: its callback goes to the link's receipt).
+ */
+export async function initiatePayment(
+  ctx: AppContext,
+  caller: Initiator,
+  input: InitiateInput,
+  answer?: (result: InitiateResult) => ((tx: Queryable) => Promise<void>) | undefined,
+  paymentLink: string | null = null,
+): Promise<InitiateResult> {
+  const { payment, result } = newPayment(ctx, caller, input, v2Door, paymentLink);
   const save = answer?.(result);
   if (save) {
     await ctx.db.transaction(async (tx) => {
@@ -74,4 +91,23 @@ export async function initiatePayment(
     await insertPayment(ctx.db, payment);
   }
   return result;
+}
+
+/**
+ * For a door whose order id names one payment (eSewa's transaction_uuid, v1's pid): stores a new
+ * payment, or, when the merchant's door already has one of that order, leaves it as it was and
+ * answers it, for the door to resume or refuse. Decided by the insert itself, so two posts of one
+ * order at once make one payment.
+ */
+export async function initiateOnce(
+  ctx: AppContext,
+  caller: Initiator,
+  input: InitiateInput,
+  origin: DoorOrigin & { door: Exclude<PaymentDoor, 'khalti-v2'> },
+): Promise<{ created: InitiateResult } | { existing: Payment }> {
+  const { payment, result } = newPayment(ctx, caller, input, origin);
+  if (await insertPayment(ctx.db, payment)) return { created: result };
+  const existing = await findDoorPayment(ctx.db, { merchantId: caller.merchant.id, environment: caller.environment, door: origin.door, purchaseOrderId: input.purchase_order_id });
+  if (!existing) throw new Error(`payment of order ${input.purchase_order_id} neither stored nor found`);
+  return { existing };
 }

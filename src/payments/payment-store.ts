@@ -1,29 +1,35 @@
 import { batchedPerStore } from '../db/batcher.js';
 import type { Db, Queryable } from '../db/db.js';
 import type { Environment } from '../environment.js';
-import type { Payment } from './payment.js';
+import type { Payment, PaymentDoor } from './payment.js';
 import type { PaymentEvent } from './payment-timeline.js';
 
 /** The columns of a `Payment`, named: statements are prepared, and `*` would change with the table. */
 export const paymentColumns = `pidx, merchant_id, environment, purchase_order_id, purchase_order_name, amount, fee, return_url, website_url,
   customer_info, amount_breakdown, product_details, merchant_fields, status, transaction_id, payer_mobile, refunded_amount,
-  payment_link, created_at, expires_at, updated_at`;
+  payment_link, created_at, expires_at, updated_at, door, door_fields`;
 
 export type NewPayment = Omit<Payment, 'status' | 'transaction_id' | 'payer_mobile' | 'refunded_amount' | 'updated_at'>;
 
-/** Stores new `Initiated` payments in one statement. No event row: a payment's timeline starts at its created_at. */
-export async function insertPayments(db: Queryable, payments: NewPayment[]): Promise<void[]> {
-  await db.query(
+/**
+ * Stores new `Initiated` payments in one statement: true for each stored, false for one whose door
+ * already has a payment of its order (eSewa's doors: payments_door_order), which is left as it was.
+ * No event row: a payment's timeline starts at its created_at.
+ */
+export async function insertPayments(db: Queryable, payments: NewPayment[]): Promise<boolean[]> {
+  const stored = await db.query<{ pidx: string }>(
     `INSERT INTO payments (pidx, merchant_id, environment, purchase_order_id, purchase_order_name, amount, fee,
        return_url, website_url, customer_info, amount_breakdown, product_details, merchant_fields,
-       status, created_at, expires_at, updated_at, payment_link)
+       status, created_at, expires_at, updated_at, door, door_fields, payment_link)
      SELECT pidx, merchant_id, environment, purchase_order_id, purchase_order_name, amount, fee,
             return_url, website_url, customer_info::jsonb, amount_breakdown::jsonb, product_details::jsonb, merchant_fields::jsonb,
-            'Initiated', created_at::timestamptz, expires_at::timestamptz, created_at::timestamptz, payment_link
+            'Initiated', created_at::timestamptz, expires_at::timestamptz, created_at::timestamptz, door, door_fields::jsonb, payment_link
        FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::bigint[], $8::text[], $9::text[],
-                   $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[])
+                   $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[], $17::text[], $18::text[])
          AS p (pidx, merchant_id, environment, purchase_order_id, purchase_order_name, amount, fee, return_url, website_url,
-               customer_info, amount_breakdown, product_details, merchant_fields, created_at, expires_at, payment_link)`,
+               customer_info, amount_breakdown, product_details, merchant_fields, created_at, expires_at, door, door_fields, payment_link)
+     ON CONFLICT (merchant_id, environment, door, purchase_order_id) WHERE door <> 'khalti-v2' DO NOTHING
+     RETURNING pidx`,
     [
       payments.map((p) => p.pidx),
       payments.map((p) => p.merchant_id),
@@ -40,13 +46,16 @@ export async function insertPayments(db: Queryable, payments: NewPayment[]): Pro
       payments.map((p) => JSON.stringify(p.merchant_fields)),
       payments.map((p) => p.created_at.toISOString()),
       payments.map((p) => p.expires_at.toISOString()),
+      payments.map((p) => p.door),
+      payments.map((p) => json(p.door_fields)),
       payments.map((p) => p.payment_link),
     ],
   );
-  return payments.map(() => undefined);
+  const pidxs = new Set(stored.map((row) => row.pidx));
+  return payments.map((p) => pidxs.has(p.pidx));
 }
 
-/** Stores a new `Initiated` payment, in one statement with the other payments initiated meanwhile. */
+/** Stores a new `Initiated` payment, in one statement with the other payments initiated meanwhile; false as insertPayments says. */
 export const insertPayment = batchedPerStore(insertPayments);
 
 const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
@@ -90,6 +99,34 @@ const readStatus = batchedPerStore(
 export async function findMerchantPaymentStatus(db: Db, pidx: string, merchantId: number, environment: Environment): Promise<PaymentStatusRow | undefined> {
   const row = await readStatus(db, pidx);
   return row && ownedBy(row, merchantId, environment) ? row : undefined;
+}
+
+export interface DoorOrder {
+  merchantId: number;
+  environment: Environment;
+  door: Exclude<PaymentDoor, 'khalti-v2'>;
+  purchaseOrderId: string;
+}
+
+/**
+ * Every door-order read that arrived while earlier ones were being read, in one statement. The
+ * `door <> 'khalti-v2'` is the unique index's own condition, so the planner reads that index.
+ */
+const readDoorPayments = batchedPerStore(async (db: Queryable, orders: DoorOrder[]): Promise<(Payment | undefined)[]> => {
+  const rows = await db.query<Payment & { ord: number }>(
+    `SELECT o.ord, ${paymentColumns.replace(/(\w+)/g, 'p.$1')}
+       FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS o (merchant_id, environment, door, purchase_order_id, ord)
+       JOIN payments p ON p.merchant_id = o.merchant_id AND p.environment = o.environment AND p.door = o.door
+                      AND p.purchase_order_id = o.purchase_order_id AND p.door <> 'khalti-v2'`,
+    [orders.map((o) => o.merchantId), orders.map((o) => o.environment), orders.map((o) => o.door), orders.map((o) => o.purchaseOrderId)],
+  );
+  const found = new Map(rows.map(({ ord, ...payment }) => [Number(ord), payment as Payment]));
+  return orders.map((_, i) => found.get(i + 1));
+});
+
+/** The payment an eSewa door's order id names for this merchant and environment (payments_door_order). */
+export function findDoorPayment(db: Db, order: DoorOrder): Promise<Payment | undefined> {
+  return readDoorPayments(db, order);
 }
 
 /** A payment by its transaction id, only if it belongs to this merchant and environment. */

@@ -1,6 +1,17 @@
 import type { PaymentStatus } from './payment-status.js';
 import type { Environment } from '../environment.js';
 
+/**
+ * The merchant-facing protocols a payment can be started through (src/doors/). The payment is the
+ * same whichever started it; the door only decides its wire (fields, signatures, where the payer
+ * goes back to).
+ */
+export const paymentDoors = ['khalti-v2', 'esewa-v2', 'esewa-v1'] as const;
+export type PaymentDoor = (typeof paymentDoors)[number];
+
+/** The least a payment may ask for (the store checks it too: `amount >= 10`), whichever way it is started. */
+export const MIN_AMOUNT_PAISA = 10;
+
 /** A payment as stored: one row of `payments`. */
 export interface Payment {
   pidx: string;
@@ -25,6 +36,9 @@ export interface Payment {
   created_at: Date;
   expires_at: Date;
   updated_at: Date;
+  door: PaymentDoor;
+  /** What the door needs to send the payer back (eSewa: its product code and failure address); only the door reads it. */
+  door_fields: Record<string, string> | null;
 }
 
 /** The status every read reports: an unpaid payment past its expiry is Expired, persisted or not. */

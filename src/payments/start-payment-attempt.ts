@@ -8,7 +8,7 @@ import { verifyPassword } from '../people/password.js';
 import { otpMessage } from '../wallets/otp-message.js';
 import { OtpNotSentError } from '../wallets/otp-sender.js';
 import { generateOtp, isLocked, MAX_MPIN_FAILURES, MPIN_LOCK_SECONDS, OTP_TTL_SECONDS } from '../wallets/attempt-rules.js';
-import { MOBILE_PATTERN, MPIN_PATTERN, sandbox, type Wallet } from '../wallets/wallet.js';
+import { MOBILE_PATTERN, MPIN_PATTERN, sandboxSecrets, type Wallet } from '../wallets/wallet.js';
 import { clearMpinFailures, findMpinFailures, findWallet, recordMpinFailure } from '../wallets/wallet-store.js';
 import { insertAttempt, recordPayerEvent } from './attempt-store.js';
 import { assertPayable } from './payable.js';
@@ -26,7 +26,7 @@ function sameText(a: string, b: string): boolean {
 }
 
 async function mpinMatches(wallet: Wallet, mpin: string): Promise<boolean> {
-  if (wallet.sandbox) return sameText(mpin, sandbox.mpin);
+  if (wallet.sandbox) return sameText(mpin, sandboxSecrets(wallet.mobile).mpin);
   return wallet.mpin_hash !== null && verifyPassword(mpin, wallet.mpin_hash);
 }
 
@@ -84,7 +84,7 @@ export async function startPaymentAttempt(
     if (balance < payment.amount) throw new PayerError('insufficient_balance');
   }
   const token = ctx.ids.random(16);
-  const otp = wallet.sandbox ? sandbox.otp : generateOtp();
+  const otp = wallet.sandbox ? sandboxSecrets(wallet.mobile).otp : generateOtp();
   const otpExpiresAt = new Date(now.getTime() + OTP_TTL_SECONDS * 1000);
   if (!wallet.sandbox) await sendOtp(ctx, payment, merchant.name, wallet, otp, otpExpiresAt, now);
   await insertAttempt(ctx.db, { token, pidx: payment.pidx, wallet_id: wallet.id, otp_hash: otpHash(token, otp), otp_expires_at: otpExpiresAt, now });

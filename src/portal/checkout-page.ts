@@ -6,7 +6,7 @@ import type { Speech } from '../language/payer-speech.js';
 import type { Merchant } from '../merchants/merchant.js';
 import type { Payment } from '../payments/payment.js';
 import { maskMobile } from '../transactions/transaction-record.js';
-import { sandbox } from '../wallets/wallet.js';
+import { esewaSandbox, sandbox } from '../wallets/wallet.js';
 import { stepAction } from './checkout-address.js';
 import { portalLayout, type PayerFrame } from './layout.js';
 
@@ -97,7 +97,7 @@ export function checkoutPage(view: CheckoutView): Html {
   const { t } = view.speech;
   const sandboxHint =
     payment.environment === 'test'
-      ? html`<details class="sandbox-hint"><summary>${t.checkout.sandboxWallets}</summary><p>${t.checkout.sandboxHint(sandbox.mobiles[0], '9800000005', sandbox.mpin, sandbox.otp, sandbox.pendingMobile)}</p></details>`
+      ? html`<details class="sandbox-hint"><summary>${t.checkout.sandboxWallets}</summary><p>${t.checkout.sandboxHint(sandbox.mobiles[0], '9800000005', sandbox.mpin, sandbox.otp, sandbox.pendingMobile)}</p><p>${t.checkout.esewaSandboxHint(esewaSandbox.mobiles[0], esewaSandbox.mobiles.at(-1)!, esewaSandbox.mpin, esewaSandbox.otp)}</p></details>`
       : '';
   return portalLayout({
     speech: view.speech,

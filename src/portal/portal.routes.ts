@@ -11,14 +11,15 @@ import { asciiDigits } from '../http/money.js';
 import { pageError } from '../http/page-errors.js';
 import { setPageHeaders } from '../http/page-headers.js';
 import { withinIpLimit } from '../http/rate-limit.js';
-import { callbackStatusOf, callbackUrl } from '../payments/callback.js';
 import { cancelPayment } from '../payments/cancel-payment.js';
 import { liveRefusal } from '../merchants/approval-state-machine.js';
 import { confirmPayment } from '../payments/confirm-payment.js';
+import { returnAddress, returnOrigins } from '../doors/return-address.js';
 import { orderPaidElsewhere } from '../payments/payable.js';
 import { effectiveStatus, type Payment } from '../payments/payment.js';
 import { PayerError } from '../payments/payer-error.js';
 import { paymentPath } from '../payments/payment-url.js';
+import { returnStatusOf } from '../payments/return-status.js';
 import { startPaymentAttempt } from '../payments/start-payment-attempt.js';
 import { findLinkByIdx } from '../payment-links/payment-link-store.js';
 import type { PostedStep } from './checkout-address.js';
@@ -48,7 +49,7 @@ export async function portalPlugin(app: FastifyInstance, { ctx, csrfSecret }: { 
   const secure = ctx.config.publicUrl.startsWith('https:');
 
   const send = (reply: FastifyReply, status: number, page: Html, payment?: Payment) =>
-    setPageHeaders(reply, { formActionOrigins: payment ? [new URL(payment.return_url).origin] : [] })
+    setPageHeaders(reply, { formActionOrigins: payment ? returnOrigins(payment) : [] })
       .code(status)
       .send(page.value);
 
@@ -98,11 +99,11 @@ export async function portalPlugin(app: FastifyInstance, { ctx, csrfSecret }: { 
     if (status === 'Expired' || reason?.code === 'payment_expired') {
       return notice(request, reply, 410, { ...t.notices.expired, environment, link: backToShop, tone: 'error' });
     }
-    const finished = callbackStatusOf(payment);
+    const finished = returnStatusOf(payment);
     if (finished) {
       const said = t.notices.finished;
       const message = finished === 'User canceled' ? said.canceled : finished === 'Pending' ? said.pending : said.complete;
-      const back = { href: await callbackUrl(ctx.db, payment, finished), text: said.returnTo(merchant.name) };
+      const back = { href: await returnAddress(ctx, { payment, status: finished }), text: said.returnTo(merchant.name) };
       return notice(request, reply, 200, { title: said.title, message, environment, link: back, tone: finished === 'Completed' ? 'success' : 'info' });
     }
     if (reason?.code === 'order_paid' || (status === 'Initiated' && (await orderPaidElsewhere(ctx.db, payment)))) {
@@ -226,7 +227,7 @@ export async function portalPlugin(app: FastifyInstance, { ctx, csrfSecret }: { 
     if (await throttled(request, reply)) return reply;
     if (closedMerchantPage(request, reply, loaded)) return reply;
     try {
-      return reply.code(303).redirect(await confirmPayment(ctx, loaded, text(request.body, 'otp')));
+      return reply.code(303).redirect(await returnAddress(ctx, await confirmPayment(ctx, loaded, text(request.body, 'otp'))));
     } catch (error) {
       if (!(error instanceof PayerError)) throw error;
       const unpayable = await unpayablePage(request, reply, loaded, error);
@@ -241,7 +242,7 @@ export async function portalPlugin(app: FastifyInstance, { ctx, csrfSecret }: { 
     if (!loaded) return reply;
     if (!csrfValid(request, csrfSecret, loaded.payment.pidx)) return csrfRejected(request, reply);
     try {
-      return reply.code(303).redirect(await cancelPayment(ctx, loaded.payment));
+      return reply.code(303).redirect(await returnAddress(ctx, await cancelPayment(ctx, loaded.payment)));
     } catch (error) {
       if (!(error instanceof PayerError)) throw error;
       return (await unpayablePage(request, reply, loaded, error)) ?? page(request, reply, loaded, { name: 'wallet' }, 400, messageFor(request, error));

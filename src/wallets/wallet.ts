@@ -25,5 +25,20 @@ export const sandbox = {
   fundingPaisa: 100_000_000,
 } as const;
 
+/**
+ * eSewa's published test IDs (contract section 12): sandbox wallets of every test environment too,
+ * with eSewa's MPIN and OTP, so eSewa's own instructions work on the hosted page.
+ */
+export const esewaSandbox = {
+  mobiles: ['9806800001', '9806800002', '9806800003', '9806800004', '9806800005'],
+  mpin: '1122',
+  otp: '123456',
+} as const;
+
+/** The MPIN and OTP a sandbox wallet answers to. */
+export function sandboxSecrets(mobile: string): { mpin: string; otp: string } {
+  return (esewaSandbox.mobiles as readonly string[]).includes(mobile) ? esewaSandbox : sandbox;
+}
+
 export const MOBILE_PATTERN = /^9\d{9}$/;
 export const MPIN_PATTERN = /^\d{4}$/;

@@ -13,6 +13,7 @@ import { serverSecret } from '../../src/http/server-secret.js';
 import { maskedAccountNumber } from '../../src/merchants/bank-account.js';
 import { signingSecret } from '../../src/merchants/signing-secret.js';
 import { merchantApi, validInitiate } from '../api-client.js';
+import { esewaForm, ESEWA_FORM, pidxOf, postForm, readData, v1Form, type EsewaPair } from '../esewa-client.js';
 import { merchantBrowser, type MerchantBrowser, uniqueSignUp } from '../dashboard-client.js';
 import { callbackParams, operatorWallet, payerBrowser, payWithLiveWallet } from '../portal-client.js';
 import { approveSignedUp } from '../merchant-approval.js';
@@ -56,6 +57,13 @@ interface PaymentRef {
   orderId: string;
 }
 
+/** A paid payment of eSewa's doors: its order id is the transaction_uuid (v2) or pid (v1). */
+interface EsewaRef extends PaymentRef {
+  transactionId: string;
+  /** The total as the form wrote it. */
+  total: string;
+}
+
 export interface World {
   t: TestApp;
   a: {
@@ -83,8 +91,10 @@ export interface World {
     links: Record<Environment, { idx: string; code: string }>;
     /** The payment made through A's test link. */
     linkPayment: PaymentRef;
+    /** A's eSewa credentials, and a test payment paid through each of eSewa's doors. */
+    esewa: Record<Environment, EsewaPair> & { v2: EsewaRef; v1: EsewaRef };
   };
-  b: { keys: Record<Environment, string>; email: string; password: string; test: { initiated: PaymentRef; attempt: { token: string; otp: string } } };
+  b: { keys: Record<Environment, string>; esewa: Record<Environment, EsewaPair>; email: string; password: string; test: { initiated: PaymentRef; attempt: { token: string; otp: string } } };
   /** Logged-in dashboard browsers: A on test, A switched to live, B on test, B on live. */
   browsers: Record<'aTest' | 'aLive' | 'bTest' | 'bLive', MerchantBrowser>;
   /** What of A's must never show to an intruder: merchant-wide, and per environment. */
@@ -95,14 +105,21 @@ export interface World {
   ownNew: Set<string>;
 }
 
+/** The eSewa pairs a welcome page shows, test first. */
+function esewaPairsOf(page: string): Record<Environment, EsewaPair> {
+  const [test, live] = [...page.matchAll(/product code: <code class="product-code">([^<]+)<\/code><\/p>\s*<div class="secret-key">[\s\S]*?<code class="secret"[^>]*>([^<]+)<\/code>/g)].map((m) => ({ product_code: m[1], secret_key: m[2] }));
+  return { test, live };
+}
+
 async function signedUp(t: TestApp) {
   const browser = merchantBrowser(t.app);
-  const { fields, keys } = await browser.signUp(uniqueSignUp());
+  const { fields, keys, page } = await browser.signUp(uniqueSignUp());
+  const esewa = esewaPairsOf(page.body);
   // Approved, so that both keys work and the attempts are about isolation, not approval. Its
   // business details are its own, so that a page showing them to another merchant is caught.
   const business = { legal_name: `${fields.name} Pvt. Ltd.`, pan_number: String(randomInt(100_000_000, 1_000_000_000)), account_number: String(randomInt(100_000_000, 1_000_000_000)) };
   await approveSignedUp(t.ctx, fields.email, business);
-  return { browser, fields, keys, business };
+  return { browser, fields, keys, business, esewa };
 }
 
 async function loggedIn(t: TestApp, email: string, password: string, environment: Environment): Promise<MerchantBrowser> {
@@ -157,6 +174,20 @@ export async function buildWorld(t: TestApp): Promise<World> {
   const canceling = payerBrowser(t.app);
   await canceling.open(canceled.pidx);
   expect((await canceling.cancel(canceled.pidx)).status).toBe(303);
+
+  // eSewa's doors: a test payment paid through each.
+  const esewaPaid = async (path: string, form: Record<string, string>, orderId: string, total: string): Promise<EsewaRef> => {
+    const started = await postForm(t.app, path, form);
+    expect(started.status, started.body).toBe(302);
+    const pidx = pidxOf(started.location!);
+    const done = await payerBrowser(t.app).pay(pidx, '9806800001', '1122', '123456');
+    const transactionId = path === ESEWA_FORM ? readData(done.location!, a.esewa.test.secret_key).fields.transaction_code : new URL(done.location!).searchParams.get('refId')!;
+    return { pidx, orderId, transactionId, total };
+  };
+  const v2Form = esewaForm(a.esewa.test, { transaction_uuid: order('esewa') });
+  const esewaV2 = await esewaPaid(ESEWA_FORM, v2Form, v2Form.transaction_uuid, v2Form.total_amount);
+  const v1 = v1Form(a.esewa.test.product_code, { pid: order('esewa-v1') });
+  const esewaV1 = await esewaPaid('/epay/main', v1, v1.pid, v1.tAmt);
 
   const idempotentBody = validInitiate({ purchase_order_id: order('idempotent') });
   const idempotentKey = `iso-initiate-${tag}`;
@@ -253,8 +284,9 @@ export async function buildWorld(t: TestApp): Promise<World> {
       invitationId: Number(invitationId),
       links,
       linkPayment,
+      esewa: { ...a.esewa, v2: esewaV2, v1: esewaV1 },
     },
-    b: { keys: b.keys, email: b.fields.email, password: b.fields.password, test: { initiated: { pidx: bInitiated, orderId: bOrder }, attempt: { token, otp: '987654' } } },
+    b: { keys: b.keys, esewa: b.esewa, email: b.fields.email, password: b.fields.password, test: { initiated: { pidx: bInitiated, orderId: bOrder }, attempt: { token, otp: '987654' } } },
     browsers: {
       aTest: await loggedIn(t, a.fields.email, a.fields.password, 'test'),
       aLive: await loggedIn(t, a.fields.email, a.fields.password, 'live'),
@@ -264,14 +296,24 @@ export async function buildWorld(t: TestApp): Promise<World> {
     secrets: {
       merchant: [a.fields.name, a.fields.email, a.keys.test.slice(0, 22), a.keys.live.slice(0, 22), a.business.pan_number, maskedAccountNumber(a.business.account_number), viewer.email, invitedEmail],
       test: [
-        ...envSecrets([...Object.values(test), { pidx: JSON.parse(first.body).pidx, orderId: order('idempotent') }, linkPayment], 'test'),
+        ...envSecrets([...Object.values(test), { pidx: JSON.parse(first.body).pidx, orderId: order('idempotent') }, linkPayment, esewaV2, esewaV1], 'test'),
         await signingSecret(t.db, aId, 'test'),
         payouts.test,
         links.test.idx,
         links.test.code,
         `iso-${tag}-link-test`,
+        a.esewa.test.product_code,
+        `${a.esewa.test.secret_key.slice(0, 4)}…`,
       ],
-      live: [...envSecrets([liveCompleted, liveInitiated], 'live'), await signingSecret(t.db, aId, 'live'), payouts.live, links.live.idx, links.live.code, `iso-${tag}-link-live`],
+      live: [
+        ...envSecrets([liveCompleted, liveInitiated], 'live'),
+        await signingSecret(t.db, aId, 'live'),
+        payouts.live,
+        links.live.idx,
+        links.live.code,
+        `iso-${tag}-link-live`,
+        a.esewa.live.product_code,
+      ],
     },
     payer: { nonce, tokenFor },
     ownNew: new Set(),
@@ -292,6 +334,7 @@ export async function snapshotOfMerchant(db: TestApp['db'], id: number, ownNew: 
     attempts: await db.query('SELECT a.token, a.ended, a.otp_failures FROM payment_attempts a JOIN payments p ON p.pidx = a.pidx WHERE p.merchant_id = $1 ORDER BY a.token', [id]),
     records: await db.query('SELECT idx, state, refunded, amount FROM transactions WHERE merchant_id = $1 ORDER BY idx', [id]),
     keys: await db.query('SELECT id, environment, revoked_at FROM secret_keys WHERE merchant_id = $1 ORDER BY id', [id]),
+    esewa: await db.query('SELECT product_code, environment, secret_key_sealed, previous_secret_key_sealed, rotated_at FROM esewa_credentials WHERE merchant_id = $1 ORDER BY product_code', [id]),
     sessions: await db.query('SELECT token_hash, environment, expires_at FROM merchant_sessions WHERE merchant_id = $1 ORDER BY token_hash', [id]),
     endpoints: await db.query('SELECT environment, url FROM webhook_endpoints WHERE merchant_id = $1 ORDER BY environment', [id]),
     deliveries: await db.query('SELECT id, status, attempts, next_attempt_at, locked_until FROM webhook_deliveries WHERE merchant_id = $1 ORDER BY id', [id]),

@@ -5,6 +5,7 @@
 // repeat their GET route's attempts. After each route's attempts, nothing of A's has changed.
 import { afterAll, describe, expect, it } from 'vitest';
 import { merchantBrowser, type MerchantBrowser, uniqueSignUp } from '../dashboard-client.js';
+import { esewaForm, ESEWA_FORM, ESEWA_STATUS, pidxOf, v1Form } from '../esewa-client.js';
 import { validApplication } from '../merchant-approval.js';
 import { consoleRoute, consoleRouteOf, consoleSignedOutRoute } from './console-isolation.js';
 import { createMerchant } from '../../src/merchants/create-merchant.js';
@@ -19,9 +20,11 @@ interface Classification {
    *   or moves another (its CSRF token and attempt tokens are bound to it);
    * - `dashboard`: merchant-scoped by the session (its merchant and the environment it looks at);
    * - `public`: takes no merchant-scoped id and shows no merchant's data;
-   * - `console`: operators only, by the permission the route declares (console-isolation.ts).
+   * - `console`: operators only, by the permission the route declares (console-isolation.ts);
+   * - `esewa`: eSewa's door, merchant-scoped by the product code (its merchant and environment),
+   *   a form signed with the product code's own key.
    */
-  scope: 'api' | 'portal' | 'dashboard' | 'public' | 'console';
+  scope: 'api' | 'portal' | 'dashboard' | 'public' | 'console' | 'esewa';
   reason: string;
   attempts: (w: World) => Attempt[] | Promise<Attempt[]>;
 }
@@ -259,6 +262,84 @@ const table: Record<string, Classification> = {
       },
     ]),
   ),
+  // ---- eSewa's door: merchant and environment come from the product code --------------------
+  'POST /api/epay/main/v2/form': {
+    scope: 'esewa',
+    reason: "a transaction_uuid names a payment of the product code's merchant and environment only: another's, or A's other environment's, is a new payment there; A's code needs A's key",
+    attempts: (w) => {
+      const v2 = w.a.esewa.v2;
+      const newPaymentOf = (merchantKey: 'b' | 'aLive') => async (answer: Answered) => {
+        expect(answer.status, answer.body).toBe(302);
+        const pidx = pidxOf(answer.location!);
+        expect(pidx, "A's payment was resumed").not.toBe(v2.pidx);
+        const [payment] = await w.t.db.query<{ merchant_id: number; environment: string }>('SELECT merchant_id, environment FROM payments WHERE pidx = $1', [pidx]);
+        if (merchantKey === 'aLive') {
+          expect(payment).toEqual({ merchant_id: w.a.id, environment: 'live' });
+          w.ownNew.add(pidx);
+        } else expect(payment.merchant_id).not.toBe(w.a.id);
+      };
+      return [
+        { what: "B's code and key, A's transaction_uuid", by: { anonymous: true }, method: 'POST', url: ESEWA_FORM, body: esewaForm(w.b.esewa.test, { transaction_uuid: v2.orderId }), expect: newPaymentOf('b'), hidden: ALL },
+        { what: "A's live code and key, A's test transaction_uuid", by: { anonymous: true }, method: 'POST', url: ESEWA_FORM, body: esewaForm(w.a.esewa.live, { transaction_uuid: v2.orderId }), expect: newPaymentOf('aLive'), hidden: ['test'] },
+        {
+          what: "A's code signed with B's key",
+          by: { anonymous: true },
+          method: 'POST',
+          url: ESEWA_FORM,
+          body: esewaForm({ product_code: w.a.esewa.test.product_code, secret_key: w.b.esewa.test.secret_key }, { transaction_uuid: v2.orderId }),
+          expect: (a) => expect([a.status, JSON.parse(a.body)]).toEqual([400, { code: 'ES104', message: 'Invalid payload signature.' }]),
+          hidden: ALL,
+        },
+      ];
+    },
+  },
+  'GET /api/epay/transaction/status/': {
+    scope: 'esewa',
+    reason: "answers only for the product code's own payments: another merchant's code, or A's other environment's, finds NOT_FOUND",
+    attempts: (w) => {
+      const v2 = w.a.esewa.v2;
+      const url = (productCode: string) => `${ESEWA_STATUS}?${new URLSearchParams({ product_code: productCode, total_amount: v2.total, transaction_uuid: v2.orderId })}`;
+      // Not A's payment: NOT_FOUND, or the payment the form's attempts made there with that uuid (PENDING).
+      const notFound = (a: Answered) => {
+        const answer = JSON.parse(a.body);
+        expect([a.status, answer.ref_id, ['NOT_FOUND', 'PENDING'].includes(answer.status)]).toEqual([200, null, true]);
+      };
+      return [
+        { what: "B's code asks for A's payment", by: { anonymous: true }, method: 'GET', url: url(w.b.esewa.test.product_code), expect: notFound, hidden: ALL },
+        { what: "B's live code asks for A's payment", by: { anonymous: true }, method: 'GET', url: url(w.b.esewa.live.product_code), expect: notFound, hidden: ALL },
+        { what: "A's live code asks for A's test payment", by: { anonymous: true }, method: 'GET', url: url(w.a.esewa.live.product_code), expect: notFound, hidden: ['test'] },
+        { what: 'A itself (the attempt is aimed right)', by: { anonymous: true }, method: 'GET', url: url(w.a.esewa.test.product_code), expect: (a) => expect(JSON.parse(a.body)).toMatchObject({ status: 'COMPLETE', ref_id: v2.transactionId }), hidden: [] },
+      ];
+    },
+  },
+  'POST /epay/main': {
+    scope: 'esewa',
+    reason: "a pid names a payment of the scd's merchant and environment only: another's is a new payment there",
+    attempts: (w) => [
+      {
+        what: "B's scd with A's pid and amounts",
+        by: { anonymous: true },
+        method: 'POST',
+        url: '/epay/main',
+        body: v1Form(w.b.esewa.test.product_code, { pid: w.a.esewa.v1.orderId }),
+        expect: async (a) => {
+          expect(a.status, a.body).toBe(302);
+          expect(pidxOf(a.location!)).not.toBe(w.a.esewa.v1.pidx);
+        },
+        hidden: ALL,
+      },
+    ],
+  },
+  'POST /epay/transrec': {
+    scope: 'esewa',
+    reason: "verifies only the scd's own payments: with another merchant's scd, or A's other environment's, A's payment is a failure",
+    attempts: (w) => transrecAttempts(w, 'POST'),
+  },
+  'GET /epay/transrec': {
+    scope: 'esewa',
+    reason: 'the POST verification with its fields in the query string',
+    attempts: (w) => transrecAttempts(w, 'GET'),
+  },
   'GET /api/v2/openapi.json': publicRoute('the API description: the same document for everyone, no merchant data', '/api/v2/openapi.json'),
 
   // ---- the hosted page: the pidx is the capability -------------------------------------------
@@ -537,6 +618,25 @@ const table: Record<string, Classification> = {
       return [
         { what: "another merchant rotates with grace 0, naming A", by: { browser: c }, method: 'POST', url: '/dashboard/keys/rotate/confirm', body: { environment: 'test', grace: '0', merchant_id: w.a.id, merchant: w.a.id }, expect: (a) => expect(a.status).toBe(200), hidden: ALL },
         { what: "another merchant rotates live with grace 0, naming A", by: { browser: c }, method: 'POST', url: '/dashboard/keys/rotate/confirm', body: { environment: 'live', grace: '0', merchant_id: w.a.id }, expect: (a) => expect(a.status).toBe(200), hidden: ALL },
+      ];
+    },
+  },
+  'POST /dashboard/keys/esewa/rotate': {
+    scope: 'dashboard',
+    reason: "takes an environment, never a merchant: it reviews the rotation of the session's merchant's eSewa key",
+    attempts: async (w) => [
+      { what: "another merchant's eSewa rotation review, naming A", by: { browser: await freshB(w) }, method: 'POST', url: '/dashboard/keys/esewa/rotate', body: { environment: 'test', grace: '0', merchant_id: w.a.id, product_code: w.a.esewa.test.product_code }, expect: 'shown', hidden: ALL },
+    ],
+  },
+  'POST /dashboard/keys/esewa/rotate/confirm': {
+    scope: 'dashboard',
+    reason: "takes an environment, never a merchant or a product code: it rotates the session's merchant's eSewa key only (A's stay as they were)",
+    attempts: async (w) => {
+      const c = merchantBrowser(w.t.app);
+      await c.signUp(uniqueSignUp());
+      return [
+        { what: 'another merchant rotates its eSewa key, naming A and its code', by: { browser: c }, method: 'POST', url: '/dashboard/keys/esewa/rotate/confirm', body: { environment: 'test', grace: '0', merchant_id: w.a.id, product_code: w.a.esewa.test.product_code }, expect: (a) => expect(a.status).toBe(200), hidden: ALL },
+        { what: 'another merchant rotates its live eSewa key, naming A', by: { browser: c }, method: 'POST', url: '/dashboard/keys/esewa/rotate/confirm', body: { environment: 'live', grace: '0', merchant_id: w.a.id }, expect: (a) => expect(a.status).toBe(200), hidden: ALL },
       ];
     },
   },
@@ -923,6 +1023,18 @@ function atQueryAddress(...keys: string[]): Classification {
 table['GET /pay'] = atQueryAddress('GET /pay/:pidx', 'GET /pay/:pidx/otp/:token');
 for (const step of ['wallet', 'confirm', 'cancel']) table[`POST /pay/${step}`] = atQueryAddress(`POST /pay/:pidx/${step}`);
 
+function transrecAttempts(w: World, method: 'GET' | 'POST'): Attempt[] {
+  const v1 = w.a.esewa.v1;
+  const fields = (scd: string) => ({ amt: v1.total, rid: v1.transactionId, pid: v1.orderId, scd });
+  const ask = (scd: string) => (method === 'GET' ? { url: `/epay/transrec?${new URLSearchParams(fields(scd))}` } : { url: '/epay/transrec', body: fields(scd) });
+  const failure = (a: Answered) => expect([a.status, a.body]).toEqual([200, '<response><response_code>failure</response_code></response>']);
+  return [
+    { what: "B's scd verifies A's payment", by: { anonymous: true }, method, ...ask(w.b.esewa.test.product_code), expect: failure, hidden: ALL },
+    { what: "A's live scd verifies A's test payment", by: { anonymous: true }, method, ...ask(w.a.esewa.live.product_code), expect: failure, hidden: ['test'] },
+    { what: 'A itself (the attempt is aimed right)', by: { anonymous: true }, method, ...ask(w.a.esewa.test.product_code), expect: (a) => expect(a.body).toContain('Success'), hidden: [] },
+  ];
+}
+
 function transactionListAttempts(w: World, path: string): Attempt[] {
   const q = (value: string) => `${path}?q=${encodeURIComponent(value)}`;
   return [
@@ -968,8 +1080,8 @@ describe('isolation', () => {
 
   it('covers the API, the hosted page, the dashboard and the console', () => {
     const scopes = new Set(Object.values(table).map((c) => c.scope));
-    expect([...scopes].sort()).toEqual(['api', 'console', 'dashboard', 'portal', 'public']);
-    for (const prefix of ['/api/', '/pay/', '/dashboard', '/console']) expect(routes.some((r) => r.url.startsWith(prefix))).toBe(true);
+    expect([...scopes].sort()).toEqual(['api', 'console', 'dashboard', 'esewa', 'portal', 'public']);
+    for (const prefix of ['/api/', '/api/epay/', '/epay/', '/pay/', '/dashboard', '/console']) expect(routes.some((r) => r.url.startsWith(prefix))).toBe(true);
   });
 
   const classified = routes.filter((r) => table[routeKey(r)] || (r.method === 'HEAD' && table[`GET ${r.url}`]));

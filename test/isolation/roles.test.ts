@@ -37,6 +37,8 @@ const routesTable: Record<string, { action: Action | 'public' } & Request> = {
   'GET /dashboard/keys': { action: 'keys.view' },
   'POST /dashboard/keys/rotate': { action: 'keys.rotate', body: { environment: 'live', grace: '86400' } },
   'POST /dashboard/keys/rotate/confirm': { action: 'keys.rotate', body: { environment: 'live', grace: 'none' } },
+  'POST /dashboard/keys/esewa/rotate': { action: 'keys.rotate', body: { environment: 'live', grace: '86400' } },
+  'POST /dashboard/keys/esewa/rotate/confirm': { action: 'keys.rotate', body: { environment: 'live', grace: 'none' } },
   'GET /dashboard/webhooks': { action: 'keys.view' },
   'POST /dashboard/webhooks/endpoint': { action: 'webhooks.manage', body: { url: 'not a url' } },
   'POST /dashboard/webhooks/:id/resend': { action: 'webhooks.manage' },

@@ -1,5 +1,5 @@
 import type { Queryable } from '../db.js';
-import { seedSandboxWallets } from '../../wallets/sandbox-wallets.js';
+import { esewaSandboxPayers, sandboxPayers, seedSandboxWallets } from '../../wallets/sandbox-wallets.js';
 import m001 from './001_merchants_payments.js';
 import m002 from './002_wallets_ledger.js';
 import m004 from './004_server_secrets.js';
@@ -21,6 +21,7 @@ import m019 from './019_payout_schedules.js';
 import m020 from './020_invitations_of_those_gone.js';
 import m021 from './021_sandbox_covers_confirmed_owners.js';
 import m022 from './022_merchant_people.js';
+import m030 from './030_esewa_door.js';
 import m050 from './050_payment_links.js';
 
 export interface Migration {
@@ -34,7 +35,7 @@ const sql = (name: string, text: string): Migration => ({ name, run: (tx) => tx.
 export const migrations: Migration[] = [
   sql('001_merchants_payments', m001),
   sql('002_wallets_ledger', m002),
-  { name: '003_sandbox_wallets', run: seedSandboxWallets },
+  { name: '003_sandbox_wallets', run: (tx) => seedSandboxWallets(tx, sandboxPayers) },
   sql('004_server_secrets', m004),
   sql('005_dashboard', m005),
   sql('006_integrations', m006),
@@ -55,5 +56,12 @@ export const migrations: Migration[] = [
   // 021 reads the users' e-mail columns that 022 moves to merchant_people.
   sql('021_sandbox_covers_confirmed_owners', m021),
   sql('022_merchant_people', m022),
+  {
+    name: '030_esewa_door',
+    async run(tx) {
+      await tx.exec(m030);
+      await seedSandboxWallets(tx, esewaSandboxPayers);
+    },
+  },
   sql('050_payment_links', m050),
 ];

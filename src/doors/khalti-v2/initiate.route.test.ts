@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { merchantApi, validInitiate } from '../../test/api-client.js';
-import { newMerchant, startTestApp, type TestApp } from '../../test/test-app.js';
+import { merchantApi, validInitiate } from '../../../test/api-client.js';
+import { newMerchant, startTestApp, type TestApp } from '../../../test/test-app.js';
 
 let t: TestApp;
 let api: ReturnType<typeof merchantApi>;

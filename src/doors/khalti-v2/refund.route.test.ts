@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { merchantApi, refund, validInitiate } from '../../test/api-client.js';
-import { callbackParams, operatorWallet, payerBrowser, payWithLiveWallet, walletBalanceOf } from '../../test/portal-client.js';
-import { newMerchant, startTestApp, type TestApp } from '../../test/test-app.js';
-import { verifyLedger } from '../ledger/verify-ledger.js';
-import { saveBankAccount } from '../merchants/bank-account-store.js';
-import { requestPayout } from '../settlements/request-payout.js';
-import { settlementBalance } from '../settlements/settlement-balance.js';
+import { merchantApi, refund, validInitiate } from '../../../test/api-client.js';
+import { callbackParams, operatorWallet, payerBrowser, payWithLiveWallet, walletBalanceOf } from '../../../test/portal-client.js';
+import { newMerchant, startTestApp, type TestApp } from '../../../test/test-app.js';
+import { verifyLedger } from '../../ledger/verify-ledger.js';
+import { saveBankAccount } from '../../merchants/bank-account-store.js';
+import { requestPayout } from '../../settlements/request-payout.js';
+import { settlementBalance } from '../../settlements/settlement-balance.js';
 
 let t: TestApp;
 let key: string;

@@ -1,14 +1,13 @@
 // The redirect to the merchant's return_url (specification 2.3, contract section 5). The return
 // URL keeps its own query; the result parameters are added to it, then `signature` over them.
-import { signCallback } from '../client/signatures.js';
-import type { Queryable } from '../db/db.js';
-import { signingSecret } from '../merchants/signing-secret.js';
-import { maskMobile } from '../transactions/transaction-record.js';
-import type { Payment } from './payment.js';
+import { signCallback } from '../../client/signatures.js';
+import type { Queryable } from '../../db/db.js';
+import { signingSecret } from '../../merchants/signing-secret.js';
+import type { Payment } from '../../payments/payment.js';
+import type { ReturnStatus } from '../../payments/return-status.js';
+import { maskMobile } from '../../transactions/transaction-record.js';
 
-export type CallbackStatus = 'Completed' | 'Pending' | 'User canceled';
-
-export function callbackParams(payment: Payment, status: CallbackStatus): [string, string][] {
+export function callbackParams(payment: Payment, status: ReturnStatus): [string, string][] {
   const paid = status !== 'User canceled';
   const transactionId = paid ? (payment.transaction_id ?? '') : '';
   return [
@@ -26,7 +25,7 @@ export function callbackParams(payment: Payment, status: CallbackStatus): [strin
   ];
 }
 
-export async function callbackUrl(db: Queryable, payment: Payment, status: CallbackStatus): Promise<string> {
+export async function callbackUrl(db: Queryable, payment: Payment, status: ReturnStatus): Promise<string> {
   const params = callbackParams(payment, status);
   const url = new URL(payment.return_url);
   // Set on a copy and written back once: each set on url.searchParams would rewrite the URL.
@@ -35,20 +34,4 @@ export async function callbackUrl(db: Queryable, payment: Payment, status: Callb
   query.set('signature', signCallback(Object.fromEntries(params), await signingSecret(db, payment.merchant_id, payment.environment)));
   url.search = query.toString();
   return url.toString();
-}
-
-/** The callback status of a payment whose attempt has ended, if it has one. */
-export function callbackStatusOf(payment: Payment): CallbackStatus | undefined {
-  switch (payment.status) {
-    case 'Completed':
-    case 'Partially refunded':
-    case 'Refunded':
-      return 'Completed';
-    case 'Pending':
-      return 'Pending';
-    case 'User canceled':
-      return 'User canceled';
-    default:
-      return undefined;
-  }
 }

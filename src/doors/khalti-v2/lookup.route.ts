@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { AppContext } from '../context.js';
-import { callerOf } from '../http/authenticate.js';
-import { fieldSchema } from '../http/field-schema.js';
-import { object, text } from '../http/fields.js';
-import type { ApiCaller } from '../merchants/merchant.js';
-import { paymentStatuses } from './payment-status.js';
-import { lookupPayment } from './lookup-payment.js';
+import type { AppContext } from '../../context.js';
+import { callerOf } from '../../http/authenticate.js';
+import { fieldSchema } from '../../http/field-schema.js';
+import { object, text } from '../../http/fields.js';
+import type { ApiCaller } from '../../merchants/merchant.js';
+import { paymentStatuses } from '../../payments/payment-status.js';
+import { lookupPayment } from '../../payments/lookup-payment.js';
 
 const lookupRequest = object({ pidx: text({ required: true, description: 'The pidx returned by initiate.' }) });
 

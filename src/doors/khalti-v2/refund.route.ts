@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../context.js';
-import { callerOf } from '../http/authenticate.js';
-import { fieldSchema } from '../http/field-schema.js';
-import { answerInTransaction } from '../http/idempotency.js';
-import { integer, object } from '../http/fields.js';
-import { refundPayment } from './refund-payment.js';
+import type { AppContext } from '../../context.js';
+import { callerOf } from '../../http/authenticate.js';
+import { fieldSchema } from '../../http/field-schema.js';
+import { answerInTransaction } from '../../http/idempotency.js';
+import { integer, object } from '../../http/fields.js';
+import { refundPayment } from '../../payments/refund-payment.js';
 
 const refundRequest = object({
   amount: integer({ min: 1, description: 'Paisa to refund; without it, the whole remaining amount.' }),

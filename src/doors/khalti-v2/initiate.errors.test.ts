@@ -1,7 +1,7 @@
 // Every way the contract (section 3) says initiate can reject a request, with its exact body.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { INITIATE_PATH, merchantApi, validInitiate } from '../../test/api-client.js';
-import { newMerchant, startTestApp, type TestApp } from '../../test/test-app.js';
+import { INITIATE_PATH, merchantApi, validInitiate } from '../../../test/api-client.js';
+import { newMerchant, startTestApp, type TestApp } from '../../../test/test-app.js';
 
 let t: TestApp;
 let api: ReturnType<typeof merchantApi>;

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../context.js';
-import { callerOf } from '../http/authenticate.js';
-import { parseOrThrow } from '../http/parse-fields.js';
-import { listFilters, pagingOf, pagingParameters, type ListFilters } from './list-query.js';
-import { listTransactions } from './list-transactions.js';
-import { transactionPageSchema } from './transaction-page.schema.js';
+import type { AppContext } from '../../context.js';
+import { callerOf } from '../../http/authenticate.js';
+import { parseOrThrow } from '../../http/parse-fields.js';
+import { listFilters, pagingOf, pagingParameters, type ListFilters } from '../../transactions/list-query.js';
+import { listTransactions } from '../../transactions/list-transactions.js';
+import { transactionPageSchema } from '../../transactions/transaction-page.schema.js';
 
 const LIST_PATH = '/api/v2/merchant-transaction/';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOOKUP_PATH, merchantApi, validInitiate } from '../../test/api-client.js';
-import { payerBrowser } from '../../test/portal-client.js';
-import { newMerchant, startTestApp, type TestApp } from '../../test/test-app.js';
+import { LOOKUP_PATH, merchantApi, validInitiate } from '../../../test/api-client.js';
+import { payerBrowser } from '../../../test/portal-client.js';
+import { newMerchant, startTestApp, type TestApp } from '../../../test/test-app.js';
 
 /** /metrics is served only with a token (or on its own port): this file reads it with one. */
 const METRICS_TOKEN = 'lookup-test-metrics-token';

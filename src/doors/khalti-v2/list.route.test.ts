@@ -1,14 +1,14 @@
 // GET /api/v2/merchant-transaction/ (specification 2.5, contract section 3) over records made the
 // real way: by payers paying through the hosted page.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CLI_ACTOR } from '../audit/audit-entry.js';
-import { merchantApi, validInitiate } from '../../test/api-client.js';
-import { callbackParams, operatorWallet, payerBrowser, payWithLiveWallet } from '../../test/portal-client.js';
-import { newMerchant, startTestApp, type TestApp } from '../../test/test-app.js';
-import { verifyLedger } from '../ledger/verify-ledger.js';
-import { createMerchant } from '../merchants/create-merchant.js';
-import { resolvePayment } from '../payments/resolve-payment.js';
-import { findWallet } from '../wallets/wallet-store.js';
+import { CLI_ACTOR } from '../../audit/audit-entry.js';
+import { merchantApi, validInitiate } from '../../../test/api-client.js';
+import { callbackParams, operatorWallet, payerBrowser, payWithLiveWallet } from '../../../test/portal-client.js';
+import { newMerchant, startTestApp, type TestApp } from '../../../test/test-app.js';
+import { verifyLedger } from '../../ledger/verify-ledger.js';
+import { createMerchant } from '../../merchants/create-merchant.js';
+import { resolvePayment } from '../../payments/resolve-payment.js';
+import { findWallet } from '../../wallets/wallet-store.js';
 
 const LIST_URL = 'http://bhuktani.test/api/v2/merchant-transaction/';
 const CREATED_ON = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}\+05:45$/;

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../context.js';
-import { callerOf } from '../http/authenticate.js';
-import { fieldSchema } from '../http/field-schema.js';
-import { formatTimestamp } from '../http/timestamp.js';
-import { answerInTransaction } from '../http/idempotency.js';
-import { initiatePayment, type InitiateInput, type InitiateResult } from './initiate-payment.js';
+import type { AppContext } from '../../context.js';
+import { callerOf } from '../../http/authenticate.js';
+import { fieldSchema } from '../../http/field-schema.js';
+import { formatTimestamp } from '../../http/timestamp.js';
+import { answerInTransaction } from '../../http/idempotency.js';
+import { initiatePayment, type InitiateInput, type InitiateResult } from '../../payments/initiate-payment.js';
 import { initiateRequest } from './initiate-request.js';
 
 export const initiateResponse = {

@@ -1,0 +1,97 @@
+// Reading eSewa's fields, for both forms, the status check and v1's verification: each a piece of
+// text given once, checked as a merchant's integration would want to hear it, every problem at once
+// in one sentence each. Values are kept exactly as posted: the signature covers them as they are. Pure.
+import { isHttpUrl } from '../../http/fields.js';
+import { paisaOf } from './rupees.js';
+
+// PostgreSQL stores neither NUL characters nor unpaired UTF-16 surrogates.
+const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** Each field's longest value. */
+export type FieldLimits<N extends string> = Record<N, number>;
+
+export interface Read<N extends string> {
+  fields: Record<N, string>;
+  problems: string[];
+}
+
+/** The fields named in `limits`, from a parsed form, JSON body or query string. */
+export function readFields<N extends string>(input: unknown, limits: FieldLimits<N>): Read<N> {
+  const given = input !== null && typeof input === 'object' && !Array.isArray(input) ? (input as Record<string, unknown>) : {};
+  const fields = {} as Record<N, string>;
+  const problems: string[] = [];
+  for (const [name, maxLength] of Object.entries(limits) as [N, number][]) {
+    let value = Object.hasOwn(given, name) ? given[name] : undefined;
+    // A JSON number as JavaScript writes it: the form's text is what clients sign, so send text.
+    if (typeof value === 'number' && Number.isFinite(value)) value = String(value);
+    if (value === undefined) problems.push(`${name} is required.`);
+    else if (Array.isArray(value)) problems.push(`${name} must be given once.`);
+    else if (typeof value !== 'string') problems.push(`${name} must be text.`);
+    else if (value.trim() === '') problems.push(`${name} may not be blank.`);
+    else if (UNSTORABLE.test(value)) problems.push(`${name} contains characters that are not allowed.`);
+    else if (value.length > maxLength) problems.push(`${name} must be at most ${maxLength} characters.`);
+    else fields[name] = value;
+  }
+  return { fields, problems };
+}
+
+/** A merchant's id for the payment: letters, digits and hyphens (eSewa's rule for transaction_uuid). */
+export const ORDER_ID = /^[A-Za-z0-9-]+$/;
+
+/** The paisa of a rupee field, or a problem. */
+export function rupeesField(name: string, value: string | undefined, problems: string[]): number | undefined {
+  if (value === undefined) return undefined;
+  const paisa = paisaOf(value);
+  if (paisa === undefined) problems.push(`${name} must be an amount in rupees such as 100 or 100.50: digits, at most two decimals, no sign.`);
+  return paisa;
+}
+
+export function urlField(name: string, value: string | undefined, problems: string[]): string | undefined {
+  if (value === undefined) return undefined;
+  if (!isHttpUrl(value)) {
+    problems.push(`${name} must be an http(s) URL.`);
+    return undefined;
+  }
+  return value;
+}
+
+/** The parts of a payment's total, in paisa: the total must be their sum. */
+export interface EsewaAmounts {
+  amount: number;
+  tax: number;
+  serviceCharge: number;
+  deliveryCharge: number;
+  total: number;
+}
+
+export const MIN_TOTAL_PAISA = 10;
+
+/** What a form calls each part (v2's `tax_amount` is v1's `txAmt`). */
+export type AmountNames = Record<keyof EsewaAmounts, string>;
+
+/** The parts of `fields` in paisa, each a problem when it is not rupees; undefined when one is not. */
+export function amountsOf(fields: Record<string, string>, names: AmountNames, problems: string[]): EsewaAmounts | undefined {
+  const parts = Object.entries(names).map(([part, name]) => [part, rupeesField(name, fields[name], problems)] as const);
+  return parts.every(([, paisa]) => paisa !== undefined) ? (Object.fromEntries(parts) as unknown as EsewaAmounts) : undefined;
+}
+
+/** Problems of amounts that each parsed: the total adds up, is at least Rs. 0.10 and at most the service's largest. */
+export function amountProblems(names: AmountNames, amounts: EsewaAmounts, maxPaisa: number): string[] {
+  const problems: string[] = [];
+  if (amounts.amount <= 0) problems.push(`${names.amount} must be more than 0.`);
+  const sum = amounts.amount + amounts.tax + amounts.serviceCharge + amounts.deliveryCharge;
+  if (sum !== amounts.total) problems.push(`${names.total} must be ${names.amount} + ${names.tax} + ${names.serviceCharge} + ${names.deliveryCharge}.`);
+  else if (amounts.total < MIN_TOTAL_PAISA) problems.push(`${names.total} must be at least 0.10.`);
+  else if (amounts.total > maxPaisa) problems.push(`${names.total} must be at most ${maxPaisa / 100}.`);
+  return problems;
+}
+
+/** What the hosted page shows of the parts: the ones that are not zero. */
+export function breakdownOf(amounts: EsewaAmounts): { label: string; amount: number }[] {
+  return [
+    { label: 'Amount', amount: amounts.amount },
+    { label: 'Tax', amount: amounts.tax },
+    { label: 'Service charge', amount: amounts.serviceCharge },
+    { label: 'Delivery charge', amount: amounts.deliveryCharge },
+  ].filter((line) => line.amount > 0);
+}

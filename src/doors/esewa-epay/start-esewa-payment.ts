@@ -1,0 +1,58 @@
+// An order read from one of eSewa's forms becomes an ordinary payment (the same hosted page, states,
+// ledger, fee, list, refunds, webhooks and settlements): the door only translates. The merchant's id
+// for the payment names one payment: posted again with the same amounts it resumes that payment (its
+// hosted page, or its outcome if it has one); with other amounts it is refused.
+import type { AppContext } from '../../context.js';
+import { liveRefusal } from '../../merchants/approval-state-machine.js';
+import type { EsewaCaller } from '../../merchants/esewa-credentials.js';
+import { initiateOnce } from '../../payments/initiate-payment.js';
+import { effectiveStatus, type Payment } from '../../payments/payment.js';
+import { paymentUrl } from '../../payments/payment-url.js';
+import { breakdownOf } from './esewa-fields.js';
+import { refusal } from './esewa-errors.js';
+import type { EsewaOrder } from './esewa-order.js';
+import { doorFieldsOf, esewaReturnUrl, type EsewaDoorFields } from './esewa-return.js';
+
+/** The address the payer's browser is sent to (302): the hosted page, or where a resumed payment ended. */
+export async function startEsewaPayment(ctx: AppContext, caller: EsewaCaller, order: EsewaOrder): Promise<string> {
+  // The merchant comes from the credential cache: an approval or suspension shows within KEY_CACHE_SECONDS.
+  const closed = caller.environment === 'live' ? liveRefusal(caller.merchant.status) : undefined;
+  if (closed) throw refusal(closed);
+  const input = {
+    return_url: order.successUrl,
+    website_url: new URL(order.successUrl).origin,
+    amount: order.amounts.total,
+    purchase_order_id: order.orderId,
+    // eSewa's forms name no order: the merchant's id for it is what the hosted page and the lists show.
+    purchase_order_name: order.orderId,
+    amount_breakdown: breakdownOf(order.amounts),
+  };
+  const fields: EsewaDoorFields = { product_code: order.productCode, failure_url: order.failureUrl };
+  const started = await initiateOnce(ctx, caller, input, { door: order.door, fields: { ...fields } });
+  if ('created' in started) return started.created.payment_url;
+  return resume(ctx, started.existing, order);
+}
+
+const lines = (breakdown: Payment['amount_breakdown']) => (breakdown ?? []).map((line) => `${line.label}:${line.amount}`).join(';');
+
+const sameAmounts = (payment: Payment, order: EsewaOrder) => payment.amount === order.amounts.total && lines(payment.amount_breakdown) === lines(breakdownOf(order.amounts));
+
+async function resume(ctx: AppContext, payment: Payment, order: EsewaOrder): Promise<string> {
+  const name = order.door === 'esewa-v2' ? 'transaction_uuid' : 'pid';
+  // The demo merchant answers to two codes (its own and EPAYTEST): one payment, one code.
+  if (doorFieldsOf(payment).product_code !== order.productCode) throw refusal(`This ${name} was already used for a payment through another product code: use a new ${name} for a new payment.`);
+  if (!sameAmounts(payment, order)) throw refusal(`This ${name} was already used for a payment with other amounts: use a new ${name} for a new payment.`);
+  // The addresses of the first post stay: they are where that payment sends the payer.
+  switch (effectiveStatus(payment, ctx.clock.now())) {
+    case 'Initiated':
+    case 'Pending':
+      return paymentUrl(ctx.config.publicUrl, payment.pidx);
+    case 'Completed':
+    case 'Partially refunded':
+    case 'Refunded':
+      return esewaReturnUrl(ctx, payment, 'COMPLETE');
+    case 'User canceled':
+    case 'Expired':
+      return esewaReturnUrl(ctx, payment, 'CANCELED');
+  }
+}
