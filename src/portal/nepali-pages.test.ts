@@ -41,10 +41,11 @@ let api: ReturnType<typeof merchantApi>;
 let key: string;
 
 beforeAll(async () => {
-  // The demo shop calls the API at PUBLIC_URL, so the server listens where its public URL says.
+  // The demo shop calls the API at PUBLIC_URL, so the server listens where its public URL says. A
+  // store of its own: the demo merchant it makes must not be the shared store's (src/demo/demo.test.ts).
   const port = await freePort();
   origin = `http://127.0.0.1:${port}`;
-  t = await startTestApp({ config: { publicUrl: origin } });
+  t = await startTestApp({ config: { publicUrl: origin }, ownDb: true });
   await t.app.listen({ port, host: '127.0.0.1' });
   key = (await newMerchant(t.ctx, { name: BUSINESS })).test_secret_key;
   api = merchantApi(t.app, key);
