@@ -1,15 +1,20 @@
-// Progressive enhancement only: the page works without it.
+// Progressive enhancement only: the page works without it. Its words come from the page (data-*
+// attributes, in the payer's language); in a Nepali page the countdown is in Devanagari digits.
 (function () {
   'use strict';
+  var nepali = document.documentElement.lang === 'ne';
+  var digits = function (text) {
+    return nepali ? text.replace(/[0-9]/g, function (d) { return String.fromCharCode(0x966 + Number(d)); }) : text;
+  };
   var timer = document.querySelector('[data-expires-at]');
   if (timer) {
     var expiresAt = Date.parse(timer.getAttribute('data-expires-at'));
     var out = timer.querySelector('.time-left');
     var tick = function () {
       var left = Math.max(0, Math.floor((expiresAt - Date.now()) / 1000));
-      var m = Math.floor(left / 60);
-      out.textContent = m >= 60 ? Math.floor(m / 60) + ' h ' + (m % 60) + ' min' : m + ':' + String(left % 60).padStart(2, '0');
-      if (left === 0) { timer.textContent = 'This payment link has expired.'; return; }
+      if (left === 0) { timer.textContent = timer.getAttribute('data-expired'); return; }
+      // An hour or more: the server's "1 h 5 min" stands; under an hour, the minutes and seconds.
+      if (left < 3600) out.textContent = digits(Math.floor(left / 60) + ':' + String(left % 60).padStart(2, '0'));
       setTimeout(tick, 1000);
     };
     tick();
@@ -24,7 +29,7 @@
     form.addEventListener('submit', function () {
       form.querySelectorAll('button').forEach(function (b) {
         b.disabled = true;
-        if (b.classList.contains('primary')) b.textContent = 'Processing…';
+        if (b.hasAttribute('data-processing')) b.textContent = b.getAttribute('data-processing');
       });
     });
   });

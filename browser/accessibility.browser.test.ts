@@ -35,7 +35,10 @@ import { merchantIn } from '../test/merchant-approval.js';
 import { operatorWallet, payerBrowser, payWithLiveWallet } from '../test/portal-client.js';
 import { openOutageDatabase, outageDatabaseKind, type OutageDatabase } from '../test/reliability/private-postgres.js';
 import { newMerchant, startTestApp, type TestApp } from '../test/test-app.js';
-import { browserSuite, DESKTOP, enterOtp, enterWallet, freePort, landOnMerchant, PHONE, SANDBOX, signUpInBrowser, type Payer } from './harness.js';
+import { en, type Messages } from '../src/language/en.js';
+import type { Language } from '../src/language/languages.js';
+import { ne } from '../src/language/ne.js';
+import { browserSuite, DESKTOP, enterOtp, enterWallet, freePort, inNepali, landOnMerchant, PHONE, SANDBOX, signUpInBrowser, type Payer } from './harness.js';
 
 const WCAG_21_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 /** The minified build: less to send and parse on every page than `axe.source`. */
@@ -69,8 +72,8 @@ const MERCHANT = { name: 'Himalayan Tea House', email: `a11y-${Date.now()}@examp
 /** Who looks at a page: each role gives a page in a browser context of its own kind. */
 const ROLES = {
   /** Nobody signed in: a fresh context (own cookies) for each page kind. */
-  visitor: async () => {
-    const payer = await suite.person({ viewport: DESKTOP }, [...suite.hosts(), ...(outage ? [outage.origin] : [])]);
+  visitor: async (language: Language = 'en') => {
+    const payer = await suite.person({ viewport: DESKTOP, ...(language === 'ne' ? inNepali() : {}) }, [...suite.hosts(), ...(outage ? [outage.origin] : [])]);
     return payer.page;
   },
   /** The merchant signed in to the dashboard: a new tab in one shared context. */
@@ -82,13 +85,15 @@ const ROLES = {
 interface PageKind {
   name: string;
   as: keyof typeof ROLES;
-  /** Brings the page to what is checked, as a person would get there. */
-  open(page: Page): Promise<unknown>;
+  /** Brings the page to what is checked, as a person would get there (`t`: the words of the page's language). */
+  open(page: Page, t: Messages): Promise<unknown>;
+  /** A page payers see: checked in English and in Nepali (contract section 14). */
+  payer?: true;
   /** Shown by the service whose database is down (skipped where no PostgreSQL can be taken down). */
   outage?: true;
 }
 
-const visit = (path: string) => (page: Page) => page.goto(`${suite.service.origin}${path}`);
+const visit = (path: string) => (page: Page, _t?: Messages) => page.goto(`${suite.service.origin}${path}`);
 
 let orders = 0;
 function order(overrides: Record<string, unknown> = {}) {
@@ -113,10 +118,10 @@ function order(overrides: Record<string, unknown> = {}) {
 const initiate = async (body = order(), key?: string) => (await suite.service.initiate(body, key)).payment_url;
 
 /** A payer pays `paymentUrl` with the sandbox wallet and lands back on the shop. */
-async function pay(page: Page, paymentUrl: string) {
+async function pay(page: Page, paymentUrl: string, t: Messages = en) {
   await page.goto(paymentUrl);
-  await enterWallet(page, SANDBOX.mobile, SANDBOX.mpin);
-  await enterOtp(page, SANDBOX.otp);
+  await enterWallet(page, SANDBOX.mobile, SANDBOX.mpin, t);
+  await enterOtp(page, SANDBOX.otp, t);
   return landOnMerchant(page, suite.shop);
 }
 
@@ -210,62 +215,68 @@ async function suspendedMerchantsLivePayment() {
 }
 
 const PAGES: PageKind[] = [
-  // The hosted page: each step, each notice.
-  { name: 'portal: mobile and MPIN, TEST MODE banner', as: 'visitor', open: async (page) => page.goto(await initiate()) },
+  // The hosted page: each step, each notice; in English and in Nepali.
+  { name: 'portal: mobile and MPIN, TEST MODE banner', as: 'visitor', payer: true, open: async (page) => page.goto(await initiate()) },
   {
     name: 'portal: wrong MPIN',
     as: 'visitor',
-    open: async (page) => {
+    payer: true,
+    open: async (page, t) => {
       await page.goto(await initiate());
-      await enterWallet(page, SANDBOX.mobile, '0000');
+      await enterWallet(page, SANDBOX.mobile, '0000', t);
       await page.getByRole('alert').waitFor();
     },
   },
   {
     name: 'portal: OTP',
     as: 'visitor',
-    open: async (page) => {
+    payer: true,
+    open: async (page, t) => {
       await page.goto(await initiate());
-      await enterWallet(page, SANDBOX.mobile, SANDBOX.mpin);
-      await page.getByLabel('OTP').waitFor();
+      await enterWallet(page, SANDBOX.mobile, SANDBOX.mpin, t);
+      await page.getByLabel(t.checkout.otp).waitFor();
     },
   },
   {
     name: 'portal: wrong OTP',
     as: 'visitor',
-    open: async (page) => {
+    payer: true,
+    open: async (page, t) => {
       await page.goto(await initiate());
-      await enterWallet(page, SANDBOX.mobile, SANDBOX.mpin);
-      await enterOtp(page, '000000');
+      await enterWallet(page, SANDBOX.mobile, SANDBOX.mpin, t);
+      await enterOtp(page, '000000', t);
       await page.getByRole('alert').waitFor();
     },
   },
   {
     name: 'portal: paid',
     as: 'visitor',
-    open: async (page) => {
+    payer: true,
+    open: async (page, t) => {
       const url = await initiate();
-      await pay(page, url);
+      await pay(page, url, t);
       await page.goto(url);
-      await page.getByRole('heading', { name: 'Payment finished' }).waitFor();
+      await page.getByRole('heading', { name: t.notices.finished.title }).waitFor();
     },
   },
   {
     name: 'portal: canceled',
     as: 'visitor',
-    open: async (page) => {
+    payer: true,
+    open: async (page, t) => {
       const url = await initiate();
       await page.goto(url);
-      await page.getByRole('button', { name: 'Cancel', exact: true }).click();
+      await page.getByRole('button', { name: t.checkout.cancel, exact: true }).click();
       await landOnMerchant(page, suite.shop);
       await page.goto(url);
-      await page.getByText('This payment was canceled.').waitFor();
+      await page.getByText(t.notices.finished.canceled).waitFor();
     },
   },
   {
     name: 'portal: link expired',
     as: 'visitor',
-    open: async (page) => {
+    payer: true,
+    open: async (page, t) => {
       const url = await initiate();
       suite.service.t.clock.advance(3601);
       try {
@@ -273,23 +284,25 @@ const PAGES: PageKind[] = [
       } finally {
         suite.service.t.clock.advance(-3601);
       }
-      await page.getByRole('heading', { name: 'Payment link expired' }).waitFor();
+      await page.getByRole('heading', { name: t.notices.expired.title }).waitFor();
     },
   },
   {
     name: 'portal: order already paid',
     as: 'visitor',
-    open: async (page) => {
+    payer: true,
+    open: async (page, t) => {
       const first = order();
       const a = await initiate(first);
       const b = await initiate(order({ purchase_order_id: first.purchase_order_id }));
-      await pay(page, a);
+      await pay(page, a, t);
       await page.goto(b);
-      await page.getByRole('heading', { name: 'Order already paid' }).waitFor();
+      await page.getByRole('heading', { name: t.notices.orderPaid.title }).waitFor();
     },
   },
-  { name: 'portal: payment not found', as: 'visitor', open: visit('/pay/unknownpidx') },
-  // Paying through a provider (issue 26): the sandbox's simulator of Khalti, and back without paying.
+  { name: 'portal: payment not found', as: 'visitor', payer: true, open: visit('/pay/unknownpidx') },
+  // Paying through a provider (issue 26): the sandbox's simulator of Khalti (the provider's own page,
+  // in its own words), and back on the hosted page without paying, in the payer's language.
   {
     name: 'portal: a provider’s sandbox page (Khalti’s simulator)',
     as: 'visitor',
@@ -302,39 +315,90 @@ const PAGES: PageKind[] = [
   {
     name: 'portal: back from a provider, not paid there',
     as: 'visitor',
-    open: async (page) => {
+    payer: true,
+    open: async (page, t) => {
       await page.goto(await initiate());
       await page.getByRole('button', { name: 'eSewa', exact: true }).click();
       await page.getByRole('button', { name: 'Cancel', exact: true }).click();
-      await page.getByText('The payment was not completed there').waitFor();
+      await page.getByText(t.payerErrors.provider_not_paid).waitFor();
     },
   },
   {
     name: 'portal: merchant may not take live payments',
     as: 'visitor',
-    open: async (page) => {
+    payer: true,
+    open: async (page, t) => {
       await page.goto(await suspendedMerchantsLivePayment());
-      await page.getByRole('heading', { name: 'Payments unavailable' }).waitFor();
+      await page.getByRole('heading', { name: t.notices.closedMerchant.title }).waitFor();
     },
   },
   {
     name: 'portal: briefly unavailable (database away)',
     as: 'visitor',
+    payer: true,
     outage: true,
-    open: async (page) => {
+    open: async (page, t) => {
       const answer = await page.goto(`${outage!.origin}/pay/somepidx`);
       expect(answer?.status()).toBe(503);
-      await page.getByRole('heading', { name: 'Briefly unavailable' }).waitFor();
+      await page.getByRole('heading', { name: t.notices.outage.title }).waitFor();
     },
   },
   {
     name: 'portal: form expired',
     as: 'visitor',
-    open: async (page) => {
+    payer: true,
+    open: async (page, t) => {
       await page.goto(await initiate());
       await page.context().clearCookies();
-      await enterWallet(page, SANDBOX.mobile, SANDBOX.mpin);
-      await page.getByRole('heading', { name: 'Form expired' }).waitFor();
+      await enterWallet(page, SANDBOX.mobile, SANDBOX.mpin, t);
+      await page.getByRole('heading', { name: t.notices.formExpired.title }).waitFor();
+    },
+  },
+
+  // A payment link's pages: the link, its refusals, a link that takes no payments, its receipt.
+  {
+    name: 'link: the page, with the details it asks',
+    as: 'visitor',
+    payer: true,
+    open: async (page) => page.goto(await suite.service.createLink({ name: 'Momo platter', description: 'Ten momos.', amount: 45000, ask: ['name', 'phone', 'email'] })),
+  },
+  {
+    name: 'link: the payer’s amount, refused',
+    as: 'visitor',
+    payer: true,
+    open: async (page, t) => {
+      await page.goto(await suite.service.createLink({ name: 'Tuition', min_amount: 100000, max_amount: 1500000, expires_on: '2099-12-31', ask: ['email'] }));
+      await page.getByLabel(t.link.amountLabel).fill('5');
+      await page.getByRole('button', { name: t.link.continue }).click();
+      await page.getByRole('alert').waitFor();
+    },
+  },
+  {
+    name: 'link: taking no payments (410)',
+    as: 'visitor',
+    payer: true,
+    open: async (page, t) => {
+      const url = await suite.service.createLink({ name: 'Momo platter', amount: 45000, expires_on: new Date(suite.service.t.clock.now().getTime() + 60_000).toISOString() });
+      suite.service.t.clock.advance(61);
+      try {
+        await page.goto(url);
+      } finally {
+        suite.service.t.clock.advance(-61);
+      }
+      await page.getByRole('heading', { name: t.link.expired.title }).waitFor();
+    },
+  },
+  { name: 'link: not found', as: 'visitor', payer: true, open: visit('/l/NoSuchCode1') },
+  {
+    name: 'link: the receipt',
+    as: 'visitor',
+    payer: true,
+    open: async (page, t) => {
+      await page.goto(await suite.service.createLink({ name: 'Momo platter', amount: 45000 }));
+      await page.getByRole('button', { name: t.link.continue }).click();
+      await enterWallet(page, SANDBOX.mobile, SANDBOX.mpin, t);
+      await enterOtp(page, SANDBOX.otp, t);
+      await page.getByRole('heading', { name: t.receipt.Completed.title }).waitFor();
     },
   },
 
@@ -648,30 +712,32 @@ const PAGES: PageKind[] = [
 
   // The API reference and the demo shop.
   { name: 'docs', as: 'visitor', open: visit('/docs') },
-  { name: 'demo: the shop', as: 'visitor', open: visit('/demo') },
+  { name: 'demo: the shop', as: 'visitor', payer: true, open: visit('/demo') },
   {
     name: 'demo: order paid',
     as: 'visitor',
-    open: async (page) => {
+    payer: true,
+    open: async (page, t) => {
       await page.goto(`${suite.service.origin}/demo`);
-      await page.getByRole('button', { name: 'Buy Ilam First Flush' }).click();
-      await enterWallet(page, SANDBOX.mobile, SANDBOX.mpin);
-      await enterOtp(page, SANDBOX.otp);
-      await page.getByRole('heading', { name: 'Order paid' }).waitFor();
+      await page.getByRole('button', { name: `${t.demo.buy} Ilam First Flush` }).click();
+      await enterWallet(page, SANDBOX.mobile, SANDBOX.mpin, t);
+      await enterOtp(page, SANDBOX.otp, t);
+      await page.getByRole('heading', { name: t.demo.outcomes.Completed.title }).waitFor();
     },
   },
   {
     name: 'demo: payment canceled',
     as: 'visitor',
-    open: async (page) => {
+    payer: true,
+    open: async (page, t) => {
       await page.goto(`${suite.service.origin}/demo`);
-      await page.getByRole('button', { name: 'Buy Himalayan Golden Tips' }).click();
-      await page.getByRole('button', { name: 'Cancel', exact: true }).click();
-      await page.getByRole('heading', { name: 'Payment canceled' }).waitFor();
+      await page.getByRole('button', { name: `${t.demo.buy} Himalayan Golden Tips` }).click();
+      await page.getByRole('button', { name: t.checkout.cancel, exact: true }).click();
+      await page.getByRole('heading', { name: t.demo.outcomes['User canceled'].title }).waitFor();
     },
   },
-  { name: 'demo: no order here', as: 'visitor', open: visit('/demo/return') },
-  { name: 'demo: return not signed', as: 'visitor', open: visit('/demo/return?pidx=forged&status=Completed') },
+  { name: 'demo: no order here', as: 'visitor', payer: true, open: visit('/demo/return') },
+  { name: 'demo: return not signed', as: 'visitor', payer: true, open: visit('/demo/return?pidx=forged&status=Completed') },
 ];
 
 interface Violation {
@@ -743,12 +809,15 @@ async function startOutageService() {
 }
 
 describe('WCAG 2.1 A and AA (axe-core) on every kind of page', () => {
-  for (const kind of PAGES) {
-    it.skipIf(kind.outage && !outageKind)(kind.name, async () => {
-      const page = await ROLES[kind.as]();
+  // Every page in English; a payer's page in Nepali too, for a browser that asks for it.
+  const runs = PAGES.flatMap((kind) => [{ kind, language: 'en' as Language }, ...(kind.payer ? [{ kind, language: 'ne' as Language }] : [])]);
+  for (const { kind, language } of runs) {
+    it.skipIf(kind.outage && !outageKind)(`${kind.name}${language === 'ne' ? ' (नेपाली)' : ''}`, async () => {
+      const page = kind.as === 'visitor' ? await ROLES.visitor(language) : await ROLES[kind.as]();
       try {
-        await kind.open(page);
+        await kind.open(page, language === 'ne' ? ne : en);
         await page.waitForLoadState('load');
+        if (kind.payer) expect(await page.locator('html').getAttribute('lang')).toBe(language);
         const broken = report(await violations(page), 'desktop');
         await page.setViewportSize(PHONE);
         broken.push(...report(await violations(page), 'phone'));

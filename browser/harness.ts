@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import type { Config } from '../src/config.js';
+import { en, type Messages } from '../src/language/en.js';
 import { verifyLedger } from '../src/ledger/verify-ledger.js';
 import { mailedLinkSoon } from '../test/dashboard-client.js';
 import { type MailInbox, startMailInbox } from '../test/mail-inbox.js';
@@ -118,6 +119,8 @@ export interface Service {
   initiate(body: Record<string, unknown>, key?: string): Promise<Initiated>;
   /** Looks up as a shop's server does, with the harness merchant's test key unless `key` is given. */
   lookup(pidx: string, key?: string): Promise<{ status: number; body: Record<string, unknown> }>;
+  /** Makes a payment link as a shop's server does, with the harness merchant's test key: its address. */
+  createLink(body: Record<string, unknown>): Promise<string>;
   /** Every ledger invariant that does not hold (empty when the ledger is sound). */
   brokenLedgerInvariants(): Promise<string[]>;
   close(): Promise<void>;
@@ -149,6 +152,11 @@ export async function startService(options: { merchantName: string; config?: Par
       return response.body as unknown as Initiated;
     },
     lookup: (pidx, secretKey) => post('/api/v2/epayment/lookup/', { pidx }, secretKey),
+    async createLink(body) {
+      const response = await post('/api/v2/payment-links/', body);
+      if (response.status !== 201) throw new Error(`payment link answered ${response.status}: ${JSON.stringify(response.body)}`);
+      return response.body.url as string;
+    },
     async brokenLedgerInvariants() {
       return (await verifyLedger(t.db)).filter((r) => !r.holds).map((r) => `${r.invariant}: ${JSON.stringify(r.violations)}`);
     },
@@ -211,17 +219,22 @@ export async function openPayer(browser: Browser, allowedOrigins: string[], opti
   return { context, page, problems, dialogs, newTab: async () => watch(await context.newPage()) };
 }
 
-/** Step one as a person does it: mobile number, MPIN, Pay. */
-export async function enterWallet(page: Page, mobile: string, mpin: string): Promise<void> {
-  await page.getByLabel('Mobile number').fill(mobile);
-  await page.getByLabel('MPIN').fill(mpin);
-  await page.getByRole('button', { name: 'Pay', exact: true }).click();
+/** Step one as a person does it: mobile number, MPIN, Pay (`t`: the words of the page's language). */
+export async function enterWallet(page: Page, mobile: string, mpin: string, t: Messages = en): Promise<void> {
+  await page.getByLabel(t.checkout.mobile).fill(mobile);
+  await page.getByLabel(t.checkout.mpin).fill(mpin);
+  await page.getByRole('button', { name: t.checkout.pay, exact: true }).click();
 }
 
 /** Step two: the OTP, Confirm. */
-export async function enterOtp(page: Page, otp: string): Promise<void> {
-  await page.getByLabel('OTP').fill(otp);
-  await page.getByRole('button', { name: 'Confirm', exact: true }).click();
+export async function enterOtp(page: Page, otp: string, t: Messages = en): Promise<void> {
+  await page.getByLabel(t.checkout.otp).fill(otp);
+  await page.getByRole('button', { name: t.checkout.confirm, exact: true }).click();
+}
+
+/** A payer's browser that asks for Nepali (its Accept-Language, from the locale), on `device`'s screen. */
+export function inNepali(options: BrowserContextOptions = {}): BrowserContextOptions {
+  return { ...options, locale: 'ne-NP' };
 }
 
 /** Waits until the browser is back on the merchant's site and returns the query it arrived with. */

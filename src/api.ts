@@ -7,6 +7,7 @@ import { secretKeyResolver } from './merchants/secret-key-resolver.js';
 import { registerInitiate } from './doors/khalti-v2/initiate.route.js';
 import { registerLookup } from './doors/khalti-v2/lookup.route.js';
 import { registerRefund } from './doors/khalti-v2/refund.route.js';
+import { registerPaymentLinks } from './payment-links/payment-links.route.js';
 import { registerSettlements } from './settlements/settlements.route.js';
 import { registerTransactionList } from './doors/khalti-v2/list.route.js';
 
@@ -24,4 +25,5 @@ export async function apiPlugin(app: FastifyInstance, { ctx, routes }: { ctx: Ap
   registerTransactionList(app, ctx);
   registerRefund(app, ctx);
   registerSettlements(app, ctx);
+  registerPaymentLinks(app, ctx);
 }

@@ -19,6 +19,7 @@ import { registerDocs } from './http/docs.routes.js';
 import { registerMetrics } from './http/metrics.js';
 import { fieldValidatorCompiler } from './http/field-schema.js';
 import { serverSecret } from './http/server-secret.js';
+import { paymentLinkPagesPlugin } from './portal/link.routes.js';
 import { portalPlugin } from './portal/portal.routes.js';
 import { sandboxProvidersPlugin } from './providers/sandbox.routes.js';
 import type { Logger } from 'pino';
@@ -70,6 +71,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Fa
   const csrfSecret = await serverSecret(ctx.db, 'csrf');
   await app.register(portalPlugin, { ctx, csrfSecret });
   await app.register(sandboxProvidersPlugin, { ctx, csrfSecret, root: app });
+  await app.register(paymentLinkPagesPlugin, { ctx, csrfSecret });
   await app.register(demoPlugin, { ctx, csrfSecret });
   await app.register(dashboardPlugin, { ctx, csrfSecret });
   await app.register(consolePlugin, { ctx, csrfSecret });

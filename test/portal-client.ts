@@ -16,7 +16,8 @@ export interface PortalResponse {
   location?: string;
 }
 
-export function payerBrowser(app: FastifyInstance) {
+/** `headers`: sent with every request (a browser's Accept-Language, say). */
+export function payerBrowser(app: FastifyInstance, options: { headers?: Record<string, string> } = {}) {
   let cookie = '';
   let csrf = '';
   let attempt = '';
@@ -30,7 +31,7 @@ export function payerBrowser(app: FastifyInstance) {
   };
 
   const get = async (url: string): Promise<PortalResponse> => {
-    const response = await app.inject({ method: 'GET', url, headers: cookie ? { cookie } : {} });
+    const response = await app.inject({ method: 'GET', url, headers: { ...options.headers, ...(cookie ? { cookie } : {}) } });
     remember(response);
     return { status: response.statusCode, body: response.body, location: response.headers.location as string | undefined };
   };
@@ -39,7 +40,7 @@ export function payerBrowser(app: FastifyInstance) {
     const response = await app.inject({
       method: 'POST',
       url,
-      headers: { 'content-type': 'application/x-www-form-urlencoded', ...(cookie ? { cookie } : {}) },
+      headers: { ...options.headers, 'content-type': 'application/x-www-form-urlencoded', ...(cookie ? { cookie } : {}) },
       payload: new URLSearchParams({ csrf_token: csrf, ...fields }).toString(),
     });
     remember(response);

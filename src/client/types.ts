@@ -117,6 +117,8 @@ export interface TransactionRecord {
   /** Bhuktani adds these two. */
   pidx?: string;
   purchase_order_id?: string;
+  /** The idx of the payment link the payment was made through; only on such payments' records. */
+  payment_link?: string;
 }
 
 export interface TransactionPage {

@@ -8,6 +8,7 @@ import { dashboardLayout, messageBody, publicLayout, type PageFrame, type Sectio
 const SECTION_PATHS: Record<Section, string> = {
   home: '/dashboard',
   transactions: '/dashboard/transactions',
+  links: '/dashboard/links',
   settlements: '/dashboard/settlements',
   keys: '/dashboard/keys',
   webhooks: '/dashboard/webhooks',

@@ -10,8 +10,8 @@ describe('dashboard permissions', () => {
   it('give each role the defaults of issue 17: the owner everything, an admin all but the hand-over and the team’s two-factor rule', () => {
     expect(of('owner')).toEqual(Object.keys(ACTIONS));
     expect(of('admin')).toEqual(Object.keys(ACTIONS).filter((a) => a !== 'team.transfer' && a !== 'team.require_two_factor'));
-    expect(of('developer')).toEqual(['view', 'keys.view', 'keys.rotate', 'webhooks.manage']);
-    expect(of('finance')).toEqual(['view', 'transactions.export', 'refunds.create', 'payouts.request']);
+    expect(of('developer')).toEqual(['view', 'keys.view', 'keys.rotate', 'webhooks.manage', 'links.manage']);
+    expect(of('finance')).toEqual(['view', 'transactions.export', 'links.manage', 'refunds.create', 'payouts.request']);
     expect(of('viewer')).toEqual(['view']);
   });
 

@@ -17,6 +17,7 @@ import { registerEnvironmentSwitch } from './environment.route.js';
 import { registerHome } from './home.route.js';
 import { registerEsewaKeys } from './esewa-keys.routes.js';
 import { registerKeys } from './keys.routes.js';
+import { registerLinks } from './links.routes.js';
 import { registerPayment } from './payment.routes.js';
 import { registerPasswordReset } from './password-reset.routes.js';
 import { registerSecurity } from './security.routes.js';
@@ -74,6 +75,7 @@ async function dashboardRoutes(app: FastifyInstance, deps: DashboardDeps) {
   registerHome(app, deps);
   registerTransactions(app, deps);
   registerPayment(app, deps);
+  registerLinks(app, deps);
   registerKeys(app, deps);
   registerEsewaKeys(app, deps);
   registerWebhooks(app, deps);

@@ -16,11 +16,15 @@ describe('parseRupees', () => {
     ['0.29', 29],
     ['1.15', 115],
     ['100000000.00', 10_000_000_000],
+    // As Nepal groups them, and as a Nepali keyboard types them.
+    ['1,00,000', 10_000_000],
+    ['12,34,567.89', 123_456_789],
+    ['रु. १,००,०००.५०', 10_000_050],
   ])('%j is %i paisa, exactly', (input, paisa) => {
     expect(parseRupees(input)).toBe(paisa);
   });
 
-  it.each(['', '12.345', '-5', '+5', '1e3', 'five', '12.', '.5', '1,23', '12,34.5', '0x10', '١٢', '1 000', 'NaN'])('refuses %j', (input) => {
+  it.each(['', '12.345', '-5', '+5', '1e3', 'five', '12.', '.5', '1,23', '12,34.5', '0x10', '١٢', '1 000', 'NaN', '1,00,00', '100,00,000.1.2'])('refuses %j', (input) => {
     expect(parseRupees(input)).toBeUndefined();
   });
 });

@@ -22,21 +22,6 @@ export function formatMonth(day: string): string {
   return formatter('month', () => new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', month: 'long', year: 'numeric' })).format(new Date(Date.UTC(y, m - 1, 1)));
 }
 
-const RUPEES = /^(\d{1,3}(,\d{3})+|\d+)(\.(\d{1,2}))?$/;
-
-/**
- * Rupees typed by a person, to paisa, exactly (no floating point): `12.5` → 1250, `1,234.56` →
- * 123456. Undefined for anything else: a third decimal, a sign, letters.
- */
-export function parseRupees(input: string): number | undefined {
-  const text = input.trim().replace(/^rs\.?\s*/i, '');
-  const match = RUPEES.exec(text);
-  if (!match) return undefined;
-  const rupees = match[1].replace(/,/g, '');
-  const paisa = (match[4] ?? '').padEnd(2, '0');
-  if (rupees.length > 13) return undefined;
-  return Number(rupees) * 100 + Number(paisa);
-}
-
-// Rupees as a plain number lives with the other money formats (the CLI's bank file needs it too).
-export { rupeesDecimal } from '../http/money.js';
+// Rupees as a plain number, and rupees typed by a person, live with the other money formats (the
+// CLI's bank file and the payment link's page need them too).
+export { parseRupees, rupeesDecimal } from '../http/money.js';

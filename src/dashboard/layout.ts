@@ -7,7 +7,7 @@ import type { ApprovalStatus } from '../merchants/merchant.js';
 import type { MerchantSession } from '../merchants/merchant-sessions.js';
 import { type Action, may } from '../people/merchant-permissions.js';
 
-export type Section = 'home' | 'transactions' | 'settlements' | 'keys' | 'webhooks' | 'business' | 'team' | 'account';
+export type Section = 'home' | 'transactions' | 'links' | 'settlements' | 'keys' | 'webhooks' | 'business' | 'team' | 'account';
 
 export interface PageFrame {
   session: MerchantSession;
@@ -61,6 +61,7 @@ export function businessSwitcher(session: MerchantSession, csrf: string): Html {
 const NAV: [Section, string, string, Action][] = [
   ['home', 'Home', '/dashboard', 'view'],
   ['transactions', 'Transactions', '/dashboard/transactions', 'view'],
+  ['links', 'Payment links', '/dashboard/links', 'view'],
   ['settlements', 'Settlements', '/dashboard/settlements', 'view'],
   ['keys', 'API keys', '/dashboard/keys', 'keys.view'],
   ['webhooks', 'Webhooks', '/dashboard/webhooks', 'keys.view'],

@@ -76,6 +76,7 @@ function details(d: PaymentDetails, timeZone: string): Html {
     ${row('Started through', doorNames[p.door], 'door')}
     ${row('Created', formatDateTime(p.created_at, timeZone))}
     ${row(d.status === 'Initiated' ? 'Link expires' : 'Link expiry', formatDateTime(p.expires_at, timeZone))}
+    ${p.payment_link ? row('Payment link', html`<a href="/dashboard/links/${encodeURIComponent(p.payment_link)}"><code>${p.payment_link}</code></a>`, 'payment-link') : ''}
     ${row('Website', p.website_url)}
     ${row('Return URL', html`<span class="url">${p.return_url}</span>`)}
     ${extras.map(([key, value]) => row(key, typeof value === 'string' ? value : JSON.stringify(value)))}

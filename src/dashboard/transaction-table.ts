@@ -28,7 +28,8 @@ export function doorTag(door: ListedPayment['door'] | undefined): Html | '' {
   return door && door !== 'khalti-v2' ? html` <span class="badge info door">${doorNames[door]}</span>` : '';
 }
 
-export function transactionTable(records: TransactionRecord[], options: { timeZone: string; statuses: Map<string, ListedPayment>; caption: string }): Html {
+/** `links`: the names of the payment links the records came through, to show each beside its order. */
+export function transactionTable(records: TransactionRecord[], options: { timeZone: string; statuses: Map<string, ListedPayment>; caption: string; links?: Map<string, string> }): Html {
   if (records.length === 0) return html`<p class="empty-list">No transactions found.</p>`;
   return html`<div class="table-wrap"><table class="records">
 <caption class="visually-hidden">${options.caption}</caption>
@@ -40,7 +41,11 @@ ${records.map((r) => {
   const when = formatDateAndTime(new Date(r.created_on), options.timeZone);
   return html`<tr data-idx="${r.idx}" data-pidx="${r.pidx}">
   <td data-label="Date"><span>${when.date}<span class="time">${when.time}</span></span></td>
-  <td data-label="Order" class="order"><a href="/dashboard/payments/${encodeURIComponent(r.pidx)}">${r.purchase_order_id}</a>${doorTag(listed?.door)}<span class="pidx">${r.pidx}</span></td>
+  <td data-label="Order" class="order"><a href="/dashboard/payments/${encodeURIComponent(r.pidx)}">${r.purchase_order_id}</a>${doorTag(listed?.door)}<span class="pidx">${r.pidx}</span>${
+    r.payment_link && options.links?.has(r.payment_link)
+      ? html`<span class="via-link" data-testid="via-link">Link: <a href="/dashboard/links/${encodeURIComponent(r.payment_link)}">${options.links.get(r.payment_link)}</a></span>`
+      : ''
+  }</td>
   <td data-label="Type">${r.type.name}</td>
   <td data-label="Payer">${r.user.name} <span class="mobile">${r.user.mobile}</span></td>
   <td data-label="Amount" class="num${refund ? ' refund' : ''}">${refund ? formatRupees(-r.amount) : formatRupees(r.amount)}</td>

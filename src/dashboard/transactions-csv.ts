@@ -1,5 +1,5 @@
 // The transaction list as CSV: one line per record, in the list's order, amounts in paisa (as the
-// API gives them) and in rupees (for a spreadsheet).
+// API gives them) and in rupees (for a spreadsheet), and the payment link a payment came from.
 import type { Cell } from '../http/csv.js';
 import type { TransactionRecord } from '../transactions/transaction-record.js';
 import { rupeesDecimal } from './format.js';
@@ -18,6 +18,7 @@ export const CSV_HEADER = [
   'refunded',
   'payer_name',
   'payer_mobile',
+  'payment_link',
 ];
 
 export function transactionCsvRow(r: TransactionRecord): Cell[] {
@@ -35,6 +36,7 @@ export function transactionCsvRow(r: TransactionRecord): Cell[] {
     r.refunded,
     r.user.name,
     r.user.mobile,
+    r.payment_link ?? '',
   ];
 }
 

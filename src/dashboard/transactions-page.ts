@@ -36,7 +36,7 @@ function pager(page: TransactionPage, form: ListForm): Html {
 </nav>`;
 }
 
-export function transactionsPage(frame: PageFrame, view: { form: ListForm; page?: TransactionPage; statuses: Map<string, ListedPayment>; error?: string }): Html {
+export function transactionsPage(frame: PageFrame, view: { form: ListForm; page?: TransactionPage; statuses: Map<string, ListedPayment>; links?: Map<string, string>; error?: string }): Html {
   const { form, page } = view;
   const filtered = Object.values(form).some(Boolean);
   return dashboardLayout({
@@ -70,7 +70,7 @@ ${alertBox(view.error)}
 ${
   page
     ? html`<section class="panel">
-  ${transactionTable(page.records, { timeZone: frame.timeZone, statuses: view.statuses, caption: 'Transactions' })}
+  ${transactionTable(page.records, { timeZone: frame.timeZone, statuses: view.statuses, caption: 'Transactions', links: view.links })}
   ${pager(page, form)}
 </section>`
     : ''

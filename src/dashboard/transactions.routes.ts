@@ -3,6 +3,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sendCsv } from '../http/csv-stream.js';
 import { AppError, type FieldErrors } from '../http/errors.js';
+import { linkNames } from '../payment-links/payment-link-store.js';
 import { findPaymentStatuses } from '../payments/payment-statuses.js';
 import { listFilters, pageOf, pageSizeOf, type ListFilters } from '../transactions/list-query.js';
 import { listTransactions } from '../transactions/list-transactions.js';
@@ -51,7 +52,8 @@ export function registerTransactions(app: FastifyInstance, deps: DashboardDeps) 
         pidxs: list.records.map((r) => r.pidx),
         now: ctx.clock.now(),
       });
-      return sendPage(reply, transactionsPage(frame, { form, page: list, statuses }));
+      const links = await linkNames(ctx.db, { merchantId: session.merchant.id, environment: session.environment }, [...new Set(list.records.flatMap((r) => (r.payment_link ? [r.payment_link] : [])))]);
+      return sendPage(reply, transactionsPage(frame, { form, page: list, statuses, links }));
     } catch (error) {
       if (error instanceof AppError && error.code === 'invalid_page') return notFound(deps, request, reply);
       throw error;

@@ -160,7 +160,7 @@ describe('the CSV export', () => {
     expect(lines.slice(1).map((l) => l.split(',')[1])).toEqual(body.records.map((r: { idx: string }) => r.idx));
     const [payment] = body.records.filter((r: { type: { name: string } }) => r.type.name === 'Wallet payment');
     expect(lines).toContain(
-      [payment.created_on, payment.idx, 'Wallet payment', 'Completed', paid.pidx, paid.purchaseOrderId, 100000, 3000, '1000.00', '30.00', 'true', payment.user.name, '98XXXXXXX1'].join(','),
+      [payment.created_on, payment.idx, 'Wallet payment', 'Completed', paid.pidx, paid.purchaseOrderId, 100000, 3000, '1000.00', '30.00', 'true', payment.user.name, '98XXXXXXX1', ''].join(','),
     );
   });
 

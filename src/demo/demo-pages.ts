@@ -1,32 +1,45 @@
-// The demo shop's pages: a merchant's website, not Bhuktani's, so it has its own look (demo.css).
+// The demo shop's pages: a merchant's website, not Bhuktani's, so it has its own look (demo.css). It
+// speaks the payer's language as Bhuktani's pages do (src/language/), with the same switch.
 import { html, type Html } from '../http/html.js';
-import { formatRupees } from '../http/money.js';
-import type { LookupResponse, PaymentStatus } from '../client/index.js';
+import type { LookupResponse } from '../client/index.js';
+import { formatAmount } from '../language/amounts.js';
+import { languageSwitch } from '../language/language-switch.js';
+import type { Speech } from '../language/payer-speech.js';
+import { outcomeTone, type Tone } from '../portal/notice-page.js';
 import { DELIVERY_PAISA, PRODUCTS, type Product } from './products.js';
+import { sandbox } from '../wallets/wallet.js';
 
-function layout(options: { title: string; body: Html; sandboxNote?: boolean }): Html {
+/** The payer's language, and this page's address for the language switch to come back to. */
+export interface ShopFrame {
+  speech: Speech;
+  back: string;
+}
+
+function layout(frame: ShopFrame, options: { title: string; body: Html; sandboxNote?: boolean }): Html {
+  const { t, language } = frame.speech;
   return html`<!doctype html>
-<html lang="en">
+<html lang="${language}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
-<title>${options.title} · Demo Shop</title>
+<title>${options.title} · ${t.demo.shopName}</title>
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="/assets/demo.css">
 </head>
 <body>
 <header>
 <div class="shop-header">
-  <a class="shop-name" href="/demo"><span class="leaf" aria-hidden="true"></span>Demo Shop</a>
-  <span class="shop-tagline">Tea from the hills of Nepal</span>
+  <a class="shop-name" href="/demo"><span class="leaf" aria-hidden="true"></span>${t.demo.shopName}</a>
+  <span class="shop-tagline">${t.demo.tagline}</span>
+  ${languageSwitch(frame.speech, frame.back)}
 </div>
-${options.sandboxNote === false ? '' : html`<p class="sandbox" role="note"><strong>Sandbox demo</strong> · no real money moves. Pay with wallet <b>9800000001</b>, MPIN <b>1111</b>, OTP <b>987654</b>.</p>`}
+${options.sandboxNote === false ? '' : html`<p class="sandbox" role="note">${t.demo.sandboxNote(sandbox.mobiles[1], sandbox.mpin, sandbox.otp)}</p>`}
 </header>
 <main class="shop-main">
 ${options.body}
 </main>
-<footer class="shop-footer">A sample shop that takes payments through Bhuktani's hosted checkout.</footer>
+<footer class="shop-footer">${t.demo.footer}</footer>
 </body>
 </html>`;
 }
@@ -41,12 +54,13 @@ function tin(tone: Product['tone']): Html {
 </svg>`;
 }
 
-export function shopPage(options: { csrf: string; message?: string }): Html {
-  return layout({
-    title: 'Shop',
+export function shopPage(frame: ShopFrame, options: { csrf: string; message?: string }): Html {
+  const { t, language } = frame.speech;
+  return layout(frame, {
+    title: t.demo.shopTitle,
     body: html`<section class="intro">
-  <h1>Fresh tea, paid through Bhuktani</h1>
-  <p>Pick a tea and press <b>Buy</b>: this shop's server initiates a payment with the typed client, sends you to Bhuktani's hosted page, and confirms the result with a lookup when you come back.</p>
+  <h1>${t.demo.heading}</h1>
+  <p>${t.demo.intro()}</p>
 </section>
 ${options.message ? html`<p class="alert" role="alert">${options.message}</p>` : ''}
 <ul class="products">
@@ -54,12 +68,12 @@ ${PRODUCTS.map(
   (product) => html`<li class="product">
   ${tin(product.tone)}
   <h2>${product.name}</h2>
-  <p class="description">${product.description}</p>
-  <p class="price">${formatRupees(product.price)} <span class="delivery">+ ${formatRupees(DELIVERY_PAISA)} delivery</span></p>
+  <p class="description">${t.demo.products[product.id]}</p>
+  <p class="price">${formatAmount(product.price, language)} <span class="delivery">${t.demo.plusDelivery(formatAmount(DELIVERY_PAISA, language))}</span></p>
   <form method="post" action="/demo/buy">
     <input type="hidden" name="csrf_token" value="${options.csrf}">
     <input type="hidden" name="product" value="${product.id}">
-    <button type="submit">Buy<span class="visually-hidden"> ${product.name}</span></button>
+    <button type="submit">${t.demo.buy}<span class="visually-hidden"> ${product.name}</span></button>
   </form>
 </li>`,
 )}
@@ -67,64 +81,51 @@ ${PRODUCTS.map(
   });
 }
 
-interface Outcome {
-  title: string;
-  tone: 'success' | 'info' | 'error';
-  message: string;
-}
-
-const OUTCOMES: Record<PaymentStatus, Outcome> = {
-  Completed: { title: 'Order paid', tone: 'success', message: 'Thank you! Your tea is on its way.' },
-  'Partially refunded': { title: 'Order partly refunded', tone: 'info', message: 'This order was paid, and part of it has been refunded.' },
-  Refunded: { title: 'Order refunded', tone: 'info', message: 'This order was paid and then refunded in full.' },
-  Pending: { title: 'Payment pending', tone: 'info', message: 'The payment is held for review. We ship once it completes.' },
-  'User canceled': { title: 'Payment canceled', tone: 'error', message: 'You canceled the payment. Nothing was charged.' },
-  Expired: { title: 'Payment link expired', tone: 'error', message: 'The payment link expired before it was paid. Nothing was charged.' },
-  Initiated: { title: 'Payment not finished', tone: 'info', message: 'This payment has not been made yet.' },
-};
-
-export function resultPage(options: { lookup: LookupResponse; orderName: string }): Html {
+export function resultPage(frame: ShopFrame, options: { lookup: LookupResponse; orderName: string }): Html {
   const { lookup } = options;
-  const outcome = OUTCOMES[lookup.status];
-  return layout({
+  const { t, language } = frame.speech;
+  const outcome = t.demo.outcomes[lookup.status];
+  const said = t.demo.receipt;
+  return layout(frame, {
     title: outcome.title,
-    body: html`<section class="result ${outcome.tone}">
+    body: html`<section class="result ${outcomeTone[lookup.status]}">
   <h1>${outcome.title}</h1>
   <p>${outcome.message}</p>
   <dl class="receipt">
-    <dt>Order</dt><dd>${options.orderName}</dd>
-    <dt>Order id</dt><dd class="id">${lookup.purchase_order_id ?? ''}</dd>
-    <dt>Amount</dt><dd>${formatRupees(lookup.total_amount)}</dd>
-    <dt>Status</dt><dd data-testid="status">${lookup.status}</dd>
-    ${lookup.transaction_id ? html`<dt>Transaction id</dt><dd class="id" data-testid="transaction-id">${lookup.transaction_id}</dd>` : ''}
-    <dt>Payment id (pidx)</dt><dd class="id">${lookup.pidx}</dd>
+    <dt>${said.order}</dt><dd>${options.orderName}</dd>
+    <dt>${said.orderId}</dt><dd class="id">${lookup.purchase_order_id ?? ''}</dd>
+    <dt>${said.amount}</dt><dd>${formatAmount(lookup.total_amount, language)}</dd>
+    <dt>${said.status}</dt><dd data-testid="status" data-status="${lookup.status}">${t.demo.statuses[lookup.status]}</dd>
+    ${lookup.transaction_id ? html`<dt>${said.transactionId}</dt><dd class="id" data-testid="transaction-id">${lookup.transaction_id}</dd>` : ''}
+    <dt>${said.pidx}</dt><dd class="id">${lookup.pidx}</dd>
   </dl>
-  <p class="checks"><span>Callback signature verified</span> <span>Status confirmed with lookup</span></p>
-  <p><a class="button" href="/demo">Back to the shop</a></p>
+  <p class="checks"><span>${t.demo.checks.signature}</span> <span>${t.demo.checks.lookup}</span></p>
+  <p><a class="button" href="/demo">${t.demo.backToShop}</a></p>
 </section>`,
   });
 }
 
-export function noticePage(options: { title: string; message: string; tone?: Outcome['tone']; detail?: Html }): Html {
-  return layout({
+export function noticePage(frame: ShopFrame, options: { title: string; message: string; tone?: Tone; detail?: Html }): Html {
+  return layout(frame, {
     title: options.title,
     body: html`<section class="result ${options.tone ?? 'info'}">
   <h1>${options.title}</h1>
   <p>${options.message}</p>
   ${options.detail ?? ''}
-  <p><a class="button" href="/demo">Back to the shop</a></p>
+  <p><a class="button" href="/demo">${frame.speech.t.demo.backToShop}</a></p>
 </section>`,
   });
 }
 
-export function unavailablePage(): Html {
-  return layout({
-    title: 'No demo here',
+export function unavailablePage(frame: ShopFrame): Html {
+  const said = frame.speech.t.demo.unavailable;
+  return layout(frame, {
+    title: said.title,
     sandboxNote: false,
     body: html`<section class="result info">
-  <h1>The demo shop is not set up on this server</h1>
-  <p>Bhuktani creates its demo merchant only when it starts on an empty store, and this store already had merchants when it started (or the demo's key was removed).</p>
-  <p>To try a payment, create a merchant with <code>npx bhuktani merchant create</code> and initiate a payment with its test key, as the README shows.</p>
+  <h1>${said.heading}</h1>
+  <p>${said.why}</p>
+  <p>${said.instead()}</p>
 </section>`,
   });
 }

@@ -9,7 +9,8 @@ import { csrfToken, csrfValid } from '../http/csrf.js';
 import type { Html } from '../http/html.js';
 import { setPageHeaders } from '../http/page-headers.js';
 import { signingSecret } from '../merchants/signing-secret.js';
-import { noticePage, resultPage, shopPage, unavailablePage } from './demo-pages.js';
+import { payerSpeech } from '../language/payer-speech.js';
+import { noticePage, resultPage, shopPage, unavailablePage, type ShopFrame } from './demo-pages.js';
 import { findDemoMerchant } from './ensure-demo-merchant.js';
 import { DELIVERY_PAISA, findProduct } from './products.js';
 
@@ -45,29 +46,31 @@ export async function demoPlugin(app: FastifyInstance, { ctx, csrfSecret }: { ct
       .code(status)
       .send(page.value);
 
+  /** The payer's language, and this page's address for the switch: a form's answer comes back to the shop. */
+  const frameOf = (request: FastifyRequest): ShopFrame => ({ speech: payerSpeech(request), back: request.method === 'GET' ? request.url : '/demo' });
+
   const shopFront = (request: FastifyRequest, reply: FastifyReply, status = 200, message?: string) =>
-    send(reply, status, shopPage({ csrf: csrfToken(request, reply, csrfSecret, { binding: CSRF_BINDING, secure }), message }));
+    send(reply, status, shopPage(frameOf(request), { csrf: csrfToken(request, reply, csrfSecret, { binding: CSRF_BINDING, secure }), message }));
 
   const failed = (request: FastifyRequest, reply: FastifyReply, error: unknown, title: string) => {
     if (!(error instanceof BhuktaniError)) throw error;
     request.log.warn({ err: error }, `demo shop: ${title}`);
     if (error instanceof AuthenticationError) shop = undefined;
-    return send(reply, 502, noticePage({ title, message: `Bhuktani answered: ${error.message}`, tone: 'error' }));
+    return send(reply, 502, noticePage(frameOf(request), { title, message: payerSpeech(request).t.demo.bhuktaniAnswered(error.message), tone: 'error' }));
   };
 
   app.get('/demo', async (request, reply) => {
-    if (!(await loadShop())) return send(reply, 404, unavailablePage());
+    if (!(await loadShop())) return send(reply, 404, unavailablePage(frameOf(request)));
     return shopFront(request, reply);
   });
 
   app.post('/demo/buy', async (request, reply) => {
     const current = await loadShop();
-    if (!current) return send(reply, 404, unavailablePage());
-    if (!csrfValid(request, csrfSecret, CSRF_BINDING)) {
-      return send(reply, 403, noticePage({ title: 'Form expired', message: 'This form could not be verified. Go back, reload the page and try again.', tone: 'error' }));
-    }
+    if (!current) return send(reply, 404, unavailablePage(frameOf(request)));
+    const { t } = payerSpeech(request);
+    if (!csrfValid(request, csrfSecret, CSRF_BINDING)) return send(reply, 403, noticePage(frameOf(request), { ...t.demo.formExpired, tone: 'error' }));
     const product = findProduct((request.body as Record<string, unknown> | undefined)?.product);
-    if (!product) return shopFront(request, reply, 400, 'Pick one of the teas below.');
+    if (!product) return shopFront(request, reply, 400, t.demo.pickATea);
     const orderId = `demo-${ctx.ids.random(9)}`;
     try {
       const { payment_url } = await current.client.initiate(
@@ -79,7 +82,8 @@ export async function demoPlugin(app: FastifyInstance, { ctx, csrfSecret }: { ct
           purchase_order_name: product.name,
           amount_breakdown: [
             { label: product.name, amount: product.price },
-            { label: 'Delivery', amount: DELIVERY_PAISA },
+            // The shop writes its order in the payer's language, as a shop would.
+            { label: t.demo.delivery, amount: DELIVERY_PAISA },
           ],
           product_details: [{ identity: product.id, name: product.name, total_price: product.price, quantity: 1, unit_price: product.price }],
           merchant_extra: 'demo shop',
@@ -88,31 +92,26 @@ export async function demoPlugin(app: FastifyInstance, { ctx, csrfSecret }: { ct
       );
       return reply.code(303).redirect(payment_url);
     } catch (error) {
-      return failed(request, reply, error, 'Could not start the payment');
+      return failed(request, reply, error, t.demo.couldNotStart);
     }
   });
 
   app.get('/demo/return', async (request, reply) => {
     const current = await loadShop();
-    if (!current) return send(reply, 404, unavailablePage());
+    if (!current) return send(reply, 404, unavailablePage(frameOf(request)));
+    const { t } = payerSpeech(request);
     const params = new URL(request.url, 'http://demo.invalid').searchParams;
     const pidx = params.get('pidx');
-    if (!pidx) {
-      return send(reply, 400, noticePage({ title: 'No order here', message: 'This page shows an order once its payment has ended. Start from the shop.' }));
-    }
+    if (!pidx) return send(reply, 400, noticePage(frameOf(request), t.demo.noOrder));
     // The redirect is only a hint: a signature that holds proves it came from Bhuktani, and the
     // lookup is the final word on the status.
-    if (!current.client.verifyCallback(params, current.signingSecret)) {
-      return send(reply, 400, noticePage({ title: 'Payment not verified', message: 'This return link was not signed by Bhuktani, so the shop ignores it.', tone: 'error' }));
-    }
+    if (!current.client.verifyCallback(params, current.signingSecret)) return send(reply, 400, noticePage(frameOf(request), { ...t.demo.notVerified, tone: 'error' }));
     try {
       const lookup = await current.client.lookup(pidx);
-      return send(reply, 200, resultPage({ lookup, orderName: params.get('purchase_order_name') ?? '' }));
+      return send(reply, 200, resultPage(frameOf(request), { lookup, orderName: params.get('purchase_order_name') ?? '' }));
     } catch (error) {
-      if (error instanceof NotFoundError) {
-        return send(reply, 404, noticePage({ title: 'Order not found', message: 'This payment does not belong to the demo shop.', tone: 'error' }));
-      }
-      return failed(request, reply, error, 'Could not check the payment');
+      if (error instanceof NotFoundError) return send(reply, 404, noticePage(frameOf(request), { ...t.demo.orderNotFound, tone: 'error' }));
+      return failed(request, reply, error, t.demo.couldNotCheck);
     }
   });
 }

@@ -1,9 +1,10 @@
-// What the demo shop sells. Prices in paisa, like everything else.
+// What the demo shop sells. Prices in paisa, like everything else; each tea's description is in the
+// payer's catalogues (src/language/: demo.products), by its id.
+import type { Messages } from '../language/en.js';
 
 export interface Product {
-  id: string;
+  id: keyof Messages['demo']['products'];
   name: string;
-  description: string;
   /** Paisa. */
   price: number;
   /** Picks the tin's colours in demo.css. */
@@ -11,9 +12,9 @@ export interface Product {
 }
 
 export const PRODUCTS: readonly Product[] = [
-  { id: 'ilam-first-flush', name: 'Ilam First Flush', description: 'Light, floral black tea from the eastern hills. 100 g tin.', price: 65000, tone: 'green' },
-  { id: 'masala-chai', name: 'Kathmandu Masala Chai', description: 'Strong black tea with cardamom, ginger and cinnamon. 250 g.', price: 42000, tone: 'amber' },
-  { id: 'golden-tips', name: 'Himalayan Golden Tips', description: 'Hand-rolled golden buds, honey-sweet and smooth. 50 g tin.', price: 120000, tone: 'gold' },
+  { id: 'ilam-first-flush', name: 'Ilam First Flush', price: 65000, tone: 'green' },
+  { id: 'masala-chai', name: 'Kathmandu Masala Chai', price: 42000, tone: 'amber' },
+  { id: 'golden-tips', name: 'Himalayan Golden Tips', price: 120000, tone: 'gold' },
 ];
 
 /** Added to every order, to show an amount breakdown on the payment page. */

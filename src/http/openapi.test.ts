@@ -31,6 +31,10 @@ describe('GET /api/v2/openapi.json', () => {
       '/api/v2/epayment/initiate/',
       '/api/v2/epayment/lookup/',
       '/api/v2/merchant-transaction/',
+      '/api/v2/payment-links/',
+      '/api/v2/payment-links/{idx}/',
+      '/api/v2/payment-links/{idx}/activate/',
+      '/api/v2/payment-links/{idx}/deactivate/',
       '/api/v2/settlements/',
       '/api/v2/settlements/{idx}/',
     ]);
@@ -80,7 +84,7 @@ describe('GET /api/v2/openapi.json', () => {
             headers: { authorization: `Key ${key}` },
             payload: body,
           });
-          expect(response.statusCode, `${method} ${path} ${JSON.stringify(value)}: ${response.body}`).toBe(path === '/api/v2/settlements/' ? 201 : 200);
+          expect(response.statusCode, `${method} ${path} ${JSON.stringify(value)}: ${response.body}`).toBe(path === '/api/v2/settlements/' || path === '/api/v2/payment-links/' ? 201 : 200);
           tried += 1;
         }
       }

@@ -27,3 +27,20 @@ export function paginated<T>(options: { page: number; pageSize: number; total: n
     records,
   };
 }
+
+/** The JSON schema of a page of `records` (each of `recordSchema`), for serialization and OpenAPI. */
+export function paginatedSchema<S extends object>(recordSchema: S) {
+  return {
+    type: 'object',
+    required: ['total_pages', 'total_records', 'next', 'previous', 'record_range', 'current_page', 'records'],
+    properties: {
+      total_pages: { type: 'integer' },
+      total_records: { type: 'integer' },
+      next: { type: ['string', 'null'], format: 'uri', description: 'Absolute URL of the next page with the same filters.' },
+      previous: { type: ['string', 'null'], format: 'uri' },
+      record_range: { type: 'array', items: { type: 'integer' }, minItems: 2, maxItems: 2 },
+      current_page: { type: 'integer' },
+      records: { type: 'array', items: recordSchema },
+    },
+  };
+}

@@ -33,6 +33,13 @@ export class OrderAlreadyPaidError extends Error {
   }
 }
 
+/** The payment's link has already been paid the most times it may be (payment_links_max_payments). */
+export class LinkUsedUpError extends Error {
+  constructor() {
+    super('the payment link has taken all the payments it allows');
+  }
+}
+
 const recordStateOf: Record<Completion['move'], RecordState> = { pay: 'Completed', hold: 'Confirmed' };
 
 /**
@@ -43,7 +50,10 @@ const recordStateOf: Record<Completion['move'], RecordState> = { pay: 'Completed
  * same payment is in the batch twice, it moves (and its wallet pays) once. Wallet rows are locked in
  * account order, so two batches debiting the same wallets never wait on each other in a cycle. A
  * wallet that cannot pay fails the whole statement through the `CHECK (balance >= 0)` on its row;
- * `batcher` then writes the batch one completion at a time, so that only that payer is refused.
+ * `batcher` then writes the batch one completion at a time, so that only that payer is refused. In
+ * the same way a payment of a payment link counts itself on the link's row (`link_taken`, under the
+ * row's lock, re-read when another statement moved it first), and one past the link's max_payments
+ * fails through `payment_links_max_payments`: nothing of it is written and its payer is not charged.
  */
 const sql = `WITH input AS (
   SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $17::boolean[])
@@ -77,6 +87,11 @@ wallet_moves AS (
     FROM debit, (SELECT id FROM ledger_accounts WHERE id IN (SELECT account_id FROM debit) ORDER BY id FOR UPDATE) locked
    WHERE a.id = debit.account_id AND a.id = locked.id AND a.kind = 'wallet'
 ),
+link_taken AS (
+  UPDATE payment_links l SET payments_taken = l.payments_taken + n.taken
+    FROM (SELECT payment_link, count(*)::int AS taken FROM moved WHERE payment_link IS NOT NULL GROUP BY payment_link) n
+   WHERE l.idx = n.payment_link
+),
 journal AS (
   INSERT INTO journals (environment, kind, pidx, created_at)
   SELECT environment, 'payment', pidx, updated_at FROM moved WHERE EXISTS (SELECT FROM posting p WHERE p.ord = moved.ord)
@@ -88,9 +103,9 @@ posted AS (
 ),
 record AS (
   INSERT INTO transactions (idx, merchant_id, environment, type, state, pidx, purchase_order_id, amount, fee_amount,
-    payer_idx, payer_mobile, payer_name, created_at)
+    payer_idx, payer_mobile, payer_name, created_at, payment_link)
   SELECT transaction_id, merchant_id, environment, 'Wallet payment', record_state, pidx, purchase_order_id, amount, fee,
-         payer_idx, payer_mobile, payer_name, updated_at FROM moved
+         payer_idx, payer_mobile, payer_name, updated_at, payment_link FROM moved
 )
 SELECT ord, ${paymentColumns} FROM moved`;
 
@@ -123,13 +138,16 @@ async function writeCompletions(db: Queryable, batch: Completion[]): Promise<(Pa
     if (pgCode(error) === PgCode.uniqueViolation && String((error as Error).message).includes('payments_one_paid_per_order')) {
       throw new OrderAlreadyPaidError();
     }
+    if (pgCode(error) === PgCode.checkViolation && String((error as Error).message).includes('payment_links_max_payments')) {
+      throw new LinkUsedUpError();
+    }
     throw error;
   }
 }
 
 /**
  * Writes one completion, together with whatever other completions are waiting; resolves with the
- * moved payment, or null. Rejects with `OrderAlreadyPaidError`, or the store's error when the
- * payer's wallet is short of the amount (see `isShortWallet`).
+ * moved payment, or null. Rejects with `OrderAlreadyPaidError`, `LinkUsedUpError`, or the store's
+ * error when the payer's wallet is short of the amount (see `isShortWallet`).
  */
 export const complete = batchedPerStore(writeCompletions);

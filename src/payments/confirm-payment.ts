@@ -15,7 +15,7 @@ import { findPayment } from './payment-store.js';
 import { PayerError } from './payer-error.js';
 import { returnStatusOf, type PayerReturn } from './return-status.js';
 import { otpHash } from './start-payment-attempt.js';
-import { complete, OrderAlreadyPaidError } from './completion-store.js';
+import { complete, LinkUsedUpError, OrderAlreadyPaidError } from './completion-store.js';
 
 /**
  * Pays (or holds) the payment: the attempt claimed, the status moved, the journal and the record
@@ -100,6 +100,13 @@ async function confirmAttempt(ctx: AppContext, payment: Payment, attempt: Paymen
     return await pay(ctx, payment, wallet, attempt.token);
   } catch (error) {
     if (error instanceof OrderAlreadyPaidError) throw new PayerError('order_paid');
+    // Racing payers on a payment link with one payment left: another's completion took it, and
+    // this statement wrote nothing, so this payer is not charged; their attempt ends.
+    if (error instanceof LinkUsedUpError) {
+      await endAttempt(ctx.db, attempt.token);
+      await recordPayerEvent(ctx.db, payment.pidx, now, 'link_used_up', { mobile: wallet.mobile });
+      throw new PayerError('link_used_up');
+    }
     if (error instanceof InsufficientBalanceError) {
       await endAttempt(ctx.db, attempt.token);
       await recordPayerEvent(ctx.db, payment.pidx, now, 'insufficient_balance', { mobile: wallet.mobile });

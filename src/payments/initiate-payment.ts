@@ -37,7 +37,7 @@ export interface DoorOrigin {
 
 const v2Door: DoorOrigin = { door: 'khalti-v2', fields: null };
 
-function newPayment(ctx: AppContext, caller: Initiator, input: InitiateInput, origin: DoorOrigin): { payment: NewPayment; result: InitiateResult } {
+function newPayment(ctx: AppContext, caller: Initiator, input: InitiateInput, origin: DoorOrigin, paymentLink: string | null = null): { payment: NewPayment; result: InitiateResult } {
   const now = ctx.clock.now();
   const ttl = ctx.config.paymentTtlSeconds;
   const merchantFields = Object.fromEntries(Object.entries(input).filter(([key]) => key.startsWith('merchant_')));
@@ -57,6 +57,7 @@ function newPayment(ctx: AppContext, caller: Initiator, input: InitiateInput, or
     amount_breakdown: input.amount_breakdown ?? null,
     product_details: input.product_details ?? null,
     merchant_fields: merchantFields,
+    payment_link: paymentLink,
     created_at: now,
     expires_at: expiresAt,
     door: origin.door,
@@ -69,15 +70,17 @@ function newPayment(ctx: AppContext, caller: Initiator, input: InitiateInput, or
  * Stores a new `Initiated` payment; it is committed before the caller answers. With `answer` (an
  * Idempotency-Key's answer to save), the payment and that answer are written in one transaction of
  * their own instead of the shared batch: a commit whose answer was lost with the primary is then
- * replayed to the retry with the key, never made a second time.
+ * replayed to the retry with the key, never made a second time. `paymentLink`: the idx of the
+ * payment link the payer started it from (through the v2 door: its callback goes to the link's receipt).
  */
 export async function initiatePayment(
   ctx: AppContext,
   caller: Initiator,
   input: InitiateInput,
   answer?: (result: InitiateResult) => ((tx: Queryable) => Promise<void>) | undefined,
+  paymentLink: string | null = null,
 ): Promise<InitiateResult> {
-  const { payment, result } = newPayment(ctx, caller, input, v2Door);
+  const { payment, result } = newPayment(ctx, caller, input, v2Door, paymentLink);
   const save = answer?.(result);
   if (save) {
     await ctx.db.transaction(async (tx) => {

@@ -1,33 +1,34 @@
-// What can go wrong for a payer on the hosted page. Each code has one message for people, shown by
-// the portal; none of them is a server error.
+// What can go wrong for a payer on the hosted page. Each code is told to the payer in their language
+// by the portal (the payer's catalogues, src/language/: `payerErrors`); none of them is a server error.
 
-export const payerErrorMessages = {
-  unknown_wallet: 'No wallet is registered with this mobile number.',
-  invalid_input: 'Enter your 10-digit mobile number and your 4-digit MPIN.',
-  wrong_mpin: 'Wrong MPIN.',
-  wallet_locked: 'This wallet is locked after too many wrong MPINs. Try again later.',
-  wallet_frozen: 'This wallet is frozen and cannot pay. Contact Bhuktani support, or pay with another wallet.',
-  wrong_otp: 'Wrong OTP.',
-  otp_expired: 'The OTP has expired. Start again to get a new one.',
-  attempt_ended: 'Too many wrong OTPs. Start again with your mobile number and MPIN.',
-  insufficient_balance: 'This wallet does not have enough balance. Try another wallet.',
-  otp_not_sent: 'We could not send the OTP to your phone. Please try again in a moment.',
-  payment_expired: 'This payment link has expired.',
-  order_paid: 'This order has already been paid.',
-  not_payable: 'This payment can no longer be paid.',
-  provider_unavailable: 'This way to pay is not available at the moment. Choose another way to pay.',
-  provider_not_answering: 'This way to pay is not available at the moment. Choose another way to pay.',
-  provider_not_paid: 'The payment was not completed there, and you have not been charged. Choose a way to pay.',
-  provider_surplus: 'This payment was already decided when your payment there arrived: that money will be refunded to you.',
-} as const;
+export const payerErrorCodes = [
+  'unknown_wallet',
+  'invalid_input',
+  'wrong_mpin',
+  'wallet_locked',
+  'wallet_frozen',
+  'wrong_otp',
+  'otp_expired',
+  'attempt_ended',
+  'insufficient_balance',
+  'otp_not_sent',
+  'payment_expired',
+  'order_paid',
+  'not_payable',
+  'link_used_up',
+  'provider_unavailable',
+  'provider_not_answering',
+  'provider_not_paid',
+  'provider_surplus',
+] as const;
 
-export type PayerErrorCode = keyof typeof payerErrorMessages;
+export type PayerErrorCode = (typeof payerErrorCodes)[number];
 
 export class PayerError extends Error {
   constructor(
     readonly code: PayerErrorCode,
     readonly details: { attemptsLeft?: number; lockedUntil?: Date } = {},
   ) {
-    super(payerErrorMessages[code]);
+    super(`payer refused: ${code}`);
   }
 }

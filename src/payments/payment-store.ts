@@ -7,7 +7,7 @@ import type { PaymentEvent } from './payment-timeline.js';
 /** The columns of a `Payment`, named: statements are prepared, and `*` would change with the table. */
 export const paymentColumns = `pidx, merchant_id, environment, purchase_order_id, purchase_order_name, amount, fee, return_url, website_url,
   customer_info, amount_breakdown, product_details, merchant_fields, status, transaction_id, payer_mobile, refunded_amount,
-  created_at, expires_at, updated_at, door, door_fields`;
+  payment_link, created_at, expires_at, updated_at, door, door_fields`;
 
 export type NewPayment = Omit<Payment, 'status' | 'transaction_id' | 'payer_mobile' | 'refunded_amount' | 'updated_at'>;
 
@@ -20,14 +20,14 @@ export async function insertPayments(db: Queryable, payments: NewPayment[]): Pro
   const stored = await db.query<{ pidx: string }>(
     `INSERT INTO payments (pidx, merchant_id, environment, purchase_order_id, purchase_order_name, amount, fee,
        return_url, website_url, customer_info, amount_breakdown, product_details, merchant_fields,
-       status, created_at, expires_at, updated_at, door, door_fields)
+       status, created_at, expires_at, updated_at, door, door_fields, payment_link)
      SELECT pidx, merchant_id, environment, purchase_order_id, purchase_order_name, amount, fee,
             return_url, website_url, customer_info::jsonb, amount_breakdown::jsonb, product_details::jsonb, merchant_fields::jsonb,
-            'Initiated', created_at::timestamptz, expires_at::timestamptz, created_at::timestamptz, door, door_fields::jsonb
+            'Initiated', created_at::timestamptz, expires_at::timestamptz, created_at::timestamptz, door, door_fields::jsonb, payment_link
        FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::bigint[], $8::text[], $9::text[],
-                   $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[], $17::text[])
+                   $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[], $17::text[], $18::text[])
          AS p (pidx, merchant_id, environment, purchase_order_id, purchase_order_name, amount, fee, return_url, website_url,
-               customer_info, amount_breakdown, product_details, merchant_fields, created_at, expires_at, door, door_fields)
+               customer_info, amount_breakdown, product_details, merchant_fields, created_at, expires_at, door, door_fields, payment_link)
      ON CONFLICT (merchant_id, environment, door, purchase_order_id) WHERE door <> 'khalti-v2' DO NOTHING
      RETURNING pidx`,
     [
@@ -48,6 +48,7 @@ export async function insertPayments(db: Queryable, payments: NewPayment[]): Pro
       payments.map((p) => p.expires_at.toISOString()),
       payments.map((p) => p.door),
       payments.map((p) => json(p.door_fields)),
+      payments.map((p) => p.payment_link),
     ],
   );
   const pidxs = new Set(stored.map((row) => row.pidx));

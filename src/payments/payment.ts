@@ -9,6 +9,9 @@ import type { Environment } from '../environment.js';
 export const paymentDoors = ['khalti-v2', 'esewa-v2', 'esewa-v1'] as const;
 export type PaymentDoor = (typeof paymentDoors)[number];
 
+/** The least a payment may ask for (the store checks it too: `amount >= 10`), whichever way it is started. */
+export const MIN_AMOUNT_PAISA = 10;
+
 /** A payment as stored: one row of `payments`. */
 export interface Payment {
   pidx: string;
@@ -28,6 +31,8 @@ export interface Payment {
   transaction_id: string | null;
   payer_mobile: string | null;
   refunded_amount: number;
+  /** The idx of the payment link it was started from, if it was. */
+  payment_link: string | null;
   created_at: Date;
   expires_at: Date;
   updated_at: Date;

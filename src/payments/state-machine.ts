@@ -110,6 +110,11 @@ export async function transition(db: Queryable, pidx: string, move: Exclude<Move
   s.with('moved', `UPDATE payments SET ${set}, updated_at = ${at} WHERE pidx = ${s.param(pidx)} AND ${where} RETURNING *`);
   s.with('event', `INSERT INTO payment_events (pidx, occurred_at, event, detail) SELECT pidx, ${at}, ${s.param(move.name)}, ${detail} FROM moved`);
   s.with('outbox', outboxInsert({ type: s.param(eventTypeOfMove[move.name]), now: at, detail }));
+  // A payment of a payment link takes one of its places when it is paid or held (completion-store for
+  // a wallet's, here for a provider's; payment_links_max_payments refuses one too many), and a held
+  // one canceled gives its place back.
+  if (move.name === 'provider_pay' || move.name === 'provider_hold') s.with('link_taken', `UPDATE payment_links l SET payments_taken = l.payments_taken + 1 FROM moved WHERE l.idx = moved.payment_link`);
+  if (move.name === 'resolve_canceled' || move.name === 'provider_fail') s.with('link_released', `UPDATE payment_links l SET payments_taken = l.payments_taken - 1 FROM moved WHERE l.idx = moved.payment_link`);
   const rows = await db.query<Payment>(s.text(`SELECT ${paymentColumns} FROM moved`), s.params);
   return rows[0] ?? null;
 }

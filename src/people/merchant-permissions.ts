@@ -6,8 +6,8 @@
 import { merchantRoles, type MerchantRole } from '../merchants/merchant-user.js';
 
 export const ACTIONS = {
-  /** See the home page, transactions and payments, the team; switch environment; log out. */
-  view: { roles: ['owner', 'admin', 'developer', 'finance', 'viewer'], says: 'see the home page, transactions, payments and the team' },
+  /** See the home page, transactions and payments, payment links, the team; switch environment; log out. */
+  view: { roles: ['owner', 'admin', 'developer', 'finance', 'viewer'], says: 'see the home page, transactions, payments, payment links and the team' },
   /** Download the transaction list as CSV. */
   'transactions.export': { roles: ['owner', 'admin', 'finance'], says: 'download transactions as CSV' },
   /** See the API keys and the webhook signing secrets. */
@@ -16,6 +16,8 @@ export const ACTIONS = {
   'keys.rotate': { roles: ['owner', 'admin', 'developer'], says: 'rotate a secret key' },
   /** Set the webhook endpoint, resend a delivery. */
   'webhooks.manage': { roles: ['owner', 'admin', 'developer'], says: 'set the webhook endpoint, resend deliveries' },
+  /** Create payment links, deactivate and activate them (issue 27); every role sees them. */
+  'links.manage': { roles: ['owner', 'admin', 'developer', 'finance'], says: 'create, deactivate and activate payment links' },
   /** Refund a payment. */
   'refunds.create': { roles: ['owner', 'admin', 'finance'], says: 'refund a payment' },
   /** Ask for a payout (settlements, issue 18). */

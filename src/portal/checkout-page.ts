@@ -1,18 +1,20 @@
-// The hosted payment page: what is being paid for, then the step the payer is on.
+// The hosted payment page: what is being paid for, then the step the payer is on, in the payer's
+// language. Amounts as Nepal writes them (Rs. 1,00,000.00; रु. १,००,०००.०० in Nepali).
 import { html, type Html } from '../http/html.js';
-import { formatRupees } from '../http/money.js';
+import { formatAmount, inDigits } from '../language/amounts.js';
+import type { Speech } from '../language/payer-speech.js';
 import type { Merchant } from '../merchants/merchant.js';
 import type { Payment } from '../payments/payment.js';
 import { maskMobile } from '../transactions/transaction-record.js';
 import { esewaSandbox, sandbox } from '../wallets/wallet.js';
 import { stepAction } from './checkout-address.js';
-import { portalLayout } from './layout.js';
+import { portalLayout, type PayerFrame } from './layout.js';
 import { waysToPay } from './ways-to-pay.js';
 import type { ProviderName } from '../providers/provider.js';
 
 export type Step = { name: 'wallet'; mobile?: string } | { name: 'otp'; token: string; mobile: string };
 
-export interface CheckoutView {
+export interface CheckoutView extends PayerFrame {
   payment: Payment;
   merchant: Pick<Merchant, 'name'>;
   now: Date;
@@ -23,85 +25,96 @@ export interface CheckoutView {
   providers?: ProviderName[];
 }
 
-function timeLeft(payment: Payment, now: Date): string {
+function timeLeft(payment: Payment, now: Date, { t, language }: Speech): string {
   const seconds = Math.max(0, Math.floor((payment.expires_at.getTime() - now.getTime()) / 1000));
   const minutes = Math.floor(seconds / 60);
-  return minutes >= 60 ? `${Math.floor(minutes / 60)} h ${minutes % 60} min` : `${minutes}:${String(seconds % 60).padStart(2, '0')}`;
+  return minutes >= 60 ? t.checkout.hoursMinutes(Math.floor(minutes / 60), minutes % 60) : inDigits(`${minutes}:${String(seconds % 60).padStart(2, '0')}`, language);
 }
 
-function summary(payment: Payment, merchant: Pick<Merchant, 'name'>, now: Date): Html {
+function summary(view: CheckoutView): Html {
+  const { payment, merchant, now, speech } = view;
+  const { t, language } = speech;
+  const amount = (paisa: number) => formatAmount(paisa, language);
   const breakdown = payment.amount_breakdown ?? [];
   const products = payment.product_details ?? [];
-  return html`<section class="summary" aria-label="Order summary">
-  <p class="merchant">Pay <strong>${merchant.name}</strong></p>
+  return html`<section class="summary" aria-label="${t.checkout.summary}">
+  <p class="merchant">${t.checkout.payTo(merchant.name)}</p>
   <h1 class="order">${payment.purchase_order_name}</h1>
-  <p class="amount" data-testid="amount">${formatRupees(payment.amount)}</p>
+  <p class="amount" data-testid="amount">${amount(payment.amount)}</p>
   ${
     products.length
-      ? html`<table class="lines products"><caption>Products</caption>
-    ${products.map((p) => html`<tr><th scope="row">${p.name} <span class="qty">× ${p.quantity}</span></th><td>${formatRupees(p.total_price)}</td></tr>`)}
+      ? html`<table class="lines products"><caption>${t.checkout.products}</caption>
+    ${products.map((p) => html`<tr><th scope="row">${p.name} <span class="qty">× ${inDigits(String(p.quantity), language)}</span></th><td>${amount(p.total_price)}</td></tr>`)}
   </table>`
       : ''
   }
   ${
     breakdown.length
-      ? html`<table class="lines breakdown"><caption>Breakdown</caption>
-    ${breakdown.map((b) => html`<tr><th scope="row">${b.label}</th><td>${formatRupees(b.amount)}</td></tr>`)}
-    <tr class="total"><th scope="row">Total</th><td>${formatRupees(payment.amount)}</td></tr>
+      ? html`<table class="lines breakdown"><caption>${t.checkout.breakdown}</caption>
+    ${breakdown.map((b) => html`<tr><th scope="row">${b.label}</th><td>${amount(b.amount)}</td></tr>`)}
+    <tr class="total"><th scope="row">${t.checkout.total}</th><td>${amount(payment.amount)}</td></tr>
   </table>`
       : ''
   }
-  <p class="meta">Order ${payment.purchase_order_id} · <span class="timer" data-expires-at="${payment.expires_at.toISOString()}">Link expires in <span class="time-left">${timeLeft(payment, now)}</span></span></p>
+  <p class="meta">${t.checkout.order(payment.purchase_order_id)} · <span class="timer" data-expires-at="${payment.expires_at.toISOString()}" data-expired="${t.checkout.expired}">${t.checkout.expiresIn} <span class="time-left">${timeLeft(payment, now, speech)}</span></span></p>
 </section>`;
 }
 
-function cancelForm(payment: Payment, csrf: string): Html {
-  return html`<form method="post" action="${stepAction('cancel', payment.pidx)}" class="cancel-form">
-    <input type="hidden" name="csrf_token" value="${csrf}">
-    <button type="submit" class="secondary">Cancel</button>
+function cancelForm(view: CheckoutView): Html {
+  return html`<form method="post" action="${stepAction('cancel', view.payment.pidx)}" class="cancel-form">
+    <input type="hidden" name="csrf_token" value="${view.csrf}">
+    <button type="submit" class="secondary">${view.speech.t.checkout.cancel}</button>
   </form>`;
 }
 
+// Devanagari digits are accepted in every box (a Nepali keyboard types them); the server reads them as digits.
+const DIGIT = '[0-9\u0966-\u096f]';
+
 function walletStep(view: CheckoutView, mobile: string | undefined): Html {
   const { payment, csrf } = view;
+  const { t } = view.speech;
   return html`<form method="post" action="${stepAction('wallet', payment.pidx)}" class="pay-form" autocomplete="off">
     <input type="hidden" name="csrf_token" value="${csrf}">
-    <label for="mobile">Mobile number</label>
-    <input id="mobile" name="mobile" type="tel" inputmode="numeric" pattern="9[0-9]{9}" maxlength="10" required value="${mobile ?? ''}" placeholder="98XXXXXXXX">
-    <label for="mpin">MPIN</label>
-    <input id="mpin" name="mpin" type="password" inputmode="numeric" pattern="[0-9]{4}" maxlength="4" required placeholder="4 digits">
-    <button type="submit" class="primary">Pay</button>
+    <label for="mobile">${t.checkout.mobile}</label>
+    <input id="mobile" name="mobile" type="tel" inputmode="numeric" pattern="[9\u096f]${DIGIT}{9}" maxlength="10" required value="${mobile ?? ''}" placeholder="${t.checkout.mobilePlaceholder}">
+    <label for="mpin">${t.checkout.mpin}</label>
+    <input id="mpin" name="mpin" type="password" inputmode="numeric" pattern="${DIGIT}{4}" maxlength="4" required placeholder="${t.checkout.mpinPlaceholder}">
+    <button type="submit" class="primary" data-processing="${t.checkout.processing}">${t.checkout.pay}</button>
   </form>`;
 }
 
 function otpStep(view: CheckoutView, step: Extract<Step, { name: 'otp' }>): Html {
   const { payment, csrf } = view;
-  return html`<p class="hint">We sent a 6-digit code to ${maskMobile(step.mobile)}.</p>
+  const { t } = view.speech;
+  return html`<p class="hint">${t.checkout.otpSent(maskMobile(step.mobile))}</p>
   <form method="post" action="${stepAction('confirm', payment.pidx)}" class="pay-form" autocomplete="off">
     <input type="hidden" name="csrf_token" value="${csrf}">
     <input type="hidden" name="attempt" value="${step.token}">
-    <label for="otp">OTP</label>
-    <input id="otp" name="otp" type="text" inputmode="numeric" pattern="[0-9]{6}" maxlength="6" required autocomplete="one-time-code" placeholder="6 digits">
-    <button type="submit" class="primary">Confirm</button>
+    <label for="otp">${t.checkout.otp}</label>
+    <input id="otp" name="otp" type="text" inputmode="numeric" pattern="${DIGIT}{6}" maxlength="6" required autocomplete="one-time-code" placeholder="${t.checkout.otpPlaceholder}">
+    <button type="submit" class="primary" data-processing="${t.checkout.processing}">${t.checkout.confirm}</button>
   </form>`;
 }
 
 export function checkoutPage(view: CheckoutView): Html {
-  const { payment, merchant, now, step } = view;
+  const { payment, merchant, step } = view;
+  const { t } = view.speech;
   const sandboxHint =
     payment.environment === 'test'
-      ? html`<details class="sandbox-hint"><summary>Sandbox wallets</summary><p>Mobile ${sandbox.mobiles[0]}–9800000005, MPIN ${sandbox.mpin}, OTP ${sandbox.otp}. ${sandbox.pendingMobile} leaves the payment Pending.</p><p>eSewa's test IDs ${esewaSandbox.mobiles[0]}–${esewaSandbox.mobiles.at(-1)}, MPIN ${esewaSandbox.mpin}, OTP ${esewaSandbox.otp}.</p></details>`
+      ? html`<details class="sandbox-hint"><summary>${t.checkout.sandboxWallets}</summary><p>${t.checkout.sandboxHint(sandbox.mobiles[0], '9800000005', sandbox.mpin, sandbox.otp, sandbox.pendingMobile)}</p><p>${t.checkout.esewaSandboxHint(esewaSandbox.mobiles[0], esewaSandbox.mobiles.at(-1)!, esewaSandbox.mpin, esewaSandbox.otp)}</p></details>`
       : '';
   return portalLayout({
-    title: `Pay ${merchant.name}`,
+    speech: view.speech,
+    back: view.back,
+    title: t.checkout.title(merchant.name),
     environment: payment.environment,
-    body: html`${summary(payment, merchant, now)}
-<section class="step" aria-label="${step.name === 'wallet' ? 'Wallet step' : 'Verification step'}">
-  <ol class="steps"><li class="${step.name === 'wallet' ? 'current' : 'done'}">Wallet</li><li class="${step.name === 'otp' ? 'current' : ''}">OTP</li><li>Done</li></ol>
+    body: html`${summary(view)}
+<section class="step" aria-label="${step.name === 'wallet' ? t.checkout.walletStep : t.checkout.otpStep}">
+  <ol class="steps"><li class="${step.name === 'wallet' ? 'current' : 'done'}">${t.checkout.steps.wallet}</li><li class="${step.name === 'otp' ? 'current' : ''}">${t.checkout.steps.otp}</li><li>${t.checkout.steps.done}</li></ol>
   ${view.message ? html`<p class="error" role="alert">${view.message}</p>` : ''}
-  ${step.name === 'wallet' ? waysToPay(payment, view.providers ?? [], view.csrf) : ''}
+  ${step.name === 'wallet' ? waysToPay(view, view.providers ?? []) : ''}
   ${step.name === 'wallet' ? walletStep(view, step.mobile) : otpStep(view, step)}
-  ${cancelForm(payment, view.csrf)}
+  ${cancelForm(view)}
   ${step.name === 'wallet' ? sandboxHint : ''}
 </section>`,
   });

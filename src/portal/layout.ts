@@ -1,9 +1,25 @@
+// The frame of every payer page (the hosted page, a payment link's pages, their notices, the outage
+// page): the TEST MODE banner in the sandbox, the brand, the language switch, the reminder never to
+// share an MPIN or OTP. Its words are the payer's language's (src/language/).
 import { html, type Html } from '../http/html.js';
 import type { Environment } from '../environment.js';
+import { languageSwitch } from '../language/language-switch.js';
+import type { Speech } from '../language/payer-speech.js';
 
-export function portalLayout(options: { title: string; environment?: Environment; body: Html }): Html {
+/**
+ * What every payer page knows: the payer's language and its words, and its own address (a GET's) for
+ * the switch to come back to; '' on a page that stands for another site's (a provider's simulator),
+ * which has no switch.
+ */
+export interface PayerFrame {
+  speech: Speech;
+  back: string;
+}
+
+export function portalLayout(options: PayerFrame & { title: string; environment?: Environment; body: Html }): Html {
+  const { t, language } = options.speech;
   return html`<!doctype html>
-<html lang="en">
+<html lang="${language}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -14,12 +30,12 @@ export function portalLayout(options: { title: string; environment?: Environment
 <script src="/assets/portal.js" defer></script>
 </head>
 <body>
-${options.environment === 'test' ? html`<div class="test-banner" role="status"><strong>TEST MODE</strong> · sandbox payment, no real money moves</div>` : ''}
-<header class="brand"><span class="logo" aria-hidden="true">B</span> Bhuktani <span class="secure">Secure checkout</span></header>
+${options.environment === 'test' ? html`<div class="test-banner" role="status"><strong lang="en">${t.layout.testMode}</strong> · ${t.layout.testNote}</div>` : ''}
+<header class="brand"><span class="logo" aria-hidden="true">B</span> Bhuktani ${options.back ? languageSwitch(options.speech, options.back) : ''}<span class="secure">${t.layout.secure}</span></header>
 <main class="card">
 ${options.body}
 </main>
-<footer class="foot">Payments processed by Bhuktani · Never share your MPIN or OTP with anyone</footer>
+<footer class="foot">${t.layout.footer}</footer>
 </body>
 </html>`;
 }

@@ -7,7 +7,8 @@ import type { AppContext } from '../context.js';
 import { csrfToken, csrfValid } from '../http/csrf.js';
 import { errorHandler } from '../http/error-handler.js';
 import type { Html } from '../http/html.js';
-import { pageError, unavailableNotice } from '../http/page-errors.js';
+import { asciiDigits } from '../http/money.js';
+import { pageError } from '../http/page-errors.js';
 import { setPageHeaders } from '../http/page-headers.js';
 import { withinIpLimit } from '../http/rate-limit.js';
 import { cancelPayment } from '../payments/cancel-payment.js';
@@ -16,20 +17,23 @@ import { confirmPayment } from '../payments/confirm-payment.js';
 import { returnAddress, returnOrigins } from '../doors/return-address.js';
 import { orderPaidElsewhere } from '../payments/payable.js';
 import { effectiveStatus, type Payment } from '../payments/payment.js';
-import { PayerError } from '../payments/payer-error.js';
+import { PayerError, payerErrorCodes, type PayerErrorCode } from '../payments/payer-error.js';
 import { paymentPath } from '../payments/payment-url.js';
 import { returnStatusOf } from '../payments/return-status.js';
 import { startPaymentAttempt } from '../payments/start-payment-attempt.js';
+import { findLinkByIdx } from '../payment-links/payment-link-store.js';
 import type { PostedStep } from './checkout-address.js';
 import { checkoutPage, type Step } from './checkout-page.js';
 import { findCheckout, type Checkout } from './checkout-store.js';
+import { registerLanguageSwitch } from '../language/language-switch.route.js';
+import { payerSpeech } from '../language/payer-speech.js';
+import type { PayerFrame } from './layout.js';
 import { noticePage } from './notice-page.js';
 import { handoffPage, onwardPage } from './ways-to-pay.js';
 import { offeredProvidersCached } from '../providers/offered-providers.js';
 import { isProviderName } from '../providers/provider.js';
 import { returnFromProvider } from '../providers/return-from-provider.js';
 import { startProviderAttempt } from '../providers/start-attempt.js';
-import { payerErrorMessages, type PayerErrorCode } from '../payments/payer-error.js';
 
 const PIDX = /^[\w-]{1,64}$/;
 /** An attempt token as issued (base64url); anything else names no attempt, and never reaches the store. */
@@ -54,14 +58,23 @@ export async function portalPlugin(app: FastifyInstance, { ctx, csrfSecret }: { 
       .code(status)
       .send(page.value);
 
-  const notFound = (reply: FastifyReply) =>
-    send(reply, 404, noticePage({ title: 'Payment not found', message: 'This payment link is not valid. Check the link or start again from the shop.', tone: 'error' }));
+  /** The payer's language, and this page's address for the language switch: a form's answer comes back to its step's page. */
+  const frameOf = (request: FastifyRequest, step?: Step): PayerFrame => {
+    const pidx = pidxOf(request);
+    const back = request.method === 'GET' ? request.url : PIDX.test(pidx) ? paymentPath(pidx, step?.name === 'otp' ? step.token : undefined) : '/pay';
+    return { speech: payerSpeech(request), back };
+  };
+
+  type Notice = Omit<Parameters<typeof noticePage>[0], keyof PayerFrame>;
+  const notice = (request: FastifyRequest, reply: FastifyReply, status: number, content: Notice) => send(reply, status, noticePage({ ...frameOf(request), ...content }));
+
+  const notFound = (request: FastifyRequest, reply: FastifyReply) => notice(request, reply, 404, { ...payerSpeech(request).t.notices.notFound, tone: 'error' });
 
   /** The payment of the URL, with the attempt `token` names when it is one of this payment's. */
   async function load(request: FastifyRequest, reply: FastifyReply, token?: string): Promise<Checkout | undefined> {
     const pidx = pidxOf(request);
     const checkout = PIDX.test(pidx) ? await findCheckout(ctx.db, pidx, token !== undefined && ATTEMPT.test(token) ? token : undefined) : undefined;
-    if (!checkout) notFound(reply);
+    if (!checkout) notFound(request, reply);
     return checkout;
   }
 
@@ -70,105 +83,120 @@ export async function portalPlugin(app: FastifyInstance, { ctx, csrfSecret }: { 
    * suspended), or undefined. Checked on every step before anything is done, so no MPIN or OTP of
    * such a payment is ever checked and no money moves; the payer is not told the merchant's reason.
    */
-  function closedMerchantPage(reply: FastifyReply, { payment, merchant }: Checkout) {
+  function closedMerchantPage(request: FastifyRequest, reply: FastifyReply, { payment, merchant }: Checkout) {
     if (payment.environment !== 'live' || liveRefusal(merchant.status) === undefined) return undefined;
-    return send(
-      reply,
-      403,
-      noticePage({
-        title: 'Payments unavailable',
-        message: `${merchant.name} cannot take payments at the moment. You have not been charged.`,
-        environment: payment.environment,
-        link: { href: payment.website_url, text: `Back to ${merchant.name}` },
-        tone: 'error',
-      }),
-    );
+    const { t } = payerSpeech(request);
+    return notice(request, reply, 403, {
+      title: t.notices.closedMerchant.title,
+      message: t.notices.closedMerchant.message(merchant.name),
+      environment: payment.environment,
+      link: { href: payment.website_url, text: t.notices.backTo(merchant.name) },
+      tone: 'error',
+    });
   }
 
   /** The page for a payment that cannot take a payment now, or undefined when it can. */
-  async function unpayablePage(reply: FastifyReply, { payment, merchant }: Checkout, reason?: PayerError) {
+  async function unpayablePage(request: FastifyRequest, reply: FastifyReply, { payment, merchant }: Checkout, reason?: PayerError) {
+    const { t } = payerSpeech(request);
     const environment = payment.environment;
     const status = effectiveStatus(payment, ctx.clock.now());
-    const backToShop = { href: payment.website_url, text: `Back to ${merchant.name}` };
+    const backToShop = { href: payment.website_url, text: t.notices.backTo(merchant.name) };
     if (status === 'Expired' || reason?.code === 'payment_expired') {
-      return send(reply, 410, noticePage({ title: 'Payment link expired', message: 'This payment link has expired. Start the payment again from the shop.', environment, link: backToShop, tone: 'error' }));
+      return notice(request, reply, 410, { ...t.notices.expired, environment, link: backToShop, tone: 'error' });
     }
     const finished = returnStatusOf(payment);
     if (finished) {
-      const message = finished === 'User canceled' ? 'This payment was canceled.' : finished === 'Pending' ? 'This payment is being processed.' : 'This payment is complete.';
-      return send(reply, 200, noticePage({ title: 'Payment finished', message, environment, link: { href: await returnAddress(ctx, { payment, status: finished }), text: `Return to ${merchant.name}` }, tone: finished === 'Completed' ? 'success' : 'info' }));
+      const said = t.notices.finished;
+      const message = finished === 'User canceled' ? said.canceled : finished === 'Pending' ? said.pending : said.complete;
+      const back = { href: await returnAddress(ctx, { payment, status: finished }), text: said.returnTo(merchant.name) };
+      return notice(request, reply, 200, { title: said.title, message, environment, link: back, tone: finished === 'Completed' ? 'success' : 'info' });
     }
     if (reason?.code === 'order_paid' || (status === 'Initiated' && (await orderPaidElsewhere(ctx.db, payment)))) {
-      return send(reply, 409, noticePage({ title: 'Order already paid', message: 'This order has already been paid through another payment link. You have not been charged again.', environment, link: backToShop }));
+      return notice(request, reply, 409, { ...t.notices.orderPaid, environment, link: backToShop });
     }
     if (reason?.code === 'not_payable') {
-      return send(reply, 409, noticePage({ title: 'Payment unavailable', message: reason.message, environment, link: backToShop, tone: 'error' }));
+      return notice(request, reply, 409, { title: t.notices.notPayable.title, message: t.payerErrors.not_payable, environment, link: backToShop, tone: 'error' });
+    }
+    if (reason?.code === 'link_used_up' || (status === 'Initiated' && (await linkUsedUp(payment)))) {
+      return notice(request, reply, 409, { title: t.notices.linkUsedUp.title, message: t.payerErrors.link_used_up, environment, link: backToShop, tone: 'error' });
     }
     return undefined;
+  }
+
+  /**
+   * Whether the payment's payment link has taken all the payments it allows: then no MPIN or OTP is
+   * asked for it. Payers who started before the last one completed may race to it; the completion
+   * decides (completion-store), and the others are told so, uncharged.
+   */
+  async function linkUsedUp(payment: Payment): Promise<boolean> {
+    if (!payment.payment_link) return false;
+    const link = await findLinkByIdx(ctx.db, payment.payment_link);
+    return link !== undefined && link.max_payments !== null && link.payments_taken >= link.max_payments;
   }
 
   const page = async (request: FastifyRequest, reply: FastifyReply, loaded: Checkout, step: Step, status = 200, message?: string) => {
     const csrf = csrfToken(request, reply, csrfSecret, { binding: loaded.payment.pidx, secure });
     const providers = step.name === 'wallet' ? await offeredProvidersCached(ctx, loaded.payment.environment) : [];
-    return send(reply, status, checkoutPage({ ...loaded, now: ctx.clock.now(), step, csrf, message, providers }), loaded.payment);
+    return send(reply, status, checkoutPage({ ...frameOf(request, step), ...loaded, now: ctx.clock.now(), step, csrf, message, providers }), loaded.payment);
   };
 
-  /** A notice the hosted page was sent back with (`?notice=`), from the payer messages only. */
+  /** A notice the hosted page was sent back with (`?notice=`): a provider's payer message only, in the payer's language. */
   const noticeOf = (request: FastifyRequest): string | undefined => {
     const code = queryValue(request, 'notice');
-    return code && Object.hasOwn(payerErrorMessages, code) && code.startsWith('provider_') ? payerErrorMessages[code as PayerErrorCode] : undefined;
+    return code?.startsWith('provider_') && (payerErrorCodes as readonly string[]).includes(code) ? payerSpeech(request).t.payerErrors[code as PayerErrorCode] : undefined;
   };
 
-  function messageFor(error: PayerError): string {
-    if (error.code === 'wrong_mpin' || error.code === 'wrong_otp') {
-      const left = error.details.attemptsLeft ?? 0;
-      return `${error.message} ${left} ${left === 1 ? 'attempt' : 'attempts'} left.`;
-    }
+  /** What the payer is told of a refused step, in their language. */
+  function messageFor(request: FastifyRequest, error: PayerError): string {
+    const { t } = payerSpeech(request);
+    if (error.code === 'wrong_mpin' || error.code === 'wrong_otp') return `${t.payerErrors[error.code]} ${t.payerErrors.attemptsLeft(error.details.attemptsLeft ?? 0)}`;
     if (error.code === 'wallet_locked' && error.details.lockedUntil) {
-      const minutes = Math.max(1, Math.ceil((error.details.lockedUntil.getTime() - ctx.clock.now().getTime()) / 60000));
-      return `This wallet is locked after too many wrong MPINs. Try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`;
+      return t.payerErrors.lockedFor(Math.max(1, Math.ceil((error.details.lockedUntil.getTime() - ctx.clock.now().getTime()) / 60000)));
     }
-    return error.message;
+    return t.payerErrors[error.code];
   }
 
   /** MPIN and OTP posts per client IP: a brute force across many payments meets a wall. */
   const throttled = async (request: FastifyRequest, reply: FastifyReply) =>
     !(await withinIpLimit(ctx.limiter, request, reply, 'payer', ctx.config.payerAttemptsPerMinute)) &&
-    send(reply, 429, noticePage({ title: 'Too many attempts', message: 'Too many attempts from your network. Wait a minute, then try again.', tone: 'error' }));
+    notice(request, reply, 429, { ...payerSpeech(request).t.notices.tooMany, tone: 'error' });
 
-  const csrfRejected = (reply: FastifyReply) =>
-    send(reply, 403, noticePage({ title: 'Form expired', message: 'This form could not be verified. Go back, reload the page and try again.', tone: 'error' }));
+  const csrfRejected = (request: FastifyRequest, reply: FastifyReply) => notice(request, reply, 403, { ...payerSpeech(request).t.notices.formExpired, tone: 'error' });
 
   // The payer's page in the portal's look while the database is away (or on any server error);
   // a request the parser refused (size, media type) keeps the API's JSON answer.
   app.setErrorHandler((error, request, reply) => {
     const appError = pageError(error, request, reply);
     if (appError.status < 500) return errorHandler(error, request, reply);
+    const { t } = payerSpeech(request);
     const pidx = pidxOf(request);
-    const again = PIDX.test(pidx) ? { href: paymentPath(pidx), text: 'Try again' } : undefined;
-    const notice = appError.code === 'unavailable' ? unavailableNotice : { title: 'Something went wrong', message: 'Something went wrong on our side. Please try again in a moment.' };
-    return send(reply, appError.status, noticePage({ ...notice, link: again, tone: 'error' }));
+    const again = PIDX.test(pidx) ? { href: paymentPath(pidx), text: t.notices.tryAgain } : undefined;
+    return notice(request, reply, appError.status, { ...(appError.code === 'unavailable' ? t.notices.outage : t.notices.failed), link: again, tone: 'error' });
   });
 
+  /** A form field as text, Devanagari digits as the digits they are (a Nepali keyboard types them). */
   const text = (body: unknown, name: string): string => {
     const value = (body as Record<string, unknown> | undefined)?.[name];
-    return typeof value === 'string' ? value : '';
+    return typeof value === 'string' ? asciiDigits(value) : '';
   };
 
   const walletStep = async (request: FastifyRequest, reply: FastifyReply) => {
     const loaded = await load(request, reply);
     if (!loaded) return reply;
-    return (await unpayablePage(reply, loaded)) ?? closedMerchantPage(reply, loaded) ?? page(request, reply, loaded, { name: 'wallet' }, 200, noticeOf(request));
+    return (await unpayablePage(request, reply, loaded)) ?? closedMerchantPage(request, reply, loaded) ?? page(request, reply, loaded, { name: 'wallet' }, 200, noticeOf(request));
   };
 
   const otpStep = async (request: FastifyRequest, reply: FastifyReply, token: string) => {
     const loaded = await load(request, reply, token);
     if (!loaded) return reply;
-    const unpayable = (await unpayablePage(reply, loaded)) ?? closedMerchantPage(reply, loaded);
+    const unpayable = (await unpayablePage(request, reply, loaded)) ?? closedMerchantPage(request, reply, loaded);
     if (unpayable) return unpayable;
     if (!loaded.attempt || loaded.attempt.ended) return reply.code(303).redirect(paymentPath(loaded.payment.pidx));
     return page(request, reply, loaded, { name: 'otp', token, mobile: loaded.wallet!.mobile });
   };
+
+  // The language switch of every payer page (the hosted page's, a link's, the demo shop's).
+  registerLanguageSwitch(app, { config: ctx.config, page: (speech, content) => noticePage({ speech, back: '/pay', ...content, tone: 'success' }).value });
 
   // The page's address names the payment in its query; with the payment's attempt, the OTP step.
   app.get('/pay', (request, reply) => {
@@ -187,9 +215,10 @@ export async function portalPlugin(app: FastifyInstance, { ctx, csrfSecret }: { 
   onPost('wallet', async (request, reply) => {
     const loaded = await load(request, reply);
     if (!loaded) return reply;
-    if (!csrfValid(request, csrfSecret, loaded.payment.pidx)) return csrfRejected(reply);
+    if (!csrfValid(request, csrfSecret, loaded.payment.pidx)) return csrfRejected(request, reply);
     if (await throttled(request, reply)) return reply;
-    if (closedMerchantPage(reply, loaded)) return reply;
+    if (closedMerchantPage(request, reply, loaded)) return reply;
+    if (await linkUsedUp(loaded.payment)) return unpayablePage(request, reply, loaded, new PayerError('link_used_up'));
     const mobile = text(request.body, 'mobile').trim();
     try {
       const token = await startPaymentAttempt(ctx, loaded, { mobile, mpin: text(request.body, 'mpin') });
@@ -198,7 +227,7 @@ export async function portalPlugin(app: FastifyInstance, { ctx, csrfSecret }: { 
       if (!(error instanceof PayerError)) throw error;
       // The SMS gateway failing is ours, not the payer's: 503, and the form as it was, to try again.
       const status = error.code === 'otp_not_sent' ? 503 : 400;
-      return (await unpayablePage(reply, loaded, error)) ?? page(request, reply, loaded, { name: 'wallet', mobile }, status, messageFor(error));
+      return (await unpayablePage(request, reply, loaded, error)) ?? page(request, reply, loaded, { name: 'wallet', mobile }, status, messageFor(request, error));
     }
   });
 
@@ -206,17 +235,17 @@ export async function portalPlugin(app: FastifyInstance, { ctx, csrfSecret }: { 
     const token = text(request.body, 'attempt');
     const loaded = await load(request, reply, token);
     if (!loaded) return reply;
-    if (!csrfValid(request, csrfSecret, loaded.payment.pidx)) return csrfRejected(reply);
+    if (!csrfValid(request, csrfSecret, loaded.payment.pidx)) return csrfRejected(request, reply);
     if (await throttled(request, reply)) return reply;
-    if (closedMerchantPage(reply, loaded)) return reply;
+    if (closedMerchantPage(request, reply, loaded)) return reply;
     try {
       return reply.code(303).redirect(await returnAddress(ctx, await confirmPayment(ctx, loaded, text(request.body, 'otp'))));
     } catch (error) {
       if (!(error instanceof PayerError)) throw error;
-      const unpayable = await unpayablePage(reply, loaded, error);
+      const unpayable = await unpayablePage(request, reply, loaded, error);
       if (unpayable) return unpayable;
-      if (error.code === 'wrong_otp') return page(request, reply, loaded, { name: 'otp', token, mobile: loaded.wallet!.mobile }, 400, messageFor(error));
-      return page(request, reply, loaded, { name: 'wallet' }, 400, messageFor(error));
+      if (error.code === 'wrong_otp') return page(request, reply, loaded, { name: 'otp', token, mobile: loaded.wallet!.mobile }, 400, messageFor(request, error));
+      return page(request, reply, loaded, { name: 'wallet' }, 400, messageFor(request, error));
     }
   });
 
@@ -224,21 +253,22 @@ export async function portalPlugin(app: FastifyInstance, { ctx, csrfSecret }: { 
   onPost('provider', async (request, reply) => {
     const loaded = await load(request, reply);
     if (!loaded) return reply;
-    if (!csrfValid(request, csrfSecret, loaded.payment.pidx)) return csrfRejected(reply);
+    if (!csrfValid(request, csrfSecret, loaded.payment.pidx)) return csrfRejected(request, reply);
     if (await throttled(request, reply)) return reply;
-    if (closedMerchantPage(reply, loaded)) return reply;
+    if (closedMerchantPage(request, reply, loaded)) return reply;
+    if (await linkUsedUp(loaded.payment)) return unpayablePage(request, reply, loaded, new PayerError('link_used_up'));
     const name = text(request.body, 'provider');
     try {
       if (!isProviderName(name)) throw new PayerError('provider_unavailable');
       const redirect = await startProviderAttempt(ctx, loaded, name);
       return setPageHeaders(reply, { formActionOrigins: [new URL(redirect.url).origin, new URL(loaded.payment.return_url).origin] })
         .code(200)
-        .send(handoffPage({ payment: loaded.payment, name, redirect }).value);
+        .send(handoffPage({ ...frameOf(request), payment: loaded.payment, name, redirect }).value);
     } catch (error) {
       if (!(error instanceof PayerError)) throw error;
       // The provider not answering is an outage (503); one not offered is the payer's request (400).
       const status = error.code === 'provider_not_answering' ? 503 : 400;
-      return (await unpayablePage(reply, loaded, error)) ?? page(request, reply, loaded, { name: 'wallet' }, status, messageFor(error));
+      return (await unpayablePage(request, reply, loaded, error)) ?? page(request, reply, loaded, { name: 'wallet' }, status, messageFor(request, error));
     }
   });
 
@@ -247,17 +277,18 @@ export async function portalPlugin(app: FastifyInstance, { ctx, csrfSecret }: { 
     const { provider, '*': rest } = request.params as { provider: string; '*': string };
     const query = Object.fromEntries(Object.entries((request.query ?? {}) as Record<string, unknown>).filter(([, v]) => typeof v === 'string')) as Record<string, string>;
     const result = isProviderName(provider) ? await returnFromProvider(ctx, provider, rest.split('/').filter(Boolean), query) : ({ kind: 'not-found' } as const);
-    if (result.kind === 'not-found') return notFound(reply);
+    if (result.kind === 'not-found') return notFound(request, reply);
     // A page, not a redirect: the provider's page may have sent the payer here by a form post, and a
     // redirect on to the merchant would be held to that page's form-action.
     if (result.kind === 'merchant') {
       const loaded = (await findCheckout(ctx.db, result.back.payment.pidx))!;
-      return send(reply, 200, onwardPage({ payment: loaded.payment, merchantName: loaded.merchant.name, url: await returnAddress(ctx, result.back) }), loaded.payment);
+      return send(reply, 200, onwardPage({ ...frameOf(request), payment: loaded.payment, merchantName: loaded.merchant.name, url: await returnAddress(ctx, result.back) }), loaded.payment);
     }
     if (result.kind === 'surplus') {
       const loaded = (await findCheckout(ctx.db, result.pidx))!;
       const onwards = result.back ? await returnAddress(ctx, result.back) : loaded.payment.website_url;
-      return send(reply, 200, noticePage({ title: 'Already decided', message: payerErrorMessages.provider_surplus, link: { href: onwards, text: 'Continue' } }), loaded.payment);
+      const { t } = payerSpeech(request);
+      return send(reply, 200, noticePage({ ...frameOf(request), title: t.providers.alreadyDecided, message: t.payerErrors.provider_surplus, link: { href: onwards, text: t.providers.continue } }), loaded.payment);
     }
     const back = paymentPath(result.pidx);
     return reply.code(303).redirect(result.notice ? `${back}&notice=${result.notice}` : back);
@@ -266,12 +297,12 @@ export async function portalPlugin(app: FastifyInstance, { ctx, csrfSecret }: { 
   onPost('cancel', async (request, reply) => {
     const loaded = await load(request, reply);
     if (!loaded) return reply;
-    if (!csrfValid(request, csrfSecret, loaded.payment.pidx)) return csrfRejected(reply);
+    if (!csrfValid(request, csrfSecret, loaded.payment.pidx)) return csrfRejected(request, reply);
     try {
       return reply.code(303).redirect(await returnAddress(ctx, await cancelPayment(ctx, loaded.payment)));
     } catch (error) {
       if (!(error instanceof PayerError)) throw error;
-      return (await unpayablePage(reply, loaded, error)) ?? page(request, reply, loaded, { name: 'wallet' }, 400, messageFor(error));
+      return (await unpayablePage(request, reply, loaded, error)) ?? page(request, reply, loaded, { name: 'wallet' }, 400, messageFor(request, error));
     }
   });
 }

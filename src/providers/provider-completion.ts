@@ -59,16 +59,18 @@ export async function completeInOneStatement(ctx: AppContext, attempt: Attempt, 
   );
   s.with(
     'record',
-    `INSERT INTO transactions (idx, merchant_id, environment, type, state, pidx, purchase_order_id, amount, fee_amount, payer_idx, payer_mobile, payer_name, created_at)
-     SELECT transaction_id, merchant_id, environment, ${s.param(recordTypeOfProvider[attempt.provider])}, 'Completed', pidx, purchase_order_id, amount, fee, '', '', '', ${at} FROM moved`,
+    `INSERT INTO transactions (idx, merchant_id, environment, type, state, pidx, purchase_order_id, amount, fee_amount, payer_idx, payer_mobile, payer_name, created_at, payment_link)
+     SELECT transaction_id, merchant_id, environment, ${s.param(recordTypeOfProvider[attempt.provider])}, 'Completed', pidx, purchase_order_id, amount, fee, '', '', '', ${at}, payment_link FROM moved`,
   );
+  // A payment link's place (payment_links_max_payments refuses one too many: the transactional way decides).
+  s.with('link_taken', `UPDATE payment_links l SET payments_taken = l.payments_taken + 1 FROM moved WHERE l.idx = moved.payment_link`);
   try {
     const [row] = await ctx.db.query<Payment>(s.text(`SELECT ${paymentColumns} FROM moved`), s.params);
     return row ?? null;
   } catch (error) {
-    // Another pidx of the order holds the money (a second success), or the merchant's first account
-    // raced: the transactional way decides.
-    if (pgCode(error) === PgCode.uniqueViolation || pgCode(error) === '23502') return null;
+    // Another pidx of the order holds the money (a second success), the payment's link is used up, or
+    // the merchant's first account raced: the transactional way decides.
+    if (pgCode(error) === PgCode.uniqueViolation || pgCode(error) === PgCode.checkViolation || pgCode(error) === '23502') return null;
     throw error;
   }
 }

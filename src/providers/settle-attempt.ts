@@ -52,6 +52,16 @@ async function lockPayment(tx: Queryable, pidx: string): Promise<Payment> {
   return row;
 }
 
+/**
+ * Whether the payment's payment link has no place left, its row locked until the transaction ends,
+ * so a provider's payment and a wallet's racing for the last place take turns.
+ */
+async function linkUsedUp(tx: Queryable, payment: Payment): Promise<boolean> {
+  if (!payment.payment_link) return false;
+  const [link] = await tx.query<{ full: boolean }>('SELECT max_payments IS NOT NULL AND payments_taken >= max_payments AS full FROM payment_links WHERE idx = $1 FOR UPDATE', [payment.payment_link]);
+  return link?.full ?? false;
+}
+
 const holdsPayment = (payment: Payment, attempt: Attempt) => payment.status === 'Pending' && attempt.transaction_id !== null && payment.transaction_id === attempt.transaction_id;
 
 /**
@@ -74,7 +84,7 @@ async function pay(ctx: AppContext, attempt: Attempt, answer: Extract<ProviderAn
       await also?.(tx);
       return { kind: 'completed', payment: moved } as const;
     }
-    if (effectiveStatus(payment, now) === 'Initiated' && !(checkOrder && (await orderPaidElsewhere(tx, payment)))) {
+    if (effectiveStatus(payment, now) === 'Initiated' && !(checkOrder && (await orderPaidElsewhere(tx, payment))) && !(await linkUsedUp(tx, payment))) {
       const transactionId = ctx.ids.random(16);
       const moved = await transition(tx, payment.pidx, { name: 'provider_pay', transactionId }, now);
       if (moved) {
@@ -85,8 +95,9 @@ async function pay(ctx: AppContext, attempt: Attempt, answer: Extract<ProviderAn
         return { kind: 'completed', payment: moved } as const;
       }
     }
-    // Paid for a payment that another attempt, another pidx of the order, expiry or the payer's
-    // cancel had already decided: the money is the payer's, owed back through the provider.
+    // Paid for a payment that another attempt, another pidx of the order, expiry, the payer's cancel
+    // or its payment link's last place had already decided: the money is the payer's, owed back
+    // through the provider.
     const refund = await insertProviderRefund(tx, {
       idx: ctx.ids.random(16),
       attempt_id: current.id,
@@ -131,7 +142,7 @@ async function doubt(ctx: AppContext, attempt: Attempt, detail: string, checkOrd
     if (!current || isSettled(current.state)) return { kind: 'already', attempt: current ?? attempt } as const;
     if (current.state !== 'Started') return { kind: 'waiting' } as const;
     const payment = await lockPayment(tx, attempt.pidx);
-    if (effectiveStatus(payment, now) === 'Initiated' && !(checkOrder && (await orderPaidElsewhere(tx, payment)))) {
+    if (effectiveStatus(payment, now) === 'Initiated' && !(checkOrder && (await orderPaidElsewhere(tx, payment))) && !(await linkUsedUp(tx, payment))) {
       const transactionId = ctx.ids.random(16);
       const held = await transition(tx, payment.pidx, { name: 'provider_hold', transactionId }, now);
       if (held) {

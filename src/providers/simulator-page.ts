@@ -4,6 +4,7 @@ import type { FastifyReply } from 'fastify';
 import { html } from '../http/html.js';
 import { formatRupees } from '../http/money.js';
 import { setPageHeaders } from '../http/page-headers.js';
+import { speechIn } from '../language/payer-speech.js';
 import { portalLayout } from '../portal/layout.js';
 import { providerLabels, type ProviderName } from './provider.js';
 import type { Simulation, SimulatedOutcome } from './simulator-store.js';
@@ -17,7 +18,10 @@ const choices: [SimulatedOutcome, string, string][] = [
 
 export function sendSimulatorPage(reply: FastifyReply, options: { provider: ProviderName; simulation: Simulation; action: string; fields: [string, string][]; csrf: string; returnOrigins: string[] }) {
   const label = providerLabels[options.provider];
+  // It stands for the provider's own page: in English, as the simulated provider's would be, with no switch.
   const page = portalLayout({
+    speech: speechIn('en'),
+    back: '',
     title: `${label} sandbox`,
     environment: 'test',
     body: html`<section class="simulator" aria-label="${label} sandbox">

@@ -7,8 +7,8 @@ import { callerOf } from '../http/authenticate.js';
 import type { ApiCaller } from '../merchants/merchant.js';
 import { fieldSchema } from '../http/field-schema.js';
 import { integer, object } from '../http/fields.js';
-import { AppError } from '../http/errors.js';
-import { pageOf, pageSizeOf, pagingParameters } from '../transactions/list-query.js';
+import { paginatedSchema } from '../http/paginated.js';
+import { pagingOf, pagingParameters } from '../transactions/list-query.js';
 import { getPayoutWithRecords, listPayoutPage } from './list-payouts.js';
 import { payoutJson, payoutSchema, payoutWithRecordsSchema } from './payout-json.js';
 import { requestPayout } from './request-payout.js';
@@ -19,19 +19,7 @@ const payoutRequest = object({
   amount: integer({ min: 1, description: 'Paisa to pay out; without it, all that is available.' }),
 });
 
-const payoutPageSchema = {
-  type: 'object',
-  required: ['total_pages', 'total_records', 'next', 'previous', 'record_range', 'current_page', 'records'],
-  properties: {
-    total_pages: { type: 'integer' },
-    total_records: { type: 'integer' },
-    next: { type: ['string', 'null'], format: 'uri' },
-    previous: { type: ['string', 'null'], format: 'uri' },
-    record_range: { type: 'array', items: { type: 'integer' }, minItems: 2, maxItems: 2 },
-    current_page: { type: 'integer' },
-    records: { type: 'array', items: payoutSchema },
-  },
-};
+const payoutPageSchema = paginatedSchema(payoutSchema);
 
 const ownerOf = (caller: ApiCaller) => ({ merchantId: caller.merchant.id, environment: caller.environment });
 
@@ -69,12 +57,7 @@ export function registerSettlements(app: FastifyInstance, ctx: AppContext) {
       },
     },
     async (request) => {
-      const query = request.query as Record<string, unknown>;
-      const page = pageOf(query.page);
-      if (page === undefined) throw new AppError('invalid_page');
-      const pageSize = pageSizeOf(query.page_size);
-      const pageLink = (n: number) => `${ctx.config.publicUrl}${SETTLEMENTS_PATH}?${new URLSearchParams({ page: String(n), page_size: String(pageSize) })}`;
-      return listPayoutPage(ctx, ownerOf(callerOf(request)), { page, pageSize, pageLink });
+      return listPayoutPage(ctx, ownerOf(callerOf(request)), pagingOf(request.query as Record<string, unknown>, { publicUrl: ctx.config.publicUrl, path: SETTLEMENTS_PATH }));
     },
   );
 

@@ -1,3 +1,4 @@
+import { AppError } from '../http/errors.js';
 import { choice, date, integer, object, text } from '../http/fields.js';
 import { recordStateNames } from './transaction-record.js';
 
@@ -32,4 +33,21 @@ export function pageOf(value: unknown): number | undefined {
   if (value === undefined) return 1;
   const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : NaN;
   return Number.isSafeInteger(n) && n >= 1 ? n : undefined;
+}
+
+/**
+ * A list's paging from its query: the page asked for (a page that is not a positive integer throws
+ * 'invalid_page'), its size, and the absolute address of any page of the same list, `path` on
+ * `publicUrl` with `filters` kept.
+ */
+export function pagingOf(query: Record<string, unknown>, list: { publicUrl: string; path: string; filters?: Record<string, string | undefined> }) {
+  const page = pageOf(query.page);
+  if (page === undefined) throw new AppError('invalid_page');
+  const pageSize = pageSizeOf(query.page_size);
+  const pageLink = (n: number) => {
+    const params = new URLSearchParams({ page: String(n), page_size: String(pageSize) });
+    for (const [key, value] of Object.entries(list.filters ?? {})) if (value) params.set(key, value);
+    return `${list.publicUrl}${list.path}?${params}`;
+  };
+  return { page, pageSize, pageLink };
 }

@@ -38,7 +38,7 @@ export function whereClause(owner: TransactionOwner, filters: ListFilters, timeZ
 }
 
 export const RECORD_COLUMNS = `t.idx, t.type, t.state, t.pidx, t.purchase_order_id, t.amount, t.fee_amount, t.refunded,
-            t.payer_idx, t.payer_mobile, t.payer_name, t.created_at,
+            t.payer_idx, t.payer_mobile, t.payer_name, t.created_at, t.payment_link,
             m.idx AS merchant_idx, m.name AS merchant_name, m.mobile AS merchant_mobile`;
 
 /** One page of records matching `where`, newest first, skipping `offset` of them. */

@@ -1,4 +1,6 @@
 // The response shape of the transaction list (specification 2.5), for serialization and OpenAPI.
+import { paginatedSchema } from '../http/paginated.js';
+
 const idxName = { type: 'object', required: ['idx', 'name'], properties: { idx: { type: 'string' }, name: { type: 'string' } } };
 const party = {
   type: 'object',
@@ -26,19 +28,8 @@ export const transactionRecordSchema = {
     merchant: party,
     pidx: { type: 'string' },
     purchase_order_id: { type: 'string' },
+    payment_link: { type: 'string', description: 'The idx of the payment link the payment was made through; only on the records of such payments (and their refunds).' },
   },
 };
 
-export const transactionPageSchema = {
-  type: 'object',
-  required: ['total_pages', 'total_records', 'next', 'previous', 'record_range', 'current_page', 'records'],
-  properties: {
-    total_pages: { type: 'integer' },
-    total_records: { type: 'integer' },
-    next: { type: ['string', 'null'], format: 'uri', description: 'Absolute URL of the next page with the same filters.' },
-    previous: { type: ['string', 'null'], format: 'uri' },
-    record_range: { type: 'array', items: { type: 'integer' }, minItems: 2, maxItems: 2 },
-    current_page: { type: 'integer' },
-    records: { type: 'array', items: transactionRecordSchema },
-  },
-};
+export const transactionPageSchema = paginatedSchema(transactionRecordSchema);

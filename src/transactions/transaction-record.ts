@@ -33,6 +33,7 @@ export interface TransactionRow {
   payer_mobile: string;
   payer_name: string;
   created_at: Date;
+  payment_link: string | null;
   merchant_idx: string;
   merchant_name: string;
   merchant_mobile: string;
@@ -58,6 +59,8 @@ export function transactionRecord(row: TransactionRow, timeZone: string) {
     merchant: { idx: row.merchant_idx, name: row.merchant_name, mobile: row.merchant_mobile },
     pidx: row.pidx,
     purchase_order_id: row.purchase_order_id,
+    // Only on the records of a payment started from a payment link (contract section 14): every other record keeps its shape.
+    ...(row.payment_link ? { payment_link: row.payment_link } : {}),
   };
 }
 

@@ -25,9 +25,9 @@ export async function insertRefundRecord(db: Queryable, payment: Payment, refund
        UPDATE transactions SET refunded = true WHERE idx = $1 AND type <> 'Refund' RETURNING payer_idx, payer_mobile, payer_name
      )
      INSERT INTO transactions (idx, merchant_id, environment, type, state, pidx, purchase_order_id, amount, fee_amount,
-       payer_idx, payer_mobile, payer_name, created_at)
-     SELECT $2, $3, $4, 'Refund', 'Completed', $5, $6, $7, 0, payer_idx, payer_mobile, payer_name, $8 FROM marked RETURNING id`,
-    [payment.transaction_id, refund.idx, payment.merchant_id, payment.environment, payment.pidx, payment.purchase_order_id, refund.amount, refund.at],
+       payer_idx, payer_mobile, payer_name, created_at, payment_link)
+     SELECT $2, $3, $4, 'Refund', 'Completed', $5, $6, $7, 0, payer_idx, payer_mobile, payer_name, $8, $9 FROM marked RETURNING id`,
+    [payment.transaction_id, refund.idx, payment.merchant_id, payment.environment, payment.pidx, payment.purchase_order_id, refund.amount, refund.at, payment.payment_link],
   );
   return row.id;
 }
@@ -54,8 +54,8 @@ export async function recentRecords(db: Queryable, options: { merchantId: number
 /** The record of a payment paid (or held) through a provider: who paid is the provider's, not Bhuktani's to show. */
 export async function insertProviderPaymentRecord(db: Queryable, payment: Payment, record: { type: RecordType; state: RecordState; at: Date }): Promise<void> {
   await db.query(
-    `INSERT INTO transactions (idx, merchant_id, environment, type, state, pidx, purchase_order_id, amount, fee_amount, payer_idx, payer_mobile, payer_name, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, '', '', '', $10)`,
-    [payment.transaction_id, payment.merchant_id, payment.environment, record.type, record.state, payment.pidx, payment.purchase_order_id, payment.amount, payment.fee, record.at],
+    `INSERT INTO transactions (idx, merchant_id, environment, type, state, pidx, purchase_order_id, amount, fee_amount, payer_idx, payer_mobile, payer_name, created_at, payment_link)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, '', '', '', $10, $11)`,
+    [payment.transaction_id, payment.merchant_id, payment.environment, record.type, record.state, payment.pidx, payment.purchase_order_id, payment.amount, payment.fee, record.at, payment.payment_link ?? null],
   );
 }

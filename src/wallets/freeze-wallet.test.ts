@@ -11,13 +11,13 @@ import { verifyLedger } from '../ledger/verify-ledger.js';
 import { confirmPayment } from '../payments/confirm-payment.js';
 import { findCheckout } from '../portal/checkout-store.js';
 import { freezeWallet, unfreezeWallet } from './freeze-wallet.js';
-import { payerErrorMessages } from '../payments/payer-error.js';
+import { en } from '../language/en.js';
 import { findWallet } from './wallet-store.js';
 
 let t: TestApp;
 let live: ReturnType<typeof merchantApi>;
 const operator = { kind: 'operator', id: 7, label: 'support@example.com' } as const;
-const frozenMessage = payerErrorMessages.wallet_frozen;
+const frozenMessage = en.payerErrors.wallet_frozen;
 
 beforeAll(async () => {
   t = await startTestApp();

@@ -22,7 +22,8 @@ export function outboxInsert(p: { type: string; now: string; detail: string }): 
              'purchase_order_id', moved.purchase_order_id,
              'purchase_order_name', moved.purchase_order_name
            ) || CASE WHEN ${p.type}::text = 'refund.completed'
-                     THEN jsonb_build_object('refund_amount', (${p.detail}::jsonb ->> 'amount')::bigint) ELSE '{}'::jsonb END,
+                     THEN jsonb_build_object('refund_amount', (${p.detail}::jsonb ->> 'amount')::bigint) ELSE '{}'::jsonb END
+             || CASE WHEN moved.payment_link IS NOT NULL THEN jsonb_build_object('payment_link', moved.payment_link) ELSE '{}'::jsonb END,
            w.url, ${p.now}, ${p.now}
       FROM moved JOIN webhook_endpoints w ON w.merchant_id = moved.merchant_id AND w.environment = moved.environment`;
 }

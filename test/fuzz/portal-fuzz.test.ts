@@ -353,3 +353,31 @@ describe('the hosted page', () => {
     fuzzTimeout(),
   );
 });
+
+describe('the payer’s language', () => {
+  it(
+    'hostile Accept-Language headers, cookies and switch addresses: never a 5xx, English or Nepali, back only to a payer page',
+    async () => {
+      const header = fc.oneof(
+        fc.constantFrom('ne', 'ne-NP,ne;q=0.9', 'en;q=0, ne;q=0', '*;q=0.1', 'ne;q=2', 'ne;q=-1', ',,,;;;', 'x'.repeat(4000), 'ne;q=0.5;q=0.9'),
+        fc.string({ unit: 'binary-ascii', maxLength: 60 }).map((s) => s.replace(/[^\t\x20-\x7e]/g, '')),
+      );
+      const back = fc.oneof(
+        fc.constantFrom('/pay/?pidx=x', '//evil.example', 'https://evil.example/pay', '/pay/../dashboard', '/%2F%2Fevil.example', '/pay\\x', '/demo', '/l/abc', '/pay?x=%0d%0aSet-Cookie:a=b'),
+        hostileString,
+      );
+      await fc.assert(
+        fc.asyncProperty(header, fc.constantFrom('en', 'ne', 'fr', '', '%00'), back, fc.constantFrom('', 'ne', 'en', 'zz', '%ff'), async (accept, language, to, cookie) => {
+          const page = await t.app.inject({ url: `/pay/?pidx=${fixtures.initiated.pidx}`, headers: { 'accept-language': accept, cookie: `bhuktani_lang=${cookie}` } });
+          expect(page.statusCode).toBe(200);
+          expect(page.body).toMatch(/^<!doctype html>\n<html lang="(en|ne)">/);
+          const switched = await t.app.inject({ url: `/language/${language}?back=${uriEncode(to)}` });
+          expect(switched.statusCode).toBeLessThan(500);
+          if (switched.statusCode === 303) expect(String(switched.headers.location)).toMatch(/^\/(pay[/?]|pay$|l\/|demo([/?]|$))/);
+        }),
+        fuzzOptions(),
+      );
+    },
+    fuzzTimeout(),
+  );
+});

@@ -87,6 +87,10 @@ export interface World {
     /** A viewer of A's team, and an open invitation of A's. */
     viewer: { id: number; email: string };
     invitationId: number;
+    /** A payment link of A's in each environment (the test one paid through once): its idx and code. */
+    links: Record<Environment, { idx: string; code: string }>;
+    /** The payment made through A's test link. */
+    linkPayment: PaymentRef;
     /** A's eSewa credentials, and a test payment paid through each of eSewa's doors. */
     esewa: Record<Environment, EsewaPair> & { v2: EsewaRef; v1: EsewaRef };
   };
@@ -220,6 +224,24 @@ export async function buildWorld(t: TestApp): Promise<World> {
   expect((await a.browser.post('/dashboard/team/invite', { email: invitedEmail, role: 'developer' })).status).toBe(303);
   const [{ id: invitationId }] = await t.db.query<{ id: number }>('SELECT id FROM merchant_invitations WHERE email = $1', [invitedEmail]);
 
+  // Payment links: one in each environment, the test one paid through once (its receipt, its record).
+  const link = async (key: string, environment: Environment) => {
+    const made = await t.app.inject({ method: 'POST', url: '/api/v2/payment-links/', headers: { authorization: `Key ${key}` }, payload: { name: `iso-${tag}-link-${environment}`, amount: 2500 } });
+    expect(made.statusCode, made.body).toBe(201);
+    const body = JSON.parse(made.body) as { idx: string; url: string };
+    return { idx: body.idx, code: body.url.slice(body.url.lastIndexOf('/') + 1) };
+  };
+  const links = { test: await link(a.keys.test, 'test'), live: await link(a.keys.live, 'live') };
+  const linkPayer = payerBrowser(t.app);
+  await linkPayer.get(`/l/${links.test.code}`);
+  const linkStart = await linkPayer.post(`/l/${links.test.code}`, {});
+  expect(linkStart.status).toBe(303);
+  const linkPidx = new URL(linkStart.location!).searchParams.get('pidx')!;
+  const linkPaid = await linkPayer.pay(linkPidx);
+  expect(linkPaid.status).toBe(303);
+  const [{ purchase_order_id: linkOrder }] = await t.db.query<{ purchase_order_id: string }>('SELECT purchase_order_id FROM payments WHERE pidx = $1', [linkPidx]);
+  const linkPayment = { pidx: linkPidx, orderId: linkOrder, transactionId: callbackParams(linkPaid.location!).transaction_id };
+
   const deliveries = await t.db.query<{ environment: Environment; id: number }>('SELECT environment, max(id) AS id FROM webhook_deliveries WHERE merchant_id = $1 GROUP BY environment', [aId]);
   const deliveryId = Object.fromEntries(deliveries.map((d) => [d.environment, Number(d.id)])) as Record<Environment, number>;
   expect(deliveryId.test && deliveryId.live, 'A has webhook deliveries in both environments').toBeTruthy();
@@ -260,6 +282,8 @@ export async function buildWorld(t: TestApp): Promise<World> {
       idempotentPayout,
       viewer: { id: viewer.id, email: viewer.email },
       invitationId: Number(invitationId),
+      links,
+      linkPayment,
       esewa: { ...a.esewa, v2: esewaV2, v1: esewaV1 },
     },
     b: { keys: b.keys, esewa: b.esewa, email: b.fields.email, password: b.fields.password, test: { initiated: { pidx: bInitiated, orderId: bOrder }, attempt: { token, otp: '987654' } } },
@@ -272,13 +296,24 @@ export async function buildWorld(t: TestApp): Promise<World> {
     secrets: {
       merchant: [a.fields.name, a.fields.email, a.keys.test.slice(0, 22), a.keys.live.slice(0, 22), a.business.pan_number, maskedAccountNumber(a.business.account_number), viewer.email, invitedEmail],
       test: [
-        ...envSecrets([...Object.values(test), { pidx: JSON.parse(first.body).pidx, orderId: order('idempotent') }, esewaV2, esewaV1], 'test'),
+        ...envSecrets([...Object.values(test), { pidx: JSON.parse(first.body).pidx, orderId: order('idempotent') }, linkPayment, esewaV2, esewaV1], 'test'),
         await signingSecret(t.db, aId, 'test'),
         payouts.test,
+        links.test.idx,
+        links.test.code,
+        `iso-${tag}-link-test`,
         a.esewa.test.product_code,
         `${a.esewa.test.secret_key.slice(0, 4)}…`,
       ],
-      live: [...envSecrets([liveCompleted, liveInitiated], 'live'), await signingSecret(t.db, aId, 'live'), payouts.live, a.esewa.live.product_code],
+      live: [
+        ...envSecrets([liveCompleted, liveInitiated], 'live'),
+        await signingSecret(t.db, aId, 'live'),
+        payouts.live,
+        links.live.idx,
+        links.live.code,
+        `iso-${tag}-link-live`,
+        a.esewa.live.product_code,
+      ],
     },
     payer: { nonce, tokenFor },
     ownNew: new Set(),
@@ -311,6 +346,7 @@ export async function snapshotOfMerchant(db: TestApp['db'], id: number, ownNew: 
     users: await db.query('SELECT u.id, p.email, u.role, p.password_hash, p.totp_enrolled_at, u.removed_at FROM merchant_users u JOIN merchant_people p ON p.id = u.person_id WHERE u.merchant_id = $1 ORDER BY u.id', [id]),
     invitations: await db.query('SELECT id, email, role, token_hash, expires_at, accepted_at, revoked_at FROM merchant_invitations WHERE merchant_id = $1 ORDER BY id', [id]),
     teamEvents: await db.query('SELECT count(*)::int AS n FROM merchant_team_events WHERE merchant_id = $1', [id]),
+    paymentLinks: await db.query('SELECT idx, environment, active, payments_taken, updated_at FROM payment_links WHERE merchant_id = $1 ORDER BY id', [id]),
   };
 }
 

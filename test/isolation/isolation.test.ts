@@ -224,6 +224,46 @@ const table: Record<string, Classification> = {
       { what: 'A itself (the attempt is aimed right)', by: { key: w.a.keys.live }, method: 'GET', url: `/api/v2/settlements/${w.a.payouts.live}/`, expect: (a) => expect(a.status).toBe(200), hidden: [] },
     ],
   },
+  'POST /api/v2/payment-links/': {
+    scope: 'api',
+    reason: "takes no id: a link is made for the key's merchant and environment only (an id in the body names nothing), and an Idempotency-Key is per merchant and environment",
+    attempts: (w) => [
+      { what: "B's test key creates a link, naming A", by: { key: w.b.keys.test }, method: 'POST', url: '/api/v2/payment-links/', body: { name: 'B link', amount: 1000, merchant_id: w.a.id, merchant: w.a.id }, expect: (a) => expect(a.status).toBe(201), hidden: ALL },
+      { what: "B's live key creates a link", by: { key: w.b.keys.live }, method: 'POST', url: '/api/v2/payment-links/', body: { name: 'B live link', amount: 1000 }, expect: (a) => expect(a.status).toBe(201), hidden: ALL },
+    ],
+  },
+  'GET /api/v2/payment-links/': {
+    scope: 'api',
+    reason: "lists only the key's merchant and environment",
+    attempts: (w) => [
+      { what: "B's test key lists", by: { key: w.b.keys.test }, method: 'GET', url: '/api/v2/payment-links/?page_size=100', expect: 'shown', hidden: ALL },
+      { what: "B's live key lists", by: { key: w.b.keys.live }, method: 'GET', url: '/api/v2/payment-links/?page_size=100', expect: 'shown', hidden: ALL },
+      { what: "A's live key lists", by: { key: w.a.keys.live }, method: 'GET', url: '/api/v2/payment-links/?page_size=100', expect: 'shown', hidden: ['test'] },
+      { what: "A's test key lists", by: { key: w.a.keys.test }, method: 'GET', url: '/api/v2/payment-links/?page_size=100', expect: 'shown', hidden: ['live'] },
+    ],
+  },
+  'GET /api/v2/payment-links/:idx/': {
+    scope: 'api',
+    reason: "a link of another merchant or environment is 'Not found.'",
+    attempts: (w) => [
+      ...apiNotFound(w, "A's test link", 'GET', () => `/api/v2/payment-links/${w.a.links.test.idx}/`, undefined, 'test'),
+      ...apiNotFound(w, "A's live link", 'GET', () => `/api/v2/payment-links/${w.a.links.live.idx}/`, undefined, 'live'),
+      { what: 'A itself (the attempt is aimed right)', by: { key: w.a.keys.test }, method: 'GET', url: `/api/v2/payment-links/${w.a.links.test.idx}/`, expect: (a) => expect(a.status).toBe(200), hidden: ['live'] },
+    ],
+  },
+  ...Object.fromEntries(
+    ['deactivate', 'activate'].map((verb) => [
+      `POST /api/v2/payment-links/:idx/${verb}/`,
+      {
+        scope: 'api' as const,
+        reason: `${verb === 'deactivate' ? 'deactivating' : 'activating'} a link of another merchant or environment is 'Not found.', and changes nothing`,
+        attempts: (w: World): Attempt[] => [
+          ...apiNotFound(w, `${verb} A's test link`, 'POST', () => `/api/v2/payment-links/${w.a.links.test.idx}/${verb}/`, undefined, 'test'),
+          ...apiNotFound(w, `${verb} A's live link`, 'POST', () => `/api/v2/payment-links/${w.a.links.live.idx}/${verb}/`, undefined, 'live'),
+        ],
+      },
+    ]),
+  ),
   // ---- eSewa's door: merchant and environment come from the product code --------------------
   'POST /api/epay/main/v2/form': {
     scope: 'esewa',
@@ -441,6 +481,55 @@ const table: Record<string, Classification> = {
     ],
   },
 
+  // ---- a payment link's public pages: the code is the capability --------------------------------
+  'GET /l/:code': {
+    scope: 'portal',
+    reason: "the code is the capability, like a pidx: the page shows its link (merchant's name, what for, amount) and nothing else of the merchant; a made-up code is 404 (and counted against the address)",
+    attempts: (w) => [
+      { what: "A's test link's page", by: { payer: true }, method: 'GET', url: `/l/${w.a.links.test.code}`, expect: (a) => expect(a.status).toBe(200), hidden: ['live'] },
+      { what: 'a made-up code', by: { payer: true }, method: 'GET', url: '/l/NoSuchCode1', expect: 'page not found', hidden: ALL },
+    ],
+  },
+  'POST /l/:code': {
+    scope: 'portal',
+    reason: "starting a payment needs this link's CSRF token: another link's or a payment's token is refused, and no payment starts",
+    attempts: (w) => [
+      { what: "A's live link's token posted to A's test link", by: { payer: true }, method: 'POST', url: `/l/${w.a.links.test.code}`, body: { csrf_token: w.payer.tokenFor(`link:${w.a.links.live.code}`) }, expect: 'forbidden', hidden: ['live'] },
+      { what: "B's payment's token posted to A's live link", by: { payer: true }, method: 'POST', url: `/l/${w.a.links.live.code}`, body: { csrf_token: w.payer.tokenFor(w.b.test.initiated.pidx) }, expect: 'forbidden', hidden: ['test'] },
+      { what: 'a made-up code', by: { payer: true }, method: 'POST', url: '/l/NoSuchCode1', body: { csrf_token: w.payer.tokenFor('link:NoSuchCode1') }, expect: 'page not found', hidden: ALL },
+    ],
+  },
+  'GET /l/:code/paid': {
+    scope: 'portal',
+    reason: 'the receipt shows a payment only under the link it was made through: any other payment, of A or of anyone, is not found there',
+    attempts: (w) => [
+      { what: "A's link payment under A's live link", by: { payer: true }, method: 'GET', url: `/l/${w.a.links.live.code}/paid?pidx=${w.a.linkPayment.pidx}`, expect: 'page not found', hidden: ['test'] },
+      { what: "A's completed test payment under A's test link", by: { payer: true }, method: 'GET', url: `/l/${w.a.links.test.code}/paid?pidx=${w.a.test.completed.pidx}`, expect: 'page not found', hidden: ['live'] },
+      { what: "B's payment under A's test link", by: { payer: true }, method: 'GET', url: `/l/${w.a.links.test.code}/paid?pidx=${w.b.test.initiated.pidx}`, expect: 'page not found', hidden: ['live'] },
+      {
+        what: 'A itself (the attempt is aimed right)',
+        by: { payer: true },
+        method: 'GET',
+        url: `/l/${w.a.links.test.code}/paid?pidx=${w.a.linkPayment.pidx}`,
+        expect: (a) => expect(a.body).toContain(w.a.linkPayment.transactionId!),
+        hidden: [],
+      },
+    ],
+  },
+  ...Object.fromEntries(
+    ['svg', 'png'].map((type) => [
+      `GET /l/:code/qr.${type}`,
+      {
+        scope: 'portal' as const,
+        reason: "the QR code of the link's public address, its merchant's name under it: nothing else of the merchant; a made-up code is 404",
+        attempts: (w: World): Attempt[] => [
+          { what: "A's test link's QR code", by: { payer: true }, method: 'GET', url: `/l/${w.a.links.test.code}/qr.${type}`, expect: (a) => expect(a.status).toBe(200), hidden: ['live'] },
+          { what: 'a made-up code', by: { payer: true }, method: 'GET', url: `/l/NoSuchCode1/qr.${type}`, expect: 'page not found', hidden: ALL },
+        ],
+      },
+    ]),
+  ),
+
   // ---- the dashboard: merchant and environment come from the session -------------------------
   'GET /dashboard/payments/:pidx': {
     scope: 'dashboard',
@@ -472,6 +561,49 @@ const table: Record<string, Classification> = {
       { what: "A on test refunds A's live payment", by: { browser: 'aTest' }, method: 'POST', url: `/dashboard/payments/${w.a.live.completed.pidx}/refund/confirm`, body: { amount_paisa: '10', refunded_before: '0' }, expect: 'page not found', hidden: ['live'] },
     ],
   },
+  'GET /dashboard/links': {
+    scope: 'dashboard',
+    reason: "lists only the session's merchant's links in its environment",
+    attempts: () => [
+      ...intruders.dashboard.map((i) => ({ what: `${JSON.stringify(i.by)} payment links`, ...i, method: 'GET' as const, url: '/dashboard/links', expect: 'shown' as const })),
+      { what: 'A on test: payment links', by: { browser: 'aTest' }, method: 'GET', url: '/dashboard/links', expect: 'shown', hidden: ['live'] },
+    ],
+  },
+  'POST /dashboard/links': {
+    scope: 'dashboard',
+    reason: "creates a link of the session's merchant and environment only; an id in the form names nothing",
+    attempts: (w) => [
+      { what: 'B creates a link, naming A', by: { browser: 'bTest' }, method: 'POST', url: '/dashboard/links', body: { name: 'B counter', pricing: 'fixed', amount: '10', merchant_id: w.a.id, environment: 'live' }, expect: (a) => expect(a.status).toBe(303), hidden: ALL, refresh: '/dashboard/links' },
+    ],
+  },
+  ...Object.fromEntries(
+    ['', '/print'].map((suffix) => [
+      `GET /dashboard/links/:idx${suffix}`,
+      {
+        scope: 'dashboard' as const,
+        reason: "a link of another merchant or of the other environment is 'not found'",
+        attempts: (w: World): Attempt[] => [
+          ...intruders.dashboard.map((i) => ({ what: `${JSON.stringify(i.by)} opens A's test link`, ...i, method: 'GET' as const, url: `/dashboard/links/${w.a.links.test.idx}${suffix}`, expect: 'page not found' as const })),
+          { what: "B opens A's live link", by: { browser: 'bLive' }, method: 'GET', url: `/dashboard/links/${w.a.links.live.idx}${suffix}`, expect: 'page not found', hidden: ALL },
+          { what: "A on test opens A's live link", by: { browser: 'aTest' }, method: 'GET', url: `/dashboard/links/${w.a.links.live.idx}${suffix}`, expect: 'page not found', hidden: ['live'] },
+          { what: 'A itself (the attempt is aimed right)', by: { browser: 'aTest' }, method: 'GET', url: `/dashboard/links/${w.a.links.test.idx}${suffix}`, expect: (a) => expect(a.status).toBe(200), hidden: ['live'] },
+        ],
+      },
+    ]),
+  ),
+  ...Object.fromEntries(
+    ['deactivate', 'activate'].map((verb) => [
+      `POST /dashboard/links/:idx/${verb}`,
+      {
+        scope: 'dashboard' as const,
+        reason: `the ${verb} form of another merchant's or environment's link is 'not found' and changes nothing`,
+        attempts: (w: World): Attempt[] => [
+          ...intruders.dashboard.map((i) => ({ what: `${JSON.stringify(i.by)} ${verb}s A's test link`, ...i, method: 'POST' as const, url: `/dashboard/links/${w.a.links.test.idx}/${verb}`, expect: 'page not found' as const })),
+          { what: `A on test ${verb}s A's live link`, by: { browser: 'aTest' }, method: 'POST', url: `/dashboard/links/${w.a.links.live.idx}/${verb}`, expect: 'page not found', hidden: ['live'] },
+        ],
+      },
+    ]),
+  ),
   'GET /dashboard/transactions': {
     scope: 'dashboard',
     reason: "lists (and searches) only the session's merchant and environment",
@@ -865,6 +997,14 @@ const table: Record<string, Classification> = {
   ),
 
   'GET /': publicRoute('redirects to the dashboard', '/'),
+  'GET /language/:language': {
+    scope: 'public',
+    reason: "the payer's language switch: a cookie of the payer's own browser, and back to one of the payer's pages only (never another site)",
+    attempts: (w) => [
+      { what: "back to A's payment page", by: { anonymous: true }, method: 'GET', url: `/language/ne?back=${encodeURIComponent(`/pay/?pidx=${w.a.test.initiated.pidx}`)}`, expect: (a) => expect([a.status, a.location]).toEqual([303, `/pay/?pidx=${w.a.test.initiated.pidx}`]), hidden: ALL },
+      { what: 'back to another site', by: { anonymous: true }, method: 'GET', url: `/language/en?back=${encodeURIComponent('//evil.example/pay')}`, expect: (a) => expect([a.status, a.location]).toEqual([200, undefined]), hidden: ALL },
+    ],
+  },
   'GET /health': publicRoute('liveness of the service; no merchant data', '/health'),
   'GET /metrics': {
     scope: 'public',

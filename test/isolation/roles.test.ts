@@ -28,6 +28,12 @@ const routesTable: Record<string, { action: Action | 'public' } & Request> = {
   'GET /dashboard/payments/:pidx': { action: 'view' },
   'POST /dashboard/payments/:pidx/refund': { action: 'refunds.create', body: { amount: 'not an amount' } },
   'POST /dashboard/payments/:pidx/refund/confirm': { action: 'refunds.create', body: { amount_paisa: '100', refunded_before: '999999' } },
+  'GET /dashboard/links': { action: 'view' },
+  'POST /dashboard/links': { action: 'links.manage', body: { name: '', pricing: 'fixed', amount: 'not an amount' } },
+  'GET /dashboard/links/:idx': { action: 'view' },
+  'GET /dashboard/links/:idx/print': { action: 'view' },
+  'POST /dashboard/links/:idx/deactivate': { action: 'links.manage' },
+  'POST /dashboard/links/:idx/activate': { action: 'links.manage' },
   'GET /dashboard/keys': { action: 'keys.view' },
   'POST /dashboard/keys/rotate': { action: 'keys.rotate', body: { environment: 'live', grace: '86400' } },
   'POST /dashboard/keys/rotate/confirm': { action: 'keys.rotate', body: { environment: 'live', grace: 'none' } },
@@ -90,7 +96,7 @@ afterAll(() => t.close());
 t.clock.advance(20 * 365 * 24 * 3600);
 
 // The world: one merchant (approved, so live works too) with a paid payment, a webhook delivery,
-// and one logged-in browser per role.
+// a payment link, and one logged-in browser per role.
 const owner = merchantBrowser(t.app);
 const signedUp = await owner.signUp();
 await approveSignedUp(t.ctx, signedUp.fields.email);
@@ -101,6 +107,8 @@ const paid = await paidPayment(t.app, signedUp.keys.test);
 // A payout of part of it, for the statement's routes.
 const payout = await requestPayout(t.ctx, { merchantId, environment: 'test', amount: 100, requestedBy: signedUp.fields.email });
 const [{ id: deliveryId }] = await t.db.query<{ id: number }>('SELECT max(id) AS id FROM webhook_deliveries WHERE merchant_id = $1', [merchantId]);
+const madeLink = await t.app.inject({ method: 'POST', url: '/api/v2/payment-links/', headers: { authorization: `Key ${signedUp.keys.test}` }, payload: { name: 'Roles link', amount: 1000 } });
+const link = JSON.parse(madeLink.body) as { idx: string };
 const credentials: Record<MerchantRole, { email: string; password: string }> = {
   owner: { email: signedUp.fields.email, password: signedUp.fields.password },
   admin: await teamMember(t.ctx, merchantId, 'admin'),
@@ -117,6 +125,7 @@ const [{ id: ownerId }] = await t.db.query<{ id: number }>(`SELECT id FROM merch
 const concrete = (url: string) =>
   url
     .replace(':pidx', paid.pidx)
+    .replace(/\/links\/:idx/, `/links/${link.idx}`)
     .replace(':idx', payout.idx)
     .replace(/\/users\/:id/, `/users/${ownerId}`)
     .replace(/\/invitations\/:id/, '/invitations/999999999')

@@ -23,6 +23,7 @@ import m021 from './021_sandbox_covers_confirmed_owners.js';
 import m022 from './022_merchant_people.js';
 import m030 from './030_esewa_door.js';
 import m040 from './040_payment_providers.js';
+import m050 from './050_payment_links.js';
 
 export interface Migration {
   name: string;
@@ -64,4 +65,5 @@ export const migrations: Migration[] = [
     },
   },
   sql('040_payment_providers', m040),
+  sql('050_payment_links', m050),
 ];

@@ -1,7 +1,6 @@
 // The initiate payload of specification 2.1, with the contract's validation messages.
 import { email, integer, list, object, text, url } from '../../http/fields.js';
-
-export const MIN_AMOUNT_PAISA = 10;
+import { MIN_AMOUNT_PAISA } from '../../payments/payment.js';
 
 const paisa = (description: string) => integer({ required: true, min: 0, description });
 

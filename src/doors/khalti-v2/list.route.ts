@@ -1,9 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { callerOf } from '../../http/authenticate.js';
-import { AppError } from '../../http/errors.js';
 import { parseOrThrow } from '../../http/parse-fields.js';
-import { listFilters, pageOf, pageSizeOf, pagingParameters, type ListFilters } from '../../transactions/list-query.js';
+import { listFilters, pagingOf, pagingParameters, type ListFilters } from '../../transactions/list-query.js';
 import { listTransactions } from '../../transactions/list-transactions.js';
 import { transactionPageSchema } from '../../transactions/transaction-page.schema.js';
 
@@ -35,15 +34,7 @@ export function registerTransactionList(app: FastifyInstance, ctx: AppContext) {
     async (request) => {
       const query = request.query as Record<string, unknown>;
       const filters = parseOrThrow(listFilters, query) as ListFilters;
-      const page = pageOf(query.page);
-      if (page === undefined) throw new AppError('invalid_page');
-      const pageSize = pageSizeOf(query.page_size);
-      const pageLink = (n: number) => {
-        const params = new URLSearchParams({ page: String(n), page_size: String(pageSize) });
-        for (const [key, value] of Object.entries(filters)) if (value) params.set(key, value);
-        return `${ctx.config.publicUrl}${LIST_PATH}?${params}`;
-      };
-      return listTransactions(ctx, callerOf(request), { filters, page, pageSize, pageLink });
+      return listTransactions(ctx, callerOf(request), { filters, ...pagingOf(query, { publicUrl: ctx.config.publicUrl, path: LIST_PATH, filters }) });
     },
   );
 }
