@@ -5,6 +5,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/ha/**/*.test.ts'],
+    globalSetup: ['test/compile-setup.ts'],
     testTimeout: 600_000,
     hookTimeout: 600_000,
     maxWorkers: 1,

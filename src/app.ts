@@ -16,7 +16,7 @@ import { errorHandler } from './http/error-handler.js';
 import { AppError } from './http/errors.js';
 import { registerAssets } from './http/assets.route.js';
 import { registerDocs } from './http/docs.routes.js';
-import { registerMetrics } from './http/metrics.js';
+import { registerMetrics } from './http/metrics-routes.js';
 import { fieldValidatorCompiler } from './http/field-schema.js';
 import { serverSecret } from './http/server-secret.js';
 import { paymentLinkPagesPlugin } from './portal/link.routes.js';

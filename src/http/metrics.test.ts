@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { merchantApi } from '../../test/api-client.js';
 import { newMerchant, startTestApp, type TestApp } from '../../test/test-app.js';
-import { startMetricsListener } from './metrics.js';
+import { startMetricsListener } from './metrics-routes.js';
 
 const TOKEN = 'metrics-token-0123456789abcdef';
 let t: TestApp;
