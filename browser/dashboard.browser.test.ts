@@ -161,13 +161,14 @@ describe('the merchant dashboard', () => {
     expect(download.suggestedFilename()).toMatch(/^bhuktani-test-transactions-\d{4}-\d{2}-\d{2}\.csv$/);
     const csv = readFileSync((await download.path())!, 'utf8');
     const lines = csv.trimEnd().split('\r\n');
-    expect(lines[0]).toBe('created_on,transaction_id,type,state,pidx,purchase_order_id,amount_paisa,fee_paisa,amount_rupees,fee_rupees,refunded,payer_name,payer_mobile');
+    expect(lines[0]).toBe('created_on,transaction_id,type,state,pidx,purchase_order_id,amount_paisa,fee_paisa,amount_rupees,fee_rupees,refunded,payer_name,payer_mobile,payment_link');
     const records = lines.slice(1).map((line) => line.split(','));
-    expect(records.map((r) => [r[2], r[4], r[5], r[6], r[12]])).toEqual([
-      ['Refund', initiated.pidx, body.purchase_order_id, '73456', '98XXXXXXX1'],
-      ['Wallet payment', expect.any(String), float.purchase_order_id, String(float.amount), '98XXXXXXX1'],
-      ['Refund', initiated.pidx, body.purchase_order_id, '50000', '98XXXXXXX1'],
-      ['Wallet payment', initiated.pidx, body.purchase_order_id, '123456', '98XXXXXXX1'],
+    // No payment came through a payment link: its column is empty.
+    expect(records.map((r) => [r[2], r[4], r[5], r[6], r[12], r[13]])).toEqual([
+      ['Refund', initiated.pidx, body.purchase_order_id, '73456', '98XXXXXXX1', ''],
+      ['Wallet payment', expect.any(String), float.purchase_order_id, String(float.amount), '98XXXXXXX1', ''],
+      ['Refund', initiated.pidx, body.purchase_order_id, '50000', '98XXXXXXX1', ''],
+      ['Wallet payment', initiated.pidx, body.purchase_order_id, '123456', '98XXXXXXX1', ''],
     ]);
     expect(records[3][8]).toBe('1234.56');
     expect(records[3][10]).toBe('true');

@@ -111,7 +111,8 @@ describe('the team', () => {
     const { page } = await person();
     await join(page, await linkFromMail(VIEWER), 'viewer secret 12');
     const nav = await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link').allTextContents();
-    expect(nav).toEqual(['Home', 'Transactions', 'Settlements', 'Team']);
+    // A viewer sees the payment links (view) but may not make or turn off one (links.manage).
+    expect(nav).toEqual(['Home', 'Transactions', 'Payment links', 'Settlements', 'Team']);
 
     await page.goto(`${suite.service.origin}/dashboard/team`);
     expect(await page.locator('main form').count()).toBe(0);
@@ -128,6 +129,7 @@ describe('the team', () => {
       ['/dashboard/team/invite', { email: 'friend@example.com', role: 'admin' }],
       [`/dashboard/team/users/${ownerId}/remove`, {}],
       ['/dashboard/team/transfer', { user_id: String(ownerId) }],
+      ['/dashboard/links', { name: 'Taken over', pricing: 'fixed', amount: '100' }],
     ];
     for (const [action, fields] of writes) {
       await page.goto(`${suite.service.origin}/dashboard`);
@@ -140,6 +142,7 @@ describe('the team', () => {
       { email: VIEWER, role: 'viewer' },
     ]);
     expect(await suite.service.t.db.query(`SELECT 1 FROM webhook_endpoints e JOIN merchant_users u ON u.merchant_id = e.merchant_id JOIN merchant_people p ON p.id = u.person_id WHERE p.email = $1`, [OWNER.email])).toEqual([]);
+    expect(await suite.service.t.db.query(`SELECT 1 FROM payment_links l JOIN merchant_users u ON u.merchant_id = l.merchant_id JOIN merchant_people p ON p.id = u.person_id WHERE p.email = $1`, [OWNER.email])).toEqual([]);
   });
 
   it('the owner was told of both joins by e-mail, and sees the team on its page', async () => {
