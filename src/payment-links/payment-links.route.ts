@@ -6,7 +6,7 @@ import type { AppContext } from '../context.js';
 import { callerOf } from '../http/authenticate.js';
 import { fieldSchema } from '../http/field-schema.js';
 import type { ApiCaller } from '../merchants/merchant.js';
-import { pagingOf, pagingParameters } from '../transactions/list-query.js';
+import { pagingOf, pageQuerySchema } from '../transactions/list-query.js';
 import { createPaymentLink } from './create-payment-link.js';
 import { getPaymentLink, listPaymentLinkPage, paymentLinksJson } from './list-payment-links.js';
 import { paymentLinkPageSchema, paymentLinkSchema } from './payment-link-json.js';
@@ -53,7 +53,7 @@ export function registerPaymentLinks(app: FastifyInstance, ctx: AppContext) {
         summary: "List the merchant's payment links",
         description: 'Newest first, for the environment of the key used, each with its totals, in the paginated shape of the transaction list.',
         operationId: 'listPaymentLinks',
-        querystring: { type: 'object', properties: { page: pagingParameters.page.jsonSchema, page_size: pagingParameters.page_size.jsonSchema } },
+        querystring: pageQuerySchema,
         response: { 200: paymentLinkPageSchema },
       },
     },

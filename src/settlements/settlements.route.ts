@@ -8,7 +8,7 @@ import type { ApiCaller } from '../merchants/merchant.js';
 import { fieldSchema } from '../http/field-schema.js';
 import { integer, object } from '../http/fields.js';
 import { paginatedSchema } from '../http/paginated.js';
-import { pagingOf, pagingParameters } from '../transactions/list-query.js';
+import { pagingOf, pageQuerySchema } from '../transactions/list-query.js';
 import { getPayoutWithRecords, listPayoutPage } from './list-payouts.js';
 import { payoutJson, payoutSchema, payoutWithRecordsSchema } from './payout-json.js';
 import { requestPayout } from './request-payout.js';
@@ -52,7 +52,7 @@ export function registerSettlements(app: FastifyInstance, ctx: AppContext) {
         summary: "List the merchant's payouts",
         description: 'Newest first, for the environment of the key used, in the paginated shape of the transaction list.',
         operationId: 'listPayouts',
-        querystring: { type: 'object', properties: { page: pagingParameters.page.jsonSchema, page_size: pagingParameters.page_size.jsonSchema } },
+        querystring: pageQuerySchema,
         response: { 200: payoutPageSchema },
       },
     },

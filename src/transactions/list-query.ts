@@ -22,6 +22,12 @@ export const pagingParameters = {
   page_size: integer({ description: `Records per page, 1 to ${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE}).` }),
 };
 
+/** The query schema of a list read only by page (payouts, payment links): documentation, paging is read leniently. */
+export const pageQuerySchema = {
+  type: 'object',
+  properties: { page: pagingParameters.page.jsonSchema, page_size: pagingParameters.page_size.jsonSchema },
+};
+
 export function pageSizeOf(value: unknown): number {
   const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : NaN;
   if (!Number.isInteger(n) || n < 1) return DEFAULT_PAGE_SIZE;
