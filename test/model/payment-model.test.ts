@@ -63,7 +63,16 @@ const RETURN_URL = 'https://shop.example.com/return?cart=7';
 // that the clock's steps move money from pending to available.
 const HOLD_HOURS = 0.1;
 // Providers' calls that never answer are given up after 200 ms, and handed to operators after 4 questions.
-const t = await startTestApp({ ownDb: true, config: { settlementHoldHours: HOLD_HOURS, providerTimeoutMs: 200, providerReconcileLimit: 4 } });
+// The model has no cool-downs (provider-payments.test.ts tests failover): a provider is never left off
+// the page here, however many silent or late answers come in a row. CI's run of seed 1047178030 on a
+// loaded machine was refused connectIPS (400, not offered) where the model offered it; the same seed
+// alone passes. Silent answers asked again by the job, or calls slower than 200 ms under load, count as
+// failures in a row, and whether the page still held an offered list (cached for KEY_CACHE_SECONDS of
+// real time) from before the model's clock passed a cool-down depends on the machine's speed.
+const t = await startTestApp({
+  ownDb: true,
+  config: { settlementHoldHours: HOLD_HOURS, providerTimeoutMs: 200, providerReconcileLimit: 4, providerFailureLimit: 1_000_000 },
+});
 afterAll(async () => {
   await t.close();
 });
