@@ -1,10 +1,12 @@
 import { defineConfig } from 'vitest/config';
+import { PROCESS_SUITE } from './vitest.processes.config.js';
 
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    // The HA suite builds a cluster of its own: `npm run test:ha` (vitest.ha.config.ts).
-    exclude: ['test/ha/**', 'node_modules/**'],
+    // The HA suite builds a cluster of its own: `npm run test:ha` (vitest.ha.config.ts); the CLI's
+    // and the long reliability files run as `npm run test:processes` (vitest.processes.config.ts).
+    exclude: ['test/ha/**', ...PROCESS_SUITE, 'node_modules/**'],
     globalSetup: ['test/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
