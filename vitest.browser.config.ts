@@ -6,6 +6,7 @@ export default defineConfig({
   test: {
     include: ['browser/**/*.browser.test.ts'],
     globalSetup: ['test/global-setup.ts'],
+    setupFiles: ['test/cheap-passwords.ts'],
     fileParallelism: false,
     maxWorkers: 1,
     testTimeout: 60_000,

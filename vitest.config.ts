@@ -8,6 +8,7 @@ export default defineConfig({
     // and the long reliability files run as `npm run test:processes` (vitest.processes.config.ts).
     exclude: ['test/ha/**', ...PROCESS_SUITE, 'node_modules/**'],
     globalSetup: ['test/global-setup.ts'],
+    setupFiles: ['test/cheap-passwords.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     maxWorkers: 2,

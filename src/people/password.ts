@@ -5,7 +5,21 @@ const scrypt = (password: string, salt: Buffer, keylen: number, options: ScryptO
     scryptCallback(password, salt, keylen, options, (error, key) => (error ? reject(error) : resolve(key))),
   );
 
-const PARAMS = { N: 16384, r: 8, p: 1 };
+/** scrypt's cost in every process of the service. */
+const PRODUCTION = { N: 16384, r: 8, p: 1 };
+/** A 16th of the work, for the in-process test suites (test/cheap-passwords.ts). */
+const TESTS = { N: 1024, r: 8, p: 1 };
+let PARAMS = PRODUCTION;
+
+/**
+ * The cost new hashes are made with. The in-process test suites take the cheap one, as Rails' test
+ * environment takes bcrypt's least cost: a hash carries its own parameters, so every hash still
+ * verifies whichever cost made it. Nothing in src/ calls this: the service always hashes at
+ * PRODUCTION's cost, and so do the processes the tests start (the server, the CLI).
+ */
+export function usePasswordCost(cost: 'production' | 'tests'): void {
+  PARAMS = cost === 'production' ? PRODUCTION : TESTS;
+}
 const KEY_LENGTH = 32;
 
 /** What an account nobody may log in to stores (the demo merchant): no password matches it. */
