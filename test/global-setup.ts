@@ -18,8 +18,18 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject) {
-  const compiled = await compileForProcesses();
+  // esbuild compiles in a process of its own while the store is prepared here.
+  const [compiled, store] = await Promise.all([compileForProcesses(), prepareStore()]);
   project.provide('compiledDir', compiled.dir);
+  project.provide('pgliteDump', store.dump);
+  return () => {
+    compiled.remove();
+    store.remove();
+  };
+}
+
+/** On PostgreSQL, the test database's schema migrated from empty; on PGlite, a migrated store's dump. */
+async function prepareStore(): Promise<{ dump: string; remove(): void }> {
   const url = process.env.DATABASE_URL;
   if (url?.startsWith('postgres')) {
     const db = openPostgres(url);
@@ -27,8 +37,7 @@ export default async function setup(project: TestProject) {
     await db.exec('DROP SCHEMA IF EXISTS public CASCADE; CREATE SCHEMA public;');
     await migrate(db);
     await db.close();
-    project.provide('pgliteDump', '');
-    return () => compiled.remove();
+    return { dump: '', remove: () => {} };
   }
   const dir = mkdtempSync(join(tmpdir(), 'bhuktani-test-'));
   // The build's prepared store when there is one (a smaller dump, without initdb's template
@@ -39,9 +48,5 @@ export default async function setup(project: TestProject) {
   await db.close();
   const file = join(dir, 'migrated.tar');
   writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
-  project.provide('pgliteDump', file);
-  return () => {
-    compiled.remove();
-    rmSync(dir, { recursive: true, force: true });
-  };
+  return { dump: file, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
