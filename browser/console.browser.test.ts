@@ -13,7 +13,8 @@ import { operatorWallet, payerBrowser, payWithLiveWallet } from '../test/portal-
 import { requestPayout } from '../src/settlements/request-payout.js';
 import { browserSuite, DESKTOP, SCREENS, screenshot } from './harness.js';
 
-const suite = browserSuite({ merchantName: 'Console harness merchant', shop: false });
+// A store of its own: the audit log an operator reads is the whole store's, and the test counts in it.
+const suite = browserSuite({ merchantName: 'Console harness merchant', shop: false, ownDb: true });
 const person = (viewport: { width: number; height: number } = DESKTOP) => suite.person({ viewport });
 
 let admin: TestOperator;

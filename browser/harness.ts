@@ -44,12 +44,24 @@ export const TEA_FOR_THE_OFFICE = {
   ],
 };
 
-export function launchChromium(): Promise<Browser> {
+function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
   });
+}
+
+let workersChromium: Promise<Browser> | undefined;
+
+/**
+ * The worker's Chromium: the browser suite's files run one after another in one process
+ * (vitest.browser.config.ts), and share one browser, launched by the first (1.5–2 s a launch on the
+ * 2-core machine) and ended with the process. Each file's people have browser contexts of their own.
+ */
+export function workersBrowser(): Promise<Browser> {
+  workersChromium ??= launchChromium();
+  return workersChromium;
 }
 
 /** A port nobody listens on right now (the service needs its public URL before it listens). */
@@ -275,7 +287,7 @@ export function browserSuite(options: {
   mail?: true;
   /** No merchant's website: the pages may ask the service only. */
   shop?: false;
-  /** The service on a store of its own (a file that sets providers up, which are the whole store's). */
+  /** The service on a store of its own (a file that sets providers up, or counts in the operators' audit log: the whole store's). */
   ownDb?: true;
 }) {
   let opened: Payer[] = [];
@@ -287,7 +299,7 @@ export function browserSuite(options: {
     inbox: undefined as unknown as MailInbox,
     /** A person in a browser context of their own, closed and checked after the test; their pages may ask `hosts` only (the service and the shop). */
     person: (contextOptions: BrowserContextOptions = {}, hosts?: string[]) => open(opened, contextOptions, hosts),
-    /** A person kept for the whole file (signed in once, say), closed with the browser. */
+    /** A person kept for the whole file (signed in once, say), closed after its last test. */
     resident: (contextOptions: BrowserContextOptions = {}, hosts?: string[]) => open(residents, contextOptions, hosts),
     /** The origins the file's pages may ask: the service's, and the shop's when there is one. */
     hosts: (): string[] => [suite.service.origin, ...(suite.shop ? [suite.shop.origin] : [])],
@@ -301,10 +313,10 @@ export function browserSuite(options: {
     if (options.mail) suite.inbox = await startMailInbox();
     if (options.shop !== false) suite.shop = await startMerchantSite();
     suite.service = await startService({ merchantName: options.merchantName, config: suite.inbox?.config, ownDb: options.ownDb });
-    suite.browser = await launchChromium();
+    suite.browser = await workersBrowser();
   });
   afterAll(async () => {
-    await suite.browser?.close();
+    for (const resident of residents.splice(0)) await resident.context.close();
     await suite.service?.close();
     await suite.shop?.close();
     await suite.inbox?.close();
