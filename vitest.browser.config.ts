@@ -1,7 +1,7 @@
 // The browser suite (headless Chromium against the running service): `npm run test:browser`.
-// Kept out of `npm test`; one file at a time, since every file drives its own server. The files run
-// one after another in one worker process (`isolate: false`): the app's modules are loaded, the
-// test store opened and Chromium launched once (browser/harness.ts), as in `npm test`.
+// Kept out of `npm test`. Two workers, each running its files one after another in one process
+// (`isolate: false`): a worker loads the app's modules, opens its test store and launches its
+// Chromium once (browser/harness.ts), as in `npm test`; every file drives a server of its own.
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -9,8 +9,7 @@ export default defineConfig({
     include: ['browser/**/*.browser.test.ts'],
     globalSetup: ['test/global-setup.ts'],
     setupFiles: ['test/cheap-passwords.ts'],
-    fileParallelism: false,
-    maxWorkers: 1,
+    maxWorkers: 2,
     isolate: false,
     testTimeout: 60_000,
     hookTimeout: 120_000,
