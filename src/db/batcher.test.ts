@@ -75,4 +75,23 @@ describe('batcher', () => {
     expect((await settled).map((s) => s.status)).toEqual(['rejected', 'rejected', 'rejected', 'rejected', 'rejected']);
     expect(calls).toEqual([['a']]);
   });
+
+  it('runs a batch the store aborted for a deadlock or a serialization failure again as it was', async () => {
+    const calls: string[][] = [];
+    const aborts = [
+      Object.assign(new Error('deadlock detected'), { code: '40P01' }),
+      Object.assign(new Error('could not serialize access due to concurrent update'), { code: '40001' }),
+    ];
+    const submit = batcher(
+      async (items: string[]) => {
+        calls.push(items);
+        const abort = aborts.shift();
+        if (abort) throw abort;
+        return items.map((i) => i.toUpperCase());
+      },
+      { max: 10, inFlight: 1 },
+    );
+    expect(await submit('a')).toBe('A');
+    expect(calls).toEqual([['a'], ['a'], ['a']]);
+  });
 });

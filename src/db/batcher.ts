@@ -3,7 +3,7 @@
 // load nothing waits: an item finds a free slot and runs alone at once. Under load the slots are
 // busy, items queue, and each freed slot takes the whole queue, so the cost per statement (the round
 // trip, the executor, the commit and its WAL flush) is shared by everything that arrived meanwhile.
-import { isUnavailable, type Db, type Queryable } from './db.js';
+import { isUnavailable, withRetry, type Db, type Queryable } from './db.js';
 
 export interface BatchOptions {
   /** Most items in one run. */
@@ -23,11 +23,14 @@ interface Queued<I, O> {
  * batch and returns one result per item, in their order. A run of several items that fails is run
  * again one item at a time, in order, so each item gets its own result or its own error: one bad
  * item (a wallet short of money, say) fails alone, and `run` must therefore be safe to repeat for an
- * item whose first run did not commit. A run that failed because the store is unavailable (down, or
+ * item whose first run did not commit. A run the store aborted for a deadlock or a serialization
+ * failure committed nothing either, and is run again as it was, as a transaction is (`withRetry`).
+ * A run that failed because the store is unavailable (down, or
  * not answering within the statement timeout) is not run again: its items, and every item queued
  * behind it, get that error at once, so that no request waits longer than one statement's timeout.
  */
-export function batcher<I, O>(run: (items: I[]) => Promise<O[]>, options: BatchOptions): (item: I) => Promise<O> {
+export function batcher<I, O>(runOnce: (items: I[]) => Promise<O[]>, options: BatchOptions): (item: I) => Promise<O> {
+  const run = (items: I[]) => withRetry(() => runOnce(items));
   const queue: Queued<I, O>[] = [];
   let running = 0;
 
