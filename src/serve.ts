@@ -57,6 +57,7 @@ async function main() {
     await Promise.all([app.close(), metricsListener?.close()]);
     clearInterval(reapIdle);
     await ctx.limiter.close();
+    await ctx.mailer.close();
     await db.close();
     app.log.info('stopped');
     process.exit(0);

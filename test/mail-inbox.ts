@@ -19,6 +19,8 @@ export interface MailInbox {
   /** The app's config for this server. */
   config: { smtpUrl: string; mailFrom: string };
   received: ReceivedMail[];
+  /** SMTP connections the server has seen opened and closed. */
+  connections: { opened: number; closed: number };
   /** The mails to `to`, oldest first. */
   to(address: string): ReceivedMail[];
   close(): Promise<void>;
@@ -26,9 +28,17 @@ export interface MailInbox {
 
 export async function startMailInbox(): Promise<MailInbox> {
   const received: ReceivedMail[] = [];
+  const connections = { opened: 0, closed: 0 };
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
+    onConnect(_session, accept) {
+      connections.opened += 1;
+      accept();
+    },
+    onClose() {
+      connections.closed += 1;
+    },
     onData(stream, session, done) {
       simpleParser(stream)
         .then((mail) => {
@@ -48,8 +58,11 @@ export async function startMailInbox(): Promise<MailInbox> {
   const port = await freePort();
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   return {
-    config: { smtpUrl: `smtp://127.0.0.1:${port}`, mailFrom: 'Bhuktani <no-reply@bhuktani.test>' },
+    // Pooled: smtp-server holds every new connection's greeting 100 ms (it listens for clients that
+    // talk too soon), and the tests send hundreds of e-mails.
+    config: { smtpUrl: `smtp://127.0.0.1:${port}/?pool=true`, mailFrom: 'Bhuktani <no-reply@bhuktani.test>' },
     received,
+    connections,
     to: (address) => received.filter((m) => m.to.includes(address.toLowerCase()) || m.to.includes(address)),
     close: () => {
       forgetMail();

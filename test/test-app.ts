@@ -119,6 +119,7 @@ export async function startTestApp(options: { config?: Partial<Config>; db?: Db;
       forgetMail();
       await app.close();
       await ctx.limiter.close();
+      await ctx.mailer.close();
       if (own) await own.drop();
       else if (!options.db) await db.close();
     },

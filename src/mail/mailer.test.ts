@@ -3,6 +3,7 @@ import { enrolFromLink, newOperator, operatorBrowser } from '../../test/console-
 import { type MailInbox, startMailInbox } from '../../test/mail-inbox.js';
 import { startTestApp, type TestApp } from '../../test/test-app.js';
 import { loadConfig } from '../config.js';
+import { createMailer } from './mailer.js';
 
 describe('the mailer over SMTP', () => {
   let t: TestApp;
@@ -48,5 +49,28 @@ describe('the mailer over SMTP', () => {
     expect(() => loadConfig({ SMTP_URL: 'smtps://mail.example.com', MAIL_FROM: 'not an address' })).toThrow(/MAIL_FROM must be an e-mail address/);
     expect(loadConfig({ SMTP_URL: 'smtps://mail.example.com', MAIL_FROM: 'Bhuktani <no-reply@example.com>' })).toMatchObject({ smtpUrl: 'smtps://mail.example.com', mailFrom: 'Bhuktani <no-reply@example.com>' });
     expect(loadConfig({}).smtpUrl).toBeUndefined();
+  });
+
+  it('opens a connection an e-mail, or with ?pool=true keeps one open for the next e-mails until closed', async () => {
+    const log = { info() {} };
+    const mail = (n: number) => ({ to: `pool-${n}-${process.pid}@example.com`, subject: `e-mail ${n}`, text: 'text', html: '<p>text</p>' });
+    const own = await startMailInbox();
+    try {
+      const smtpUrl = own.config.smtpUrl.replace('/?pool=true', '');
+      const single = createMailer({ ...own.config, smtpUrl }, log);
+      for (const n of [1, 2, 3]) await single.send(mail(n));
+      await single.close();
+      expect(own.connections.opened).toBe(3);
+      await expect.poll(() => own.connections.closed).toBe(3);
+
+      const pooled = createMailer({ ...own.config, smtpUrl: `${smtpUrl}/?pool=true` }, log);
+      for (const n of [4, 5, 6]) await pooled.send(mail(n));
+      expect(own.connections).toEqual({ opened: 4, closed: 3 });
+      await pooled.close();
+      await expect.poll(() => own.connections.closed).toBe(4);
+      expect(own.received.map((m) => m.subject)).toEqual([1, 2, 3, 4, 5, 6].map((n) => `e-mail ${n}`));
+    } finally {
+      await own.close();
+    }
   });
 });

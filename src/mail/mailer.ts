@@ -18,6 +18,8 @@ export interface Mailer {
   /** `log` when e-mails go to the server log (no SMTP_URL), `smtp` otherwise. */
   readonly kind: 'log' | 'smtp';
   send(mail: Mail): Promise<void>;
+  /** Ends the SMTP connections kept open (`?pool=true`); nothing to end otherwise. */
+  close(): Promise<void>;
 }
 
 export function createMailer(config: Pick<Config, 'smtpUrl' | 'mailFrom'>, log: { info(object: object, message: string): void }): Mailer {
@@ -27,6 +29,7 @@ export function createMailer(config: Pick<Config, 'smtpUrl' | 'mailFrom'>, log: 
       async send(mail) {
         log.info({ mail: { to: mail.to, subject: mail.subject, text: mail.text } }, 'e-mail (no SMTP_URL set: written to the log instead of sent)');
       },
+      async close() {},
     };
   }
   const nodemailer = load('nodemailer') as typeof import('nodemailer');
@@ -35,6 +38,9 @@ export function createMailer(config: Pick<Config, 'smtpUrl' | 'mailFrom'>, log: 
     kind: 'smtp',
     async send(mail) {
       await transport.sendMail({ from: config.mailFrom, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
+    },
+    async close() {
+      transport.close();
     },
   };
 }
