@@ -1,6 +1,7 @@
 // Issuing and reading eSewa credentials. The secret keys are sealed at rest (secrets/seal.ts) and
 // opened only to sign or verify; they are never logged. Reads for the door are cached for
 // KEY_CACHE_SECONDS, like secret keys, so a busy checkout costs no read per form.
+import { setNewest } from '../bounded-map.js';
 import type { AppContext } from '../context.js';
 import type { Queryable } from '../db/db.js';
 import { environments, type Environment } from '../environment.js';
@@ -84,9 +85,7 @@ export function esewaCredentialResolver(ctx: Ctx): EsewaCredentialResolver {
     const entry = cache.get(productCode);
     if (entry && entry.until > now) return entry.found;
     const found = findEsewaCredential(ctx, productCode);
-    cache.delete(productCode);
-    cache.set(productCode, { until: now + ttlMs, found });
-    if (cache.size > MAX_ENTRIES) cache.delete(cache.keys().next().value!);
+    setNewest(cache, productCode, { until: now + ttlMs, found }, MAX_ENTRIES);
     found.catch(() => cache.delete(productCode));
     return found;
   };

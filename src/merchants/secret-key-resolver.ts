@@ -1,6 +1,7 @@
 // Resolves an API key to its merchant. Results are cached for a few seconds (KEY_CACHE_SECONDS), so
 // a busy integration does not cost a database read per request, while a revoked key stops working
 // within that time. Unknown keys are cached too: keys are random, so an unknown one stays unknown.
+import { setNewest } from '../bounded-map.js';
 import type { AppContext } from '../context.js';
 import type { ApiCaller } from './merchant.js';
 import { findSecretKeyOwner, touchSecretKey, type SecretKeyOwner } from './merchant-store.js';
@@ -19,8 +20,7 @@ export function secretKeyResolver(ctx: AppContext): SecretKeyResolver {
 
   const touch = (keyId: number, now: number) => {
     if ((touched.get(keyId) ?? 0) + TOUCH_EVERY_MS > now) return;
-    touched.set(keyId, now);
-    if (touched.size > MAX_ENTRIES) touched.delete(touched.keys().next().value!);
+    setNewest(touched, keyId, now, MAX_ENTRIES);
     touchSecretKey(ctx.db, keyId, ctx.clock.now()).catch(() => touched.delete(keyId));
   };
 
@@ -32,9 +32,7 @@ export function secretKeyResolver(ctx: AppContext): SecretKeyResolver {
     let entry = cache.get(hash);
     if (!entry || entry.until <= now) {
       entry = { until: now + ttlMs, owner: await findSecretKeyOwner(ctx.db, hash) };
-      cache.delete(hash);
-      if (ttlMs > 0) cache.set(hash, entry);
-      if (cache.size > MAX_ENTRIES) cache.delete(cache.keys().next().value!);
+      if (ttlMs > 0) setNewest(cache, hash, entry, MAX_ENTRIES);
     }
     const owner = entry.owner;
     if (!owner || !hashesEqual(owner.keyHash, hash) || owner.environment !== environment) return undefined;

@@ -11,6 +11,7 @@ import { decodeQrPng, decodeQrSvg } from '../../test/qr-decode.js';
 import { newMerchant, startTestApp } from '../../test/test-app.js';
 import { pageText } from '../../test/dashboard-client.js';
 import { createPaymentLink } from '../payment-links/create-payment-link.js';
+import { qrCodePng } from '../payment-links/qr-code.js';
 import { paymentLinkCodes } from '../people/link-guesses.js';
 
 const t = await startTestApp();
@@ -203,6 +204,11 @@ describe('the QR codes', () => {
     expect(png.headers['content-type']).toBe('image/png');
     expect(decodeQrPng(png.rawPayload)).toBe(`${PUBLIC_URL}/l/${code}`);
     expect(png.rawPayload.readUInt32BE(16)).toBe(1200);
+    // Grayscale (IHDR's colour type 0), drawn once: the next request gets the same bytes, kept.
+    expect(png.rawPayload[25]).toBe(0);
+    const url = `${PUBLIC_URL}/l/${code}`;
+    expect(await qrCodePng(url)).toBe(await qrCodePng(url));
+    expect(await qrCodePng(url)).toEqual(png.rawPayload);
 
     const svg = await t.app.inject({ method: 'GET', url: `/l/${code}/qr.svg` });
     expect(svg.statusCode).toBe(200);
