@@ -11,6 +11,7 @@ export default defineConfig({
     setupFiles: ['test/cheap-passwords.ts'],
     maxWorkers: 2,
     isolate: false,
+    experimental: { fsModuleCache: true },
     testTimeout: 60_000,
     hookTimeout: 120_000,
   },

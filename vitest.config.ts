@@ -15,5 +15,8 @@ export default defineConfig({
     // A worker runs its test files one after another in one process: the app's modules are loaded,
     // and the PGlite test store opened, once per worker instead of once per file (test-app.ts).
     isolate: false,
+    // Modules compiled by one run are kept for the next (node_modules/.experimental-vitest-cache,
+    // by each file's content): a second run transforms almost nothing (`npx vitest --clearCache`).
+    experimental: { fsModuleCache: true },
   },
 });

@@ -25,5 +25,6 @@ export default defineConfig({
     hookTimeout: 60_000,
     maxWorkers: 2,
     isolate: false,
+    experimental: { fsModuleCache: true },
   },
 });
