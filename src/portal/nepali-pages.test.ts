@@ -174,7 +174,7 @@ describe('a payment link’s pages in Nepali', () => {
     expectNepali('a link’s form refused', refused, ['यो विवरण भर्नुहोस्।', 'सही फोन नम्बर हाल्नुहोस्, जस्तै 98XXXXXXXX।', 'सही इमेल ठेगाना हाल्नुहोस्'], ['call me', 'sita']);
 
     const range = (await links.create({ name: 'Tuition', min_amount: 100000, max_amount: 10000000, expires_on: '2099-12-31', max_payments: 2 })).body;
-    expectNepali('a link of the payer’s amount', await payer.open(codeOf(range.url)), ['रु. १,०००.०० देखि रु. १,००,०००.०० सम्मको जुनसुकै रकम।', '२०९९ डिसेम्बर ३१ सम्म भुक्तानी लिइन्छ।']);
+    expectNepali('a link of the payer’s amount', await payer.open(codeOf(range.url)), ['रु. १,०००.०० देखि रु. १,००,०००.०० सम्मको जुनसुकै रकम।', '३१ डिसेम्बर २०९९ सम्म भुक्तानी लिइन्छ।']);
     expectNepali('an amount below the least', (await payer.start(codeOf(range.url), { amount: '५००' })).answer, ['यहाँ कम्तीमा रु. १,०००.०० तिर्नुपर्छ।']);
 
     // Paid, held, canceled, not finished, refunded: each receipt.
