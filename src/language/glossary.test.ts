@@ -27,12 +27,10 @@ const GLOSSARY: Entry[] = [
     rejected: [/जाँच ?हुँदै/, /जाँचका लागि/],
   },
   { idea: 'what Pending waits for', term: 'पुष्टि हुन बाँकी', saidIn: ['receipt.Pending.message', 'demo.outcomes.Pending.message'], rejected: [] },
-  {
-    idea: 'a payment decided (completed or canceled)',
-    term: 'टुङ्गि',
-    saidIn: ['notices.finished.title', 'providers.alreadyDecided', 'demo.noOrder.message'],
-    rejected: [/भुक्तानी सकि/, /पहिल्यै टुङ्गिएको/],
-  },
+  { idea: 'a payment decided (completed or canceled)', term: 'टुङ्गि', saidIn: ['providers.alreadyDecided'], rejected: [/भुक्तानी सकि/, /पहिल्यै टुङ्गिएको/] },
+  // The page of a payment the payer is done with says completed, canceled or Pending under one title:
+  // its state, not "decided" (a Pending one is not).
+  { idea: 'the state of a payment', term: 'अवस्था', saidIn: ['notices.finished.title', 'demo.receipt.status'], rejected: [/भुक्तानी टुङ्गियो/] },
   {
     idea: 'the time to pay ran out',
     term: 'समय सकियो',

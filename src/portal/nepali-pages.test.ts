@@ -88,7 +88,7 @@ describe('the hosted page in Nepali', () => {
     await otpPayer.wallet(second, '9800000002', '1111');
     const paid = await otpPayer.otp(second, '९८७६५४');
     expect(paid.status).toBe(303);
-    expectNepali('a payment finished', await otpPayer.get(`/pay/?pidx=${second}`), ['भुक्तानी टुङ्गियो', 'यो भुक्तानी पूरा भयो।', 'Himal Tea House मा फर्कनुहोस्']);
+    expectNepali('a payment finished', await otpPayer.get(`/pay/?pidx=${second}`), ['भुक्तानीको अवस्था', 'यो भुक्तानी पूरा भयो।', 'Himal Tea House मा फर्कनुहोस्']);
 
     const canceled = await initiate();
     const cancelPayer = nepali();
