@@ -218,7 +218,7 @@ export const en = {
       title: 'No demo here',
       heading: 'The demo shop is not set up on this server',
       why: "Bhuktani creates its demo merchant only when it starts on an empty store, and this store already had merchants when it started (or the demo's key was removed).",
-      instead: (): Html => html`To try a payment, create a merchant with <code>npx bhuktani merchant create</code> and initiate a payment with its test key, as the README shows.`,
+      instead: (): Html => html`To try a payment, create a merchant with <code>node bin/bhuktani.js merchant create</code> and initiate a payment with its test key, as the README shows.`,
     },
   },
 };
