@@ -1,4 +1,4 @@
-// `bhuktani provider set|enable|disable|list|reconcile` (contract section 13). Set-up is audited as
+// `bhuktani provider set|enable|disable|list|reconcile`. Set-up is audited as
 // the CLI and the same for every instance; credentials are sealed, never printed.
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';

@@ -1,4 +1,4 @@
-// The console's Providers page (contract section 13): each provider's set-up and health per
+// The console's Providers page: each provider's set-up and health per
 // environment (attempts, success rate, latency, open unknowns, receivable), the attempts handed to
 // the operators, the refunds to make at providers by hand, and the last settlement-report check.
 import { html, type Html } from '../http/html.js';

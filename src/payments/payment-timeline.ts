@@ -18,7 +18,7 @@ export interface TimelineEntry {
 
 const payerOf = (detail: Record<string, unknown>) => (typeof detail.mobile === 'string' ? ` from ${maskMobile(detail.mobile)}` : '');
 
-/** A provider's name as payers know it, from an attempt's event (contract section 13). */
+/** A provider's name as payers know it, from an attempt's event. */
 const providerOf = (detail: Record<string, unknown>) => ({ khalti: 'Khalti', esewa: 'eSewa', connectips: 'connectIPS' })[String(detail.provider)] ?? 'the provider';
 const answerOf = (detail: Record<string, unknown>) => (typeof detail.answer === 'string' && detail.answer ? ` (${detail.answer})` : '');
 

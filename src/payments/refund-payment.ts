@@ -1,6 +1,6 @@
-// Refunds of a completed payment, whole or in parts (contract section 3). The conditional update of
+// Refunds of a completed payment, whole or in parts. The conditional update of
 // the state machine is the guard: racing refunds can never return more than was paid. A refund draws
-// on the merchant's balance (contract section 10), under the lock every debit of it takes, so refunds
+// on the merchant's balance, under the lock every debit of it takes, so refunds
 // and payouts racing for the last rupees never take the balance below zero: in live what the balance
 // lacks is refused; in test the sandbox covers it (`refundDraw`), each cover decided under that lock.
 import type { AppContext } from '../context.js';
@@ -53,7 +53,7 @@ function insufficientBalance(balance: number): AppError {
 
 /**
  * The refund's journal and record. A wallet payment's money goes back to the wallet; a provider
- * payment's is owed back through its provider (contract section 13), queued for its refund API or
+ * payment's is owed back through its provider, queued for its refund API or
  * for the operators. Returns the refund record's id.
  */
 async function refundToPayer(ctx: AppContext, tx: Queryable, moved: Payment, refund: { refundIdx: string; amount: number; now: Date }): Promise<number> {

@@ -28,7 +28,7 @@ export async function resolvePayment(ctx: AppContext, { actor, pidx, resolution,
   const payment = await findPayment(ctx.db, pidx);
   if (!payment) throw new AppError('not_found');
   if (payment.status !== 'Pending') throw new AppError('bad_request', { detail: `Only a Pending payment can be resolved; this one is ${payment.status}.` });
-  // Held while a provider's answer is unknown: decided through its attempt (contract section 13).
+  // Held while a provider's answer is unknown: decided through its attempt.
   const held = payment.payer_mobile === null ? await findAttemptByTransactionId(ctx.db, payment.transaction_id!) : undefined;
   if (held) {
     await resolveAttempt(ctx, { actor, attempt: held, decision: resolution === 'Completed' ? 'paid' : 'not_paid', reason: reason?.trim() || `resolved ${resolution}` });

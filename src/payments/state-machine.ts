@@ -1,4 +1,4 @@
-// The payment lifecycle of contract section 4: the allowed moves, and the function that makes them
+// The payment lifecycle: the allowed moves, and the function that makes them
 // (the paying moves, with their money, are made by completion-store). Each move is a single
 // conditional UPDATE, so when requests race exactly one wins.
 import type { Queryable } from '../db/db.js';
@@ -16,7 +16,7 @@ export type Move =
   | { name: 'resolve_completed' }
   | { name: 'resolve_canceled' }
   | { name: 'refund'; amount: number }
-  // Through a provider (contract section 13): paid, or held while its answer is unknown, from the
+  // Through a provider: paid, or held while its answer is unknown, from the
   // hosted page; then decided by the provider's later answer.
   | { name: 'provider_pay'; transactionId: string }
   | { name: 'provider_hold'; transactionId: string }

@@ -3,7 +3,7 @@ import { formatTimestamp } from '../http/timestamp.js';
 
 export const recordTypes = {
   'Wallet payment': { idx: 'wallet_payment', name: 'Wallet payment' },
-  // Paid through a provider (contract section 13).
+  // Paid through a provider.
   'Khalti payment': { idx: 'khalti_payment', name: 'Khalti payment' },
   'eSewa payment': { idx: 'esewa_payment', name: 'eSewa payment' },
   'connectIPS payment': { idx: 'connectips_payment', name: 'connectIPS payment' },
@@ -59,7 +59,7 @@ export function transactionRecord(row: TransactionRow, timeZone: string) {
     merchant: { idx: row.merchant_idx, name: row.merchant_name, mobile: row.merchant_mobile },
     pidx: row.pidx,
     purchase_order_id: row.purchase_order_id,
-    // Only on the records of a payment started from a payment link (contract section 14): every other record keeps its shape.
+    // Only on the records of a payment started from a payment link: every other record keeps its shape.
     ...(row.payment_link ? { payment_link: row.payment_link } : {}),
   };
 }
