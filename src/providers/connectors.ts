@@ -6,7 +6,7 @@ import { khaltiConnector } from './khalti/khalti-connector.js';
 import { transportFor } from './provider-http.js';
 import { recordCall } from './provider-health.js';
 import type { ProviderSetup } from './provider-setup.js';
-import { ProviderUnavailableError, type AttemptRef, type AttemptToStart, type Provider, type ProviderAnswer, type RefundAnswer } from './provider.js';
+import { ProviderRefusedError, ProviderUnavailableError, type AttemptRef, type AttemptToStart, type Provider, type ProviderAnswer, type RefundAnswer } from './provider.js';
 
 const connectors = { khalti: khaltiConnector, esewa: esewaConnector, connectips: connectipsConnector };
 
@@ -17,8 +17,8 @@ export function connectorFor(ctx: AppContext, setup: ProviderSetup): Provider {
 /** A provider whose every server call is timed, counted in /metrics and in its health. */
 export function measuredConnector(ctx: AppContext, setup: ProviderSetup) {
   const provider = connectorFor(ctx, setup);
-  const record = (operation: 'start' | 'status' | 'refund', started: number, ok: boolean) =>
-    recordCall(ctx, { name: setup.name, environment: setup.environment, operation, ok, ms: performance.now() - started });
+  const record = (operation: 'start' | 'status' | 'refund', started: number, ok: boolean, refused = false) =>
+    recordCall(ctx, { name: setup.name, environment: setup.environment, operation, ok, refused, ms: performance.now() - started });
   return {
     provider,
     async start(attempt: AttemptToStart) {
@@ -30,6 +30,8 @@ export function measuredConnector(ctx: AppContext, setup: ProviderSetup) {
         return result;
       } catch (error) {
         if (error instanceof ProviderUnavailableError) await record('start', started, false);
+        // The provider answered as it should, that the request was invalid: a healthy call.
+        if (error instanceof ProviderRefusedError) await record('start', started, true, true);
         throw error;
       }
     },

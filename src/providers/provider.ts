@@ -60,7 +60,7 @@ export type RefundAnswer = { kind: 'refunded'; reference?: string; detail: strin
 
 export interface Provider {
   readonly name: ProviderName;
-  /** Starts the attempt at the provider; a ProviderUnavailableError when it does not answer as it should. */
+  /** Starts the attempt at the provider; a ProviderUnavailableError when it does not answer as it should, a ProviderRefusedError when it refuses the request as invalid. */
   start(attempt: AttemptToStart): Promise<{ redirect: ProviderRedirect; providerReference?: string }>;
   /** The attempt named by the payer's return (`path`: what follows /pay/return/<provider>/), unverified. */
   readReturn(path: string[], query: Record<string, string>): ProviderReturn;
@@ -72,3 +72,9 @@ export interface Provider {
 
 /** The provider did not start the attempt (no answer, an error, an answer that does not fit). */
 export class ProviderUnavailableError extends Error {}
+
+/**
+ * The provider refused the request as invalid (Khalti's 400 `validation_error`): it answered as it
+ * should, so this is no failure of the provider and counts nothing against its health.
+ */
+export class ProviderRefusedError extends Error {}

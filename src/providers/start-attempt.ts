@@ -10,7 +10,7 @@ import { moveAttempt } from './attempt-state-machine.js';
 import { insertAttempt } from './attempt-store.js';
 import { measuredConnector } from './connectors.js';
 import { offeredProvidersCached } from './offered-providers.js';
-import { ProviderUnavailableError, type ProviderName, type ProviderRedirect } from './provider.js';
+import { ProviderRefusedError, ProviderUnavailableError, type ProviderName, type ProviderRedirect } from './provider.js';
 import { findProviderSetup } from './provider-setup.js';
 
 /** Where a provider sends the payer back: PUBLIC_URL/pay/return/<provider>/<attempt>/<outcome>. */
@@ -46,10 +46,11 @@ export async function startProviderAttempt(ctx: AppContext, { payment, merchant 
     await insertAttempt(ctx.db, { ...attempt, provider_reference: started.providerReference ?? null });
     return started.redirect;
   } catch (error) {
-    if (!(error instanceof ProviderUnavailableError)) throw error;
+    if (!(error instanceof ProviderUnavailableError) && !(error instanceof ProviderRefusedError)) throw error;
     // The payer never reached the provider: nothing can have been paid through this attempt.
     const failed = await insertAttempt(ctx.db, { ...attempt, provider_reference: null });
     await moveAttempt(ctx.db, failed, 'fail', { answer: `could not start: ${error.message}` }, ctx.clock.now());
-    throw new PayerError('provider_not_answering');
+    // A refusal is this payment's, not an outage: the payer's request (400), the provider still offered.
+    throw new PayerError(error instanceof ProviderRefusedError ? 'provider_unavailable' : 'provider_not_answering');
   }
 }

@@ -3,8 +3,8 @@
 // root that /api/v2/epayment/initiate/ is appended to; the secret key goes as `Authorization: Key …`.
 import type { ProviderSetup } from '../provider-setup.js';
 import { TransportError, type Transport } from '../provider-http.js';
-import { ProviderUnavailableError, type Provider } from '../provider.js';
-import { initiated, lookupAnswer, refundAnswer } from './transformers.js';
+import { ProviderRefusedError, ProviderUnavailableError, type Provider } from '../provider.js';
+import { initiated, lookupAnswer, refundAnswer, validationRefusal } from './transformers.js';
 
 /** The attempt a payer's return names (…/pay/return/khalti/<path>?<query>), read before the attempt's set-up is known. */
 export const khaltiReturnedAttempt = (path: string[], query: Record<string, string>): string | undefined => path[0];
@@ -27,6 +27,8 @@ export function khaltiConnector(setup: ProviderSetup, transport: Transport): Pro
           purchase_order_id: attempt.idx,
           purchase_order_name: attempt.orderName.slice(0, 200),
         });
+        const refused = validationRefusal(answer);
+        if (refused) throw new ProviderRefusedError(refused);
         const started = initiated(answer);
         if (typeof started === 'string') throw new ProviderUnavailableError(started);
         return { redirect: { method: 'GET', url: started.payment_url }, providerReference: started.pidx };

@@ -8,6 +8,23 @@ export interface KhaltiInitiated {
   payment_url: string;
 }
 
+/**
+ * Khalti's refusal of a request as invalid, in a line (its documented 400: each field's messages and
+ * `error_key: validation_error`); undefined for any other answer.
+ */
+export function validationRefusal(answer: HttpAnswer): string | undefined {
+  if (answer.status !== 400) return undefined;
+  let body: Record<string, unknown>;
+  try {
+    body = jsonOf(answer);
+  } catch {
+    return undefined;
+  }
+  if (body.error_key !== 'validation_error') return undefined;
+  const fields = Object.entries(body).filter(([name]) => name !== 'error_key' && name !== 'status_code');
+  return `Khalti refused it: ${fields.map(([name, messages]) => `${name}: ${Array.isArray(messages) ? messages.join(' ') : JSON.stringify(messages)}`).join('; ')}`.slice(0, 300);
+}
+
 /** The initiate answer, or the reason it is not one. */
 export function initiated(answer: HttpAnswer): KhaltiInitiated | string {
   if (answer.status !== 200) return `initiate answered ${answer.status}`;
