@@ -3,7 +3,14 @@
 import type { AppContext } from '../context.js';
 import type { Queryable } from '../db/db.js';
 import type { Environment } from '../environment.js';
-import { providerNames, type ProviderName } from './provider.js';
+import type { Payment } from '../payments/payment.js';
+import { khaltiAmounts } from './khalti/khalti-amounts.js';
+import { providerNames, type AmountsAccepted, type ProviderName } from './provider.js';
+
+const amountsAccepted: Record<ProviderName, AmountsAccepted> = { khalti: khaltiAmounts, esewa: {}, connectips: {} };
+
+/** Whether `name` takes a payment of `amount` paisa. */
+export const acceptsAmount = (name: ProviderName, amount: number) => amount >= (amountsAccepted[name].least ?? 0) && amount <= (amountsAccepted[name].most ?? Infinity);
 
 export async function offeredProviders(db: Queryable, environment: Environment, now: Date): Promise<ProviderName[]> {
   const rows = await db.query<{ name: ProviderName }>(
@@ -39,4 +46,9 @@ export async function offeredProvidersCached(ctx: Pick<AppContext, 'db' | 'clock
 /** Forgets this instance's cached lists (its own set-up changes show at once). */
 export function forgetOfferedProviders(ctx: Pick<AppContext, 'config'>): void {
   cached.delete(ctx.config);
+}
+
+/** The providers the hosted page offers for `payment`: those offered in its environment that take its amount. */
+export async function offeredProvidersFor(ctx: Pick<AppContext, 'db' | 'clock' | 'config'>, payment: Pick<Payment, 'environment' | 'amount'>): Promise<ProviderName[]> {
+  return (await offeredProvidersCached(ctx, payment.environment)).filter((name) => acceptsAmount(name, payment.amount));
 }

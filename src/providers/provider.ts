@@ -15,6 +15,12 @@ export const recordTypeOfProvider = { khalti: 'Khalti payment', esewa: 'eSewa pa
 /** The owner id of a provider's ledger accounts. */
 export const providerNumbers: Record<ProviderName, number> = { khalti: 1, esewa: 2, connectips: 3 };
 
+/** The amounts (paisa) a provider takes; a payment outside them is not offered that provider. */
+export interface AmountsAccepted {
+  least?: number;
+  most?: number;
+}
+
 /** How the payer's browser goes to the provider: a redirect, or a form it posts there. */
 export type ProviderRedirect = { method: 'GET'; url: string } | { method: 'POST'; url: string; fields: [string, string][] };
 

@@ -9,7 +9,7 @@ import { PayerError } from '../payments/payer-error.js';
 import { moveAttempt } from './attempt-state-machine.js';
 import { insertAttempt } from './attempt-store.js';
 import { measuredConnector } from './connectors.js';
-import { offeredProvidersCached } from './offered-providers.js';
+import { offeredProvidersFor } from './offered-providers.js';
 import { ProviderRefusedError, ProviderUnavailableError, type ProviderName, type ProviderRedirect } from './provider.js';
 import { findProviderSetup } from './provider-setup.js';
 
@@ -20,7 +20,7 @@ export const returnUrl = (publicUrl: string, name: ProviderName, attemptIdx: str
 export async function startProviderAttempt(ctx: AppContext, { payment, merchant }: { payment: Payment; merchant: Pick<Merchant, 'name'> }, name: ProviderName): Promise<ProviderRedirect> {
   const now = ctx.clock.now();
   await assertPayable(ctx.db, payment, now);
-  if (!(await offeredProvidersCached(ctx, payment.environment)).includes(name)) throw new PayerError('provider_unavailable');
+  if (!(await offeredProvidersFor(ctx, payment)).includes(name)) throw new PayerError('provider_unavailable');
   const setup = await findProviderSetup(ctx, name, payment.environment);
   if (!setup?.enabled) throw new PayerError('provider_unavailable');
   // 12 random bytes: 17 letters and digits, within connectIPS's 20 for a TXNID.

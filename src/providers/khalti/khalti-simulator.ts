@@ -29,7 +29,9 @@ export function registerKhaltiSimulator(app: FastifyInstance, ctx: AppContext, c
     const amount = Number(text(field(body, 'amount')));
     const fields: Record<string, string[]> = {};
     for (const name of ['return_url', 'website_url', 'purchase_order_id', 'purchase_order_name']) if (!text(field(body, name))) fields[name] = ['This field is required.'];
-    if (!Number.isSafeInteger(amount) || amount < 10) fields.amount = ['Amount should be at least 10 paisa.'];
+    // Khalti's least, and its words for it (docs.khalti.com, Web Checkout, initiate's errors).
+    if (!Number.isSafeInteger(amount)) fields.amount = ['A valid integer is required.'];
+    else if (amount < 1000) fields.amount = ['Amount should be greater than Rs. 10, that is 1000 paisa.'];
     if (Object.keys(fields).length) return reply.code(400).send({ ...fields, error_key: 'validation_error' });
     const pidx = ctx.ids.random(16);
     const now = ctx.clock.now();
