@@ -97,12 +97,14 @@ describe('Khalti, with a second Bhuktani as the upstream', () => {
       const upstreamPidx = new URL(paymentUrl).searchParams.get('pidx')!;
       // A forged return: the status and amounts of a success, for a payment nobody paid upstream.
       const forged = await browser.get(`/pay/return/khalti/${attempt.idx}/success?pidx=${upstreamPidx}&status=Completed&transaction_id=FORGED&amount=1000&total_amount=1000`);
-      expect(callbackParams(handoffLink(forged.body)!).status).toBe('Pending');
-      expect((await api.lookup(body.pidx)).body.status).toBe('Pending');
-      // The upstream still says Initiated; once its time is up the payment is released, never paid.
+      // The upstream says Initiated: the claim holds nothing, the payer is back on the hosted page.
+      expect(forged.location).toBe(paymentPath(body.pidx));
+      expect((await api.lookup(body.pidx)).body.status).toBe('Initiated');
+      // Once its time is up the attempt is closed, never paid.
       t.clock.advance(t.ctx.config.paymentTtlSeconds + 3600);
       await reconcileAttempts(t.ctx);
-      expect((await api.lookup(body.pidx)).body.status).toBe('User canceled');
+      expect((await api.lookup(body.pidx)).body.status).toBe('Expired');
+      expect((await t.db.query<{ state: string }>('SELECT state FROM provider_attempts WHERE idx = $1', [attempt.idx]))[0].state).toBe('Failed');
       expect((await verifyLedger(t.db)).filter((r) => !r.holds)).toEqual([]);
     },
     PROCESS_TIMEOUT,
