@@ -6,7 +6,7 @@ import { khaltiConnector } from './khalti/khalti-connector.js';
 import { transportFor } from './provider-http.js';
 import { recordCall } from './provider-health.js';
 import type { ProviderSetup } from './provider-setup.js';
-import { ProviderRefusedError, ProviderUnavailableError, type AttemptRef, type AttemptToStart, type Provider, type ProviderAnswer, type RefundAnswer } from './provider.js';
+import { ProviderRefusedError, ProviderUnavailableError, type AttemptRef, type AttemptToStart, type Provider, type ProviderAnswer, type RefundAnswer, type RefundedRecord } from './provider.js';
 
 const connectors = { khalti: khaltiConnector, esewa: esewaConnector, connectips: connectipsConnector };
 
@@ -46,6 +46,13 @@ export function measuredConnector(ctx: AppContext, setup: ProviderSetup) {
       const started = performance.now();
       const answer = await provider.refund(...args);
       await record('refund', started, !(answer.kind === 'unknown' && answer.fault));
+      return answer;
+    },
+    async refunded(attempt: AttemptRef): Promise<RefundedRecord | undefined> {
+      if (!provider.refunded) return undefined;
+      const started = performance.now();
+      const answer = await provider.refunded(attempt);
+      await record('status', started, !(answer.kind === 'unknown' && answer.fault));
       return answer;
     },
   };

@@ -64,6 +64,14 @@ export interface ProviderReturn {
 
 export type RefundAnswer = { kind: 'refunded'; reference?: string; detail: string } | { kind: 'refused'; detail: string } | { kind: 'unknown'; detail: string; fault?: boolean };
 
+/**
+ * What the provider's own record of a paid attempt says was refunded of it (Khalti's lookup: its
+ * status and `refunded`): some or none, the whole or not, and the amount when it tells it.
+ */
+export type RefundedRecord =
+  | { kind: 'record'; any: boolean; whole: boolean; amount?: number; detail: string }
+  | { kind: 'unknown'; detail: string; fault?: boolean };
+
 export interface Provider {
   readonly name: ProviderName;
   /** Starts the attempt at the provider; a ProviderUnavailableError when it does not answer as it should, a ProviderRefusedError when it refuses the request as invalid. */
@@ -72,8 +80,14 @@ export interface Provider {
   readReturn(path: string[], query: Record<string, string>): ProviderReturn;
   /** Asks the provider's own server; never throws for what the provider does. */
   status(attempt: AttemptRef): Promise<ProviderAnswer>;
-  /** The provider's refund API, for providers that have one; `key` makes a retry the same refund. */
-  refund?(attempt: AttemptRef & { providerTransactionId: string }, refund: { key: string; amount: number; whole: boolean }): Promise<RefundAnswer>;
+  /**
+   * The provider's refund API, for providers that have one. Asked once per refund unless the
+   * provider's record (`refunded`) says an earlier request of it was not made: no provider promises
+   * that a request sent twice refunds once.
+   */
+  refund?(attempt: AttemptRef & { providerTransactionId: string }, refund: { amount: number; whole: boolean }): Promise<RefundAnswer>;
+  /** What the provider's own record says was refunded of a paid attempt (with `refund`). */
+  refunded?(attempt: AttemptRef): Promise<RefundedRecord>;
 }
 
 /** The provider did not start the attempt (no answer, an error, an answer that does not fit). */

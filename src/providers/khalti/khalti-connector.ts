@@ -4,7 +4,7 @@
 import type { ProviderSetup } from '../provider-setup.js';
 import { TransportError, type Transport } from '../provider-http.js';
 import { ProviderRefusedError, ProviderUnavailableError, type Provider } from '../provider.js';
-import { initiated, lookupAnswer, refundAnswer, validationRefusal } from './transformers.js';
+import { initiated, lookupAnswer, refundAnswer, refundedRecord, validationRefusal } from './transformers.js';
 
 /** The attempt a payer's return names (…/pay/return/khalti/<path>?<query>), read before the attempt's set-up is known. */
 export const khaltiReturnedAttempt = (path: string[], query: Record<string, string>): string | undefined => path[0];
@@ -12,8 +12,7 @@ export const khaltiReturnedAttempt = (path: string[], query: Record<string, stri
 export function khaltiConnector(setup: ProviderSetup, transport: Transport): Provider {
   const base = setup.settings.base_url;
   const headers = { authorization: `Key ${setup.credentials.secret_key}`, 'content-type': 'application/json' };
-  const post = (path: string, body: unknown, extra: Record<string, string> = {}) =>
-    transport({ url: `${base}${path}`, method: 'POST', headers: { ...headers, ...extra }, body: JSON.stringify(body) });
+  const post = (path: string, body: unknown) => transport({ url: `${base}${path}`, method: 'POST', headers, body: JSON.stringify(body) });
 
   return {
     name: 'khalti',
@@ -55,8 +54,18 @@ export function khaltiConnector(setup: ProviderSetup, transport: Transport): Pro
 
     async refund(attempt, refund) {
       try {
-        const answer = await post(`/api/merchant-transaction/${encodeURIComponent(attempt.providerTransactionId)}/refund/`, refund.whole ? {} : { amount: refund.amount }, { 'idempotency-key': refund.key });
+        const answer = await post(`/api/merchant-transaction/${encodeURIComponent(attempt.providerTransactionId)}/refund/`, refund.whole ? {} : { amount: refund.amount });
         return refundAnswer(answer);
+      } catch (error) {
+        if (error instanceof TransportError) return { kind: 'unknown', detail: error.message, fault: true };
+        throw error;
+      }
+    },
+
+    async refunded(attempt) {
+      if (!attempt.providerReference) return { kind: 'unknown', detail: 'Khalti never gave this attempt a pidx' };
+      try {
+        return refundedRecord(await post('/api/v2/epayment/lookup/', { pidx: attempt.providerReference }), { pidx: attempt.providerReference, amount: attempt.amount });
       } catch (error) {
         if (error instanceof TransportError) return { kind: 'unknown', detail: error.message, fault: true };
         throw error;
