@@ -2,7 +2,7 @@
 // record can read, with amounts (Bhuktani's lookup) and without (Khalti's: only its status and
 // `refunded`). The end-to-end cases, through a proxy losing the answers: khalti/khalti-upstream.test.ts.
 import { describe, expect, it } from 'vitest';
-import { refundedRecord } from './khalti/transformers.js';
+import { refundedRecord } from '../providers/khalti/transformers.js';
 import { lostRefundMade } from './lost-refund.js';
 
 const record = (any: boolean, whole: boolean, amount?: number) => ({ kind: 'record' as const, any, whole, amount, detail: 'lookup' });
