@@ -14,6 +14,7 @@ import { findAttempt } from './attempt-store.js';
 import { lostRefundMade } from './lost-refund.js';
 import type { Attempt } from './attempt-state-machine.js';
 import { measuredConnector } from './measured-connector.js';
+import type { Customer } from '../providers/provider.js';
 import { ledgerNumberOf } from '../providers/registry.js';
 import { findProviderRefund, markProviderRefunded, recordRefundTry, type ProviderRefund } from './provider-refund-store.js';
 import { findProviderSetup } from '../providers/provider-setup.js';
@@ -67,7 +68,8 @@ export async function refundAtProvider(ctx: AppContext, refund: ProviderRefund, 
     if (made === 'made') return markDone(ctx, refund, attempt, { by: `${refund.provider} refund API`, answer: `made, by ${record.detail}` });
     if (made === 'cannot tell') return toOperators(`an answer was lost, and ${record.detail} cannot tell whether this refund was made: check at the provider, then mark it`);
   }
-  const answer = await connector.refund({ ...ref, providerTransactionId: attempt.provider_transaction_id }, { amount: refund.amount, whole: before === 0 && refund.amount === attempt.amount });
+  const [payment] = await ctx.db.query<{ customer_info: Customer }>('SELECT customer_info FROM payments WHERE pidx = $1', [attempt.pidx]);
+  const answer = await connector.refund({ ...ref, providerTransactionId: attempt.provider_transaction_id, customer: payment?.customer_info ?? null }, { amount: refund.amount, whole: before === 0 && refund.amount === attempt.amount });
   if (!answer) return toOperators(`${refund.provider} has no refund API: refund it at the provider, then mark it`);
   if (answer.kind === 'refunded') return markDone(ctx, refund, attempt, { by: `${refund.provider} refund API`, reference: answer.reference, answer: answer.detail });
   if (answer.kind === 'refused') return toOperators(answer.detail);

@@ -91,6 +91,9 @@ export interface ProviderDescriptor {
 /** How the payer's browser goes to the provider: a redirect, or a form it posts there. */
 export type ProviderRedirect = { method: 'GET'; url: string } | { method: 'POST'; url: string; fields: [string, string][] };
 
+/** Whom the payment is billed to, as the merchant gave it at initiate (`customer_info`). */
+export type Customer = { name?: string; email?: string; phone?: string } | null;
+
 /** An attempt as a connector sees it. */
 export interface AttemptRef {
   idx: string;
@@ -106,7 +109,7 @@ export interface AttemptToStart extends AttemptRef {
   orderName: string;
   merchantName: string;
   websiteUrl: string;
-  customer: { name?: string; email?: string; phone?: string } | null;
+  customer: Customer;
   /** Where the provider sends the payer back (Bhuktani's return addresses for this attempt). */
   returnUrl: (outcome: 'success' | 'failure') => string;
 }
@@ -151,7 +154,7 @@ export interface Provider {
    * provider's record (`refunded`) says an earlier request of it was not made: no provider promises
    * that a request sent twice refunds once.
    */
-  refund?(attempt: AttemptRef & { providerTransactionId: string }, refund: { amount: number; whole: boolean }): Promise<RefundAnswer>;
+  refund?(attempt: AttemptRef & { providerTransactionId: string; customer: Customer }, refund: { amount: number; whole: boolean }): Promise<RefundAnswer>;
   /** What the provider's own record says was refunded of a paid attempt (with `refund`). */
   refunded?(attempt: AttemptRef): Promise<RefundedRecord>;
 }

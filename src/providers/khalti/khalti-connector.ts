@@ -3,8 +3,20 @@
 // root that /api/v2/epayment/initiate/ is appended to; the secret key goes as `Authorization: Key …`.
 import type { ProviderSetup } from '../provider.js';
 import { TransportError, type Transport } from '../provider-http.js';
-import { ProviderRefusedError, ProviderUnavailableError, type Provider } from '../provider.js';
+import { ProviderRefusedError, ProviderUnavailableError, type Customer, type Provider } from '../provider.js';
 import { initiated, lookupAnswer, refundAnswer, refundedRecord, validationRefusal } from './transformers.js';
+
+/** `customer_info` as Khalti takes it at initiate: the fields given, none empty; undefined without one. */
+function customerInfo(customer: Customer): Record<string, string> | undefined {
+  const given = Object.entries(customer ?? {}).filter(([name, value]) => ['name', 'email', 'phone'].includes(name) && typeof value === 'string' && value.trim() !== '');
+  return given.length ? Object.fromEntries(given) : undefined;
+}
+
+/** The payer's mobile as Khalti's refund API takes it (98XXXXXXXX), from the customer's phone; undefined when it is none. */
+function payerMobile(customer: Customer): string | undefined {
+  const digits = (customer?.phone ?? '').replace(/[\s()-]/g, '').replace(/^(\+?977)(?=9\d{9}$)/, '');
+  return /^9[678]\d{8}$/.test(digits) ? digits : undefined;
+}
 
 export function khaltiConnector(setup: ProviderSetup, transport: Transport): Provider {
   const base = setup.settings.base_url;
@@ -21,6 +33,7 @@ export function khaltiConnector(setup: ProviderSetup, transport: Transport): Pro
           amount: attempt.amount,
           purchase_order_id: attempt.idx,
           purchase_order_name: attempt.orderName.slice(0, 200),
+          customer_info: customerInfo(attempt.customer),
         });
         const refused = validationRefusal(answer);
         if (refused) throw new ProviderRefusedError(refused);
@@ -50,7 +63,10 @@ export function khaltiConnector(setup: ProviderSetup, transport: Transport): Pro
 
     async refund(attempt, refund) {
       try {
-        const answer = await post(`/api/merchant-transaction/${encodeURIComponent(attempt.providerTransactionId)}/refund/`, refund.whole ? {} : { amount: refund.amount });
+        // A payment made from a bank is refunded to the Khalti account of the payer's mobile: Khalti's
+        // refund API requires `mobile` for those, and its lookup does not say which payments they are.
+        const mobile = payerMobile(attempt.customer);
+        const answer = await post(`/api/merchant-transaction/${encodeURIComponent(attempt.providerTransactionId)}/refund/`, { ...(refund.whole ? {} : { amount: refund.amount }), ...(mobile ? { mobile } : {}) });
         return refundAnswer(answer);
       } catch (error) {
         if (error instanceof TransportError) return { kind: 'unknown', detail: error.message, fault: true };

@@ -6,7 +6,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { csrfToken, csrfValid } from '../../http/csrf.js';
 import type { SimulatorTools } from '../provider.js';
 import { sendSimulatorPage } from '../simulator-page.js';
-import { countStatusCheck, findSimulation, findSimulationByTransaction, insertSimulation, pickOutcome, refundSimulation, simulatedOutcomes, simulatedStatus, type SimulatedOutcome } from '../simulator-store.js';
+import { addSimulationDetails, countStatusCheck, findSimulation, findSimulationByTransaction, insertSimulation, pickOutcome, refundSimulation, simulatedOutcomes, simulatedStatus, type SimulatedOutcome } from '../simulator-store.js';
 
 const field = (body: unknown, name: string): unknown => (body as Record<string, unknown> | undefined)?.[name];
 const text = (value: unknown) => (typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '');
@@ -38,7 +38,13 @@ export function registerKhaltiSimulator(app: FastifyInstance, { ctx, csrfSecret,
       provider: 'khalti',
       reference: pidx,
       amount,
-      details: { return_url: text(field(body, 'return_url')), purchase_order_id: text(field(body, 'purchase_order_id')), name: text(field(body, 'purchase_order_name')) },
+      details: {
+        return_url: text(field(body, 'return_url')),
+        purchase_order_id: text(field(body, 'purchase_order_id')),
+        name: text(field(body, 'purchase_order_name')),
+        // Kept as Khalti keeps whom it bills (shown to developers who look).
+        customer_info: JSON.stringify(field(body, 'customer_info') ?? null),
+      },
       created_at: now,
     });
     const expiresIn = ctx.config.paymentTtlSeconds;
@@ -68,6 +74,11 @@ export function registerKhaltiSimulator(app: FastifyInstance, { ctx, csrfSecret,
     if (!(await authorized(request, reply))) return reply;
     const simulation = await findSimulationByTransaction(ctx.db, 'khalti', (request.params as { transactionId: string }).transactionId);
     if (!simulation || simulatedStatus(simulation, 99) !== 'paid') return reply.code(404).send({ detail: 'Not found.', error_key: 'validation_error' });
+    // A payment made from a bank is refunded to a Khalti account: its refund API requires the mobile (docs.khalti.com, Refund API).
+    if (simulation.details.paid_from === 'bank' && !/^9\d{9}$/.test(text(field(request.body, 'mobile')))) {
+      return reply.code(400).send({ mobile: ['This field is required.'], error_key: 'validation_error' });
+    }
+    if (simulation.details.paid_from === 'bank') await addSimulationDetails(ctx.db, 'khalti', simulation.reference, { refunded_to: text(field(request.body, 'mobile')) });
     const given = field(request.body, 'amount');
     const amount = given === undefined ? simulation.amount - simulation.refunded : Number(text(given));
     if (!Number.isSafeInteger(amount) || amount <= 0 || !(await refundSimulation(ctx.db, 'khalti', simulation.reference, amount))) {
@@ -81,7 +92,15 @@ export function registerKhaltiSimulator(app: FastifyInstance, { ctx, csrfSecret,
     const simulation = pidx ? await findSimulation(ctx.db, 'khalti', pidx) : undefined;
     if (!simulation) return reply.code(404).send({ detail: 'Not found.' });
     const csrf = csrfToken(request, reply, csrfSecret, { binding: `sandbox:khalti:${pidx}`, secure: ctx.config.publicUrl.startsWith('https:') });
-    return sendSimulatorPage(reply, { label: 'Khalti', simulation, action: '/sandbox/khalti/pay', fields: [['pidx', pidx]], csrf, returnOrigins: [new URL(simulation.details.return_url).origin] });
+    return sendSimulatorPage(reply, {
+      label: 'Khalti',
+      simulation,
+      action: '/sandbox/khalti/pay',
+      fields: [['pidx', pidx]],
+      csrf,
+      returnOrigins: [new URL(simulation.details.return_url).origin],
+      moreChoices: [['paid', 'Pay from a bank', 'The payment succeeds from a bank account: Khalti refunds it only with the payer’s mobile.', [['paid_from', 'bank']]]],
+    });
   });
 
   // The payer's choice; then back to return_url with Khalti's callback parameters.
@@ -89,6 +108,7 @@ export function registerKhaltiSimulator(app: FastifyInstance, { ctx, csrfSecret,
     const pidx = text(field(request.body, 'pidx'));
     const outcome = text(field(request.body, 'outcome')) as SimulatedOutcome;
     if (!csrfValid(request, csrfSecret, `sandbox:khalti:${pidx}`) || !simulatedOutcomes.includes(outcome)) return reply.code(400).send({ detail: 'Bad request.' });
+    if (text(field(request.body, 'paid_from')) === 'bank' && (await findSimulation(ctx.db, 'khalti', pidx))?.outcome === 'open') await addSimulationDetails(ctx.db, 'khalti', pidx, { paid_from: 'bank' });
     const simulation = await pickOutcome(ctx.db, 'khalti', pidx, outcome, ctx.ids.random(16));
     if (!simulation) return reply.code(404).send({ detail: 'Not found.' });
     const canceled = simulation.outcome === 'canceled';
