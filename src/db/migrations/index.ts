@@ -24,7 +24,7 @@ import m022 from './022_merchant_people.js';
 import m030 from './030_esewa_door.js';
 import m040 from './040_payment_providers.js';
 import m050 from './050_payment_links.js';
-import m055 from './055_esewa_v1_posts.js';
+import m070 from './070_esewa_v1_posts.js';
 
 export interface Migration {
   name: string;
@@ -67,5 +67,5 @@ export const migrations: Migration[] = [
   },
   sql('040_payment_providers', m040),
   sql('050_payment_links', m050),
-  sql('055_esewa_v1_posts', m055),
+  sql('070_esewa_v1_posts', m070),
 ];

@@ -17,8 +17,8 @@ export function esewaDocsSection(publicUrl: string): DocsSection {
 <table><thead><tr><th>What</th><th>Where</th><th>Answer</th></tr></thead><tbody>
 ${row(['ePay v2 form', 'POST /api/epay/main/v2/form (form-encoded, multipart, JSON or the query string)', '302 to the hosted page'])}
 ${row(['ePay v2 status check', 'GET /api/epay/transaction/status/ (below)', '200 JSON'])}
-${row(['ePay v1 form', 'POST or GET /epay/main (amt, txAmt, psc, pdc, tAmt, scd, pid, su, fu)', '302 to the hosted page'])}
-${row(['ePay v1 verification', 'POST or GET /epay/transrec (amt, rid, pid, scd)', '200 text/xml Success or failure'])}
+${row(['ePay v1 form', 'POST /epay/main, or GET (amt, txAmt, psc, pdc, tAmt, scd, pid, su, fu)', '302 to the hosted page'])}
+${row(['ePay v1 verification', 'POST /epay/transrec, or GET (amt, rid, pid, scd)', '200 text/xml Success or failure'])}
 </tbody></table>
 <h3>The v2 form</h3>
 <p>Fields, all required (unused charges <code>0</code>): ${formFieldNames.map((name, i) => html`${i ? ', ' : ''}<code>${name}</code>`)}. Amounts are rupees as decimal strings (<code>100</code>, <code>100.0</code>, <code>100.50</code>; at most two decimals); <code>total_amount</code> is the sum of the other four. <code>transaction_uuid</code>: letters, digits and hyphens; posted again with the same amounts it resumes its payment, with others it is refused.</p>
