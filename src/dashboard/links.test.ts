@@ -65,6 +65,16 @@ describe('payment links on the dashboard', () => {
     expect(payment.body).toContain(`href="/dashboard/links/${link.idx}"`);
   });
 
+  it('writes rupees in lakhs on the list and the counter card, as the payer’s pages do', async () => {
+    const { browser, merchantId } = await signedUp();
+    await browser.get('/dashboard/links');
+    expect((await browser.post('/dashboard/links', { name: 'Tuition, Baisakh', pricing: 'fixed', amount: '1,23,456.50' })).status).toBe(303);
+    const [link] = await linksOf(merchantId);
+    expect(pageText((await browser.get('/dashboard/links')).body)).toMatch(/Tuition, Baisakh\/l\/\w+ Rs\. 1,23,456\.50 Active/);
+    expect(pageText((await browser.get(`/dashboard/links/${link.idx}`)).body)).toContain('Amount Rs. 1,23,456.50');
+    expect(pageText((await browser.get(`/dashboard/links/${link.idx}/print`)).body)).toContain('Tuition, Baisakh Rs. 1,23,456.50');
+  });
+
   it('refuses what does not fit, each field said in rupees, and stores nothing', async () => {
     const { browser, merchantId } = await signedUp();
     await browser.get('/dashboard/links');
