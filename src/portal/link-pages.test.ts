@@ -215,9 +215,19 @@ describe('the QR codes', () => {
     expect(svg.headers['content-type']).toBe('image/svg+xml; charset=utf-8');
     expect(svg.headers['content-security-policy']).toContain("default-src 'none'");
     expect(decodeQrSvg(svg.body)).toBe(link.url);
-    expect(svg.body).toContain('>Tea &amp; &lt;Momo&gt; &quot;House&quot;</text>');
+    expect([...svg.body.matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]).join(' ')).toBe('Tea &amp; &lt;Momo&gt; &quot;House&quot;');
     expect(svg.body).not.toContain('<Momo>');
 
     expect((await t.app.inject({ method: 'GET', url: '/l/NOSUCHCODE/qr.svg', remoteAddress: ownAddress() })).statusCode).toBe(404);
+  });
+
+  it('fit a long business name under the code: two lines, a line near the edges given its width, nothing cut', async () => {
+    const { code } = await linkOf({ name: 'Tea', amount: 1000 }, 'Annapurna Tea House & Momo Corner');
+    const svg = (await t.app.inject({ method: 'GET', url: `/l/${code}/qr.svg` })).body;
+    const width = Number(/viewBox="0 0 ([\d.]+)/.exec(svg)![1]);
+    const lines = [...svg.matchAll(/<text x="([\d.]+)"[^>]*?(?: textLength="([\d.]+)" lengthAdjust="spacingAndGlyphs")?>([^<]*)<\/text>/g)].map(([, x, length, text]) => ({ x: Number(x), length: length && Number(length), text }));
+    expect(lines.map((l) => l.text)).toEqual(['Annapurna Tea House', '&amp; Momo Corner']);
+    expect(lines[0].length).toBeGreaterThan(0);
+    for (const { x, length } of lines) if (length) expect([x - length / 2, x + length / 2].every((edge) => edge >= 0 && edge <= width)).toBe(true);
   });
 });
