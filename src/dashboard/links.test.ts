@@ -75,6 +75,18 @@ describe('payment links on the dashboard', () => {
     expect(pageText((await browser.get(`/dashboard/links/${link.idx}/print`)).body)).toContain('Tuition, Baisakh Rs. 1,23,456.50');
   });
 
+  it('says a link’s last day as the payer’s page says it', async () => {
+    const { browser, merchantId } = await signedUp();
+    await browser.get('/dashboard/links');
+    expect((await browser.post('/dashboard/links', { name: 'Tuition', pricing: 'fixed', amount: '1500', expires_on: '2099-12-27' })).status).toBe(303);
+    const [link] = await linksOf(merchantId);
+    const details = await browser.get(`/dashboard/links/${link.idx}`);
+    const said = 'Takes payments until the end of 27 December 2099.';
+    expect(pageText(details.body)).toContain(`Expiry ${said}`);
+    const code = codeOf(/data-testid="link-url">([^<]+)</.exec(details.body)![1]);
+    expect(pageText((await linkPayer(t.app).open(code)).body)).toContain(said);
+  });
+
   it('refuses what does not fit, each field said in rupees, and stores nothing', async () => {
     const { browser, merchantId } = await signedUp();
     await browser.get('/dashboard/links');
