@@ -177,6 +177,9 @@ describe('the receipt page', () => {
     expect(text).toContain('You paid Rs. 123.45 to Momo Corner.');
     const [{ transaction_id }] = await t.db.query<{ transaction_id: string }>('SELECT transaction_id FROM payments WHERE pidx = $1', [pidx]);
     expect(text).toContain(transaction_id);
+    // Written whole where a line may end: the amount with its sign, the time with its am or pm.
+    expect(receipt!.body).toContain('<dd data-testid="amount">Rs.\u00a0123.45</dd>');
+    expect(receipt!.body).toMatch(/, \d{1,2}:\d{2}\u00a0[ap]m<\/dd>/);
 
     // Canceled on the hosted page: back here, not charged, and a way to pay again.
     const canceler = linkPayer(t.app);

@@ -2,7 +2,7 @@
 // a box for it, the details the link asks), and its receipt page, where the payer lands when the
 // payment ends. Every sentence comes from the payer's catalogue (src/language/).
 import { html, type Html } from '../http/html.js';
-import { formatAmount } from '../language/amounts.js';
+import { formatAmount, unbrokenAmount } from '../language/amounts.js';
 import { formatMoment } from '../language/dates.js';
 import type { Environment } from '../environment.js';
 import type { Payment } from '../payments/payment.js';
@@ -100,7 +100,7 @@ export function receiptPage(view: ReceiptView): Html {
   const { payment, status } = view;
   const { t, language } = view.speech;
   const outcome = t.receipt[status];
-  const amount = formatAmount(payment.amount, language);
+  const amount = unbrokenAmount(payment.amount, language);
   const paid = status === 'Completed' || status === 'Partially refunded' || status === 'Refunded' || status === 'Pending';
   const next =
     status === 'Initiated'
