@@ -26,6 +26,8 @@ export const en = {
     products: 'Products',
     breakdown: 'Breakdown',
     total: 'Total',
+    /** The parts of a total a door names itself (eSewa's form): the merchant's own labels are shown as written. */
+    amountParts: { amount: 'Amount', tax: 'Tax', serviceCharge: 'Service charge', deliveryCharge: 'Delivery charge' },
     order: (id: string) => `Order ${id}`,
     expiresIn: 'Link expires in',
     hoursMinutes: (hours: number, minutes: number) => `${hours} h ${minutes} min`,

@@ -24,6 +24,7 @@ export const ne: Messages = {
     products: 'सामान',
     breakdown: 'रकमको विवरण',
     total: 'जम्मा',
+    amountParts: { amount: 'रकम', tax: 'कर', serviceCharge: 'सेवा शुल्क', deliveryCharge: 'ढुवानी शुल्क' },
     order: (id: string) => `अर्डर ${id}`,
     expiresIn: 'तिर्न बाँकी समय',
     hoursMinutes: (hours: number, minutes: number) => `${n(hours)} घण्टा ${n(minutes)} मिनेट`,
