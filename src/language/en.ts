@@ -105,6 +105,7 @@ export const en = {
     continueTo: (provider: string) => `Continue to ${provider}`,
     payThere: (provider: string) => `You pay on ${provider}'s page, then come back here.`,
     takingBack: (business: string) => `Taking you back to ${business}.`,
+    notPaidThere: (provider: string) => `Back from ${provider}: the payment was not completed there, and you have not been charged. Choose a way to pay.`,
     alreadyDecided: 'Already decided',
     continue: 'Continue',
   },

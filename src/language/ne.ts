@@ -99,6 +99,7 @@ export const ne: Messages = {
     continueTo: (provider: string) => `${provider} मा जानुहोस्`,
     payThere: (provider: string) => `${provider} को पेजमा तिर्नुहोस्, अनि यहीँ फर्कनुहुन्छ।`,
     takingBack: (business: string) => `तपाईंलाई ${business} मा फर्काइँदै छ।`,
+    notPaidThere: (provider: string) => `${provider} मा भुक्तानी पूरा भएन, तपाईंको पैसा काटिएको छैन। फेरि तिर्न कुनै माध्यम छान्नुहोस्।`,
     alreadyDecided: 'पहिल्यै टुङ्गिएको',
     continue: 'अगाडि बढ्नुहोस्',
   },

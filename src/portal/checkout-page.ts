@@ -15,13 +15,19 @@ import type { ProviderName } from '../providers/provider.js';
 
 export type Step = { name: 'wallet'; mobile?: string } | { name: 'otp'; token: string; mobile: string };
 
+/** What the step says above its form: a refusal (an error), or news the payer may have made themselves (info). */
+export interface StepNote {
+  text: string;
+  tone: 'error' | 'info';
+}
+
 export interface CheckoutView extends PayerFrame {
   payment: Payment;
   merchant: Pick<Merchant, 'name'>;
   now: Date;
   step: Step;
   csrf: string;
-  message?: string;
+  message?: StepNote;
   /** The providers the payment's environment offers (contract section 13). */
   providers?: ProviderName[];
 }
@@ -114,7 +120,7 @@ export function checkoutPage(view: CheckoutView): Html {
     body: html`${summary(view)}
 <section class="step" aria-label="${step.name === 'wallet' ? t.checkout.walletStep : t.checkout.otpStep}">
   <ol class="steps"><li class="${step.name === 'wallet' ? 'current' : 'done'}">${t.checkout.steps.wallet}</li><li class="${step.name === 'otp' ? 'current' : ''}">${t.checkout.steps.otp}</li><li>${t.checkout.steps.done}</li></ol>
-  ${view.message ? html`<p class="error" role="alert">${view.message}</p>` : ''}
+  ${view.message ? (view.message.tone === 'error' ? html`<p class="error" role="alert">${view.message.text}</p>` : html`<p class="note" role="status">${view.message.text}</p>`) : ''}
   ${step.name === 'wallet' ? waysToPay(view, view.providers ?? []) : ''}
   ${step.name === 'wallet' ? walletStep(view, step.mobile) : otpStep(view, step)}
   ${cancelForm(view)}

@@ -188,6 +188,8 @@ describe('the receipt page', () => {
     const canceled = await canceler.browser.cancel(started.pidx!);
     const back = await canceler.browser.get(new URL(canceled.location!).pathname + new URL(canceled.location!).search);
     expect(pageText(back.body)).toContain('You canceled the payment. You have not been charged.');
+    // The payer's own choice: told as news, not as an error.
+    expect(back.body).toContain('<section class="notice info" data-status="User canceled">');
     expect(back.body).toContain(`href="/l/${code}"`);
 
     // A payment of another link, or none, is not shown here.
