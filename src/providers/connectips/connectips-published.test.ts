@@ -5,8 +5,7 @@
 // certificate's public key, as NCHL checks them.
 import { verify } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { HttpRequest, Transport } from '../provider-http.js';
-import type { AttemptToStart } from '../provider.js';
+import { answering, attemptToStart } from '../../../test/connector-harness.js';
 import type { ProviderSetup } from '../provider-setup.js';
 import { connectipsConnector } from './connectips-connector.js';
 import { formTokenMessage, validationTokenMessage } from './connectips-token.js';
@@ -33,29 +32,9 @@ const signedOver = (message: string, token: string) => verify('sha256', Buffer.f
 const nchlLoginMessage = (fields: Record<string, string>) =>
   [...LOGIN_PAGE.parameters.filter((p) => p.name !== 'TOKEN').map((p) => `${p.name}=${fields[p.name]}`), 'TOKEN=TOKEN'].join(',');
 
-function answering(body: unknown, status = 200) {
-  const asked: HttpRequest[] = [];
-  const transport: Transport = async (request) => {
-    asked.push(request);
-    return { status, contentType: 'application/json', text: JSON.stringify(body) };
-  };
-  return { asked, transport };
-}
 
-const attempt = (idx: string, amount: number): AttemptToStart => ({
-  idx,
-  amount,
-  environment: 'test',
-  providerReference: null,
-  // 15 March 2022 in Nepal (UTC+5:45) although still the 14th in UTC.
-  createdAt: new Date('2022-03-14T19:00:00Z'),
-  pidx: 'pidx',
-  orderName: 'RMKS-001',
-  merchantName: 'PART-001',
-  websiteUrl: 'https://shop.example',
-  customer: null,
-  returnUrl: () => 'unused: NCHL sends the payer to the URLs registered for the app',
-});
+// 15 March 2022 in Nepal (UTC+5:45) although still the 14th in UTC.
+const attempt = (idx: string, amount: number) => attemptToStart({ idx, amount, createdAt: new Date('2022-03-14T19:00:00Z'), orderName: 'RMKS-001', merchantName: 'PART-001' });
 
 describe('the token’s message', () => {
   it('is NCHL’s example, character for character', () => {

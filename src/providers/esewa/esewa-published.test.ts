@@ -2,8 +2,7 @@
 // page and section): the form it posts, signed as eSewa's vector; eSewa's returned data; the status
 // check's query and every answer eSewa documents.
 import { describe, expect, it } from 'vitest';
-import type { HttpRequest, Transport } from '../provider-http.js';
-import type { AttemptToStart } from '../provider.js';
+import { answering, attemptToStart } from '../../../test/connector-harness.js';
 import type { ProviderSetup } from '../provider-setup.js';
 import { esewaConnector } from './esewa-connector.js';
 import { FORM, STATUS_ANSWERS, STATUS_REQUEST, SUCCESS_DATA, UAT } from './fixtures/epay-v2.js';
@@ -17,29 +16,9 @@ const setup: ProviderSetup = {
   credentials: { secret_key: UAT.secret_key },
 };
 
-/** A transport that answers `body` and keeps what was asked. */
-function answering(body: unknown, status = 200) {
-  const asked: HttpRequest[] = [];
-  const transport: Transport = async (request) => {
-    asked.push(request);
-    return { status, contentType: 'application/json', text: JSON.stringify(body) };
-  };
-  return { asked, transport };
-}
 
-const attempt = (idx: string, amount: number): AttemptToStart => ({
-  idx,
-  amount,
-  environment: 'test',
-  providerReference: null,
-  createdAt: new Date('2024-10-28T06:00:00Z'),
-  pidx: 'pidx',
-  orderName: 'Order',
-  merchantName: 'Merchant',
-  websiteUrl: 'https://shop.example',
-  customer: null,
-  returnUrl: (outcome) => (outcome === 'success' ? 'https://developer.esewa.com.np/success' : 'https://developer.esewa.com.np/failure'),
-});
+const attempt = (idx: string, amount: number) =>
+  attemptToStart({ idx, amount, returnUrl: (outcome) => (outcome === 'success' ? 'https://developer.esewa.com.np/success' : 'https://developer.esewa.com.np/failure') });
 
 describe('the form the connector posts', () => {
   it('has the published form’s fields in its order, and Rs 110 of transaction 241028 signs as eSewa’s vector', async () => {

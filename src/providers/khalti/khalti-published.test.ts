@@ -2,8 +2,7 @@
 // page and section): the initiate it sends and the answers to it, the callback, the lookup's answer
 // for each status Khalti documents, its generic errors, and the refund API.
 import { describe, expect, it } from 'vitest';
-import type { HttpRequest, Transport } from '../provider-http.js';
-import type { AttemptToStart } from '../provider.js';
+import { answering, attemptToStart } from '../../../test/connector-harness.js';
 import type { ProviderSetup } from '../provider-setup.js';
 import { CALLBACKS, GENERIC_ERRORS, INITIATE, INITIATE_ERRORS, LOOKUP, REFUND_API, SANDBOX } from './fixtures/kpg-2.js';
 import { khaltiConnector } from './khalti-connector.js';
@@ -11,29 +10,17 @@ import { khaltiConnector } from './khalti-connector.js';
 const SECRET = 'live_secret_key_0123456789abcdef';
 const setup: ProviderSetup = { name: 'khalti', environment: 'test', enabled: true, sandbox: false, settings: { base_url: SANDBOX.base_url }, credentials: { secret_key: SECRET } };
 
-/** A transport that answers `body` with `status` and keeps what was asked. */
-function answering(body: unknown, status = 200) {
-  const asked: HttpRequest[] = [];
-  const transport: Transport = async (request) => {
-    asked.push(request);
-    return { status, contentType: 'application/json', text: JSON.stringify(body) };
-  };
-  return { asked, transport };
-}
 
-const attempt = (amount = 1000, providerReference: string | null = null): AttemptToStart => ({
-  idx: 'test12',
-  amount,
-  environment: 'test',
-  providerReference,
-  createdAt: new Date('2023-05-25T10:26:16Z'),
-  pidx: 'pidx',
-  orderName: 'test',
-  merchantName: 'Merchant',
-  websiteUrl: 'https://example.com/',
-  customer: { name: 'Khalti Bahadur', email: 'example@gmail.com', phone: '9800000123' },
-  returnUrl: () => 'https://example.com/payment/',
-});
+const attempt = (amount = 1000, providerReference: string | null = null) =>
+  attemptToStart({
+    idx: 'test12',
+    amount,
+    providerReference,
+    orderName: 'test',
+    websiteUrl: 'https://example.com/',
+    customer: { name: 'Khalti Bahadur', email: 'example@gmail.com', phone: '9800000123' },
+    returnUrl: () => 'https://example.com/payment/',
+  });
 
 describe('initiate', () => {
   it('sends what Khalti reads, as its example does, and goes to the payment_url of Khalti’s answer', async () => {
