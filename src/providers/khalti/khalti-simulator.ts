@@ -98,7 +98,8 @@ export function registerKhaltiSimulator(app: FastifyInstance, ctx: AppContext, c
       pidx,
       transaction_id: transactionId,
       tidx: transactionId,
-      txnId: transactionId,
+      // Khalti's sample callbacks: txnId after a payment only.
+      ...(canceled ? {} : { txnId: transactionId }),
       amount: String(simulation.amount),
       total_amount: String(simulation.amount),
       mobile: canceled ? '' : '98XXXXXXX1',
