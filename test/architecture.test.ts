@@ -2,6 +2,7 @@
 // (type imports included: a circle of types is still two files that cannot be read apart), and the
 // domains that payments build on (merchants, wallets, webhooks, and the plumbing) never import
 // payments/. The ledger's payment and refund journals, and the transaction records, are of payments.
+// A provider's simulator is the provider's other half: it reaches none of its connector's files.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
