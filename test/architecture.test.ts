@@ -110,6 +110,11 @@ describe('the import graph of src/', () => {
     expect(circles(withCircle)).toContainEqual(['a.ts', 'b.ts']);
   });
 
+  it('has protocols/ import nothing outside it: the doors and the providers both build on it', () => {
+    const reaching = [...graph].filter(([file, targets]) => file.startsWith('protocols/') && targets.some((t) => !t.startsWith('protocols/')));
+    expect(reaching.map(([file]) => file)).toEqual([]);
+  });
+
   it('has no simulator that imports its connector, its transformers or its message builders', () => {
     expect(simulatorsOnConnectors(graph)).toEqual([]);
   });
