@@ -4,7 +4,8 @@
 // the payer's click without it. In the payer's language (src/language/: `providers`).
 import { html, type Html } from '../http/html.js';
 import type { Payment } from '../payments/payment.js';
-import { providerLabels, type ProviderName, type ProviderRedirect } from '../providers/provider.js';
+import { type ProviderRedirect } from '../providers/provider.js';
+import { providerLabel, type ProviderName } from '../providers/registry.js';
 import { stepAction } from './checkout-address.js';
 import { portalLayout, type PayerFrame } from './layout.js';
 
@@ -19,7 +20,7 @@ export function waysToPay(view: PayerFrame & { payment: Payment; csrf: string },
       (name) => html`<form method="post" action="${stepAction('provider', view.payment.pidx)}">
       <input type="hidden" name="csrf_token" value="${view.csrf}">
       <input type="hidden" name="provider" value="${name}">
-      <button type="submit" class="provider provider-${name}">${providerLabels[name]}</button>
+      <button type="submit" class="provider provider-${name}">${providerLabel(name)}</button>
     </form>`,
     )}</div>
   </section>
@@ -33,7 +34,7 @@ export function waysToPay(view: PayerFrame & { payment: Payment; csrf: string },
  */
 export function handoffPage(options: PayerFrame & { payment: Payment; name: ProviderName; redirect: ProviderRedirect }): Html {
   const { t } = options.speech;
-  const label = providerLabels[options.name];
+  const label = providerLabel(options.name);
   const { redirect } = options;
   return portalLayout({
     speech: options.speech,

@@ -21,7 +21,7 @@ const setup: ProviderSetup = {
   environment: 'test',
   enabled: true,
   sandbox: false,
-  settings: { base_url: BASE, merchant_id: '550', app_id: 'MER-550-APP-1', app_name: 'Test Merchant Name' },
+  settings: { gateway_url: BASE, api_url: BASE, merchant_id: '550', app_id: 'MER-550-APP-1', app_name: 'Test Merchant Name' },
   credentials: { password: 'secret', pfx: pfx.toString('base64'), key_passphrase: PASSPHRASE },
 };
 

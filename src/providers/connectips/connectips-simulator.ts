@@ -6,9 +6,8 @@
 // meet only on the wire, and each is held to NCHL's examples.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { timingSafeEqual, verify, type KeyObject } from 'node:crypto';
-import type { AppContext } from '../../context.js';
 import { csrfToken, csrfValid } from '../../http/csrf.js';
-import { sandboxSetup } from '../provider-setup.js';
+import type { SimulatorTools } from '../provider.js';
 import { sendSimulatorPage } from '../simulator-page.js';
 import { countStatusCheck, findSimulation, insertSimulation, pickOutcome, simulatedOutcomes, simulatedStatus, type SimulatedOutcome } from '../simulator-store.js';
 import { certificateKey } from './sandbox-certificate.js';
@@ -38,11 +37,11 @@ const text = (source: unknown, name: string) => {
   return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '';
 };
 
-export function registerConnectipsSimulator(app: FastifyInstance, ctx: AppContext, csrfSecret: Buffer, silence: () => Promise<void>) {
+export function registerConnectipsSimulator(app: FastifyInstance, { ctx, csrfSecret, silence, sandboxSetup }: SimulatorTools) {
   // The certificate read once per PFX (node-forge's PKCS#12 decryption is slow).
   let known: { pfx: string; certificate: KeyObject } | undefined;
   const merchant = async () => {
-    const setup = await sandboxSetup(ctx, 'connectips');
+    const setup = await sandboxSetup();
     if (known?.pfx !== setup.credentials.pfx) known = { pfx: setup.credentials.pfx, certificate: certificateKey(Buffer.from(setup.credentials.pfx, 'base64')) };
     return { setup, certificate: known.certificate };
   };
@@ -66,7 +65,7 @@ export function registerConnectipsSimulator(app: FastifyInstance, ctx: AppContex
     const simulation = ref ? await findSimulation(ctx.db, 'connectips', ref) : undefined;
     if (!simulation) return reply.code(404).type('text/plain').send('Not found');
     const csrf = csrfToken(request, reply, csrfSecret, { binding: `sandbox:connectips:${ref}`, secure: ctx.config.publicUrl.startsWith('https:') });
-    return sendSimulatorPage(reply, { provider: 'connectips', simulation, action: '/sandbox/connectips/pay', fields: [['txn', ref]], csrf, returnOrigins: [new URL(ctx.config.publicUrl).origin] });
+    return sendSimulatorPage(reply, { label: 'connectIPS', simulation, action: '/sandbox/connectips/pay', fields: [['txn', ref]], csrf, returnOrigins: [new URL(ctx.config.publicUrl).origin] });
   });
 
   app.post('/sandbox/connectips/pay', async (request, reply) => {

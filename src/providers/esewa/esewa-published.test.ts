@@ -6,6 +6,7 @@ import { answering, attemptToStart } from '../../../test/connector-harness.js';
 import type { ProviderSetup } from '../provider-setup.js';
 import { esewaConnector } from './esewa-connector.js';
 import { FORM, STATUS_ANSWERS, STATUS_REQUEST, SUCCESS_DATA, UAT } from './fixtures/epay-v2.js';
+import { ESEWA_TEST_PAIR } from './test-pair.js';
 
 const setup: ProviderSetup = {
   name: 'esewa',
@@ -19,6 +20,10 @@ const setup: ProviderSetup = {
 
 const attempt = (idx: string, amount: number) =>
   attemptToStart({ idx, amount, returnUrl: (outcome) => (outcome === 'success' ? 'https://developer.esewa.com.np/success' : 'https://developer.esewa.com.np/failure') });
+
+it('the sandbox answers to the test pair eSewa publishes', () => {
+  expect(ESEWA_TEST_PAIR).toEqual({ product_code: UAT.product_code, secret_key: UAT.secret_key });
+});
 
 describe('the form the connector posts', () => {
   it('has the published form’s fields in its order, and Rs 110 of transaction 241028 signs as eSewa’s vector', async () => {

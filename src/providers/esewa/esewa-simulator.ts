@@ -4,9 +4,9 @@
 // side, written from eSewa's pages, never from the connector: only the signature and the amounts
 // come from the one module every side of ePay shares, held to eSewa's published vectors.
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../context.js';
 import { csrfToken, csrfValid } from '../../http/csrf.js';
-import { ESEWA_TEST_PAIR } from '../provider-setup.js';
+import type { SimulatorTools } from '../provider.js';
+import { ESEWA_TEST_PAIR } from './test-pair.js';
 import { sendSimulatorPage } from '../simulator-page.js';
 import { countStatusCheck, findSimulation, insertSimulation, pickOutcome, simulatedOutcomes, simulatedStatus, type SimulatedOutcome } from '../simulator-store.js';
 import { esewaRupees, paisaOf } from '../../protocols/esewa-epay/rupees.js';
@@ -20,7 +20,7 @@ const text = (source: unknown, name: string) => {
 const FORM_FIELDS = ['amount', 'tax_amount', 'total_amount', 'transaction_uuid', 'product_code', 'product_service_charge', 'product_delivery_charge', 'success_url', 'failure_url', 'signed_field_names', 'signature'];
 const RETURN_SIGNED = 'transaction_code,status,total_amount,transaction_uuid,product_code,signed_field_names';
 
-export function registerEsewaSimulator(app: FastifyInstance, ctx: AppContext, csrfSecret: Buffer, silence: () => Promise<void>) {
+export function registerEsewaSimulator(app: FastifyInstance, { ctx, csrfSecret, silence }: SimulatorTools) {
   const { product_code: productCode, secret_key: secretKey } = ESEWA_TEST_PAIR;
 
   app.post('/sandbox/esewa/api/epay/main/v2/form', async (request, reply) => {
@@ -48,7 +48,7 @@ export function registerEsewaSimulator(app: FastifyInstance, ctx: AppContext, cs
     if (!simulation) return reply.code(404).send({ code: 0, error_message: 'Not found.' });
     const csrf = csrfToken(request, reply, csrfSecret, { binding: `sandbox:esewa:${ref}`, secure: ctx.config.publicUrl.startsWith('https:') });
     const origins = [simulation.details.success_url, simulation.details.failure_url].map((u) => new URL(u).origin);
-    return sendSimulatorPage(reply, { provider: 'esewa', simulation, action: '/sandbox/esewa/pay', fields: [['ref', ref]], csrf, returnOrigins: origins });
+    return sendSimulatorPage(reply, { label: 'eSewa', simulation, action: '/sandbox/esewa/pay', fields: [['ref', ref]], csrf, returnOrigins: origins });
   });
 
   // The payer's choice; then to success_url with the signed `data`, or to failure_url.

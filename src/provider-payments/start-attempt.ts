@@ -8,10 +8,11 @@ import type { Payment } from '../payments/payment.js';
 import { PayerError } from '../payments/payer-error.js';
 import { moveAttempt } from './attempt-state-machine.js';
 import { insertAttempt } from './attempt-store.js';
-import { measuredConnector } from './connectors.js';
-import { offeredProvidersCached } from './offered-providers.js';
-import { ProviderUnavailableError, type ProviderName, type ProviderRedirect } from './provider.js';
-import { findProviderSetup } from './provider-setup.js';
+import { measuredConnector } from './measured-connector.js';
+import { offeredFor } from './offered-providers.js';
+import { ProviderUnavailableError, type ProviderRedirect } from '../providers/provider.js';
+import type { ProviderName } from '../providers/registry.js';
+import { findProviderSetup } from '../providers/provider-setup.js';
 
 /** Where a provider sends the payer back: PUBLIC_URL/pay/return/<provider>/<attempt>/<outcome>. */
 export const returnUrl = (publicUrl: string, name: ProviderName, attemptIdx: string, outcome: 'success' | 'failure') =>
@@ -20,7 +21,7 @@ export const returnUrl = (publicUrl: string, name: ProviderName, attemptIdx: str
 export async function startProviderAttempt(ctx: AppContext, { payment, merchant }: { payment: Payment; merchant: Pick<Merchant, 'name'> }, name: ProviderName): Promise<ProviderRedirect> {
   const now = ctx.clock.now();
   await assertPayable(ctx.db, payment, now);
-  if (!(await offeredProvidersCached(ctx, payment.environment)).includes(name)) throw new PayerError('provider_unavailable');
+  if (!(await offeredFor(ctx, payment)).includes(name)) throw new PayerError('provider_unavailable');
   const setup = await findProviderSetup(ctx, name, payment.environment);
   if (!setup?.enabled) throw new PayerError('provider_unavailable');
   // 12 random bytes: 17 letters and digits, within connectIPS's 20 for a TXNID.
