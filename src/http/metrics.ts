@@ -7,7 +7,7 @@ export interface Metrics {
   registry: Registry;
   webhookDeliveries: Counter<'result'>;
   otpSends: Counter<'result'>;
-  /** Calls to upstream providers (contract section 13): start, status, refund; ok or failed. */
+  /** Calls to upstream providers: start, status, refund; ok or failed. */
   providerCalls: Counter<'provider' | 'environment' | 'operation' | 'result'>;
   providerLatency: Histogram<'provider' | 'operation'>;
   /** Settled provider attempts by outcome (Paid, Surplus, Failed, Unknown, Escalated). */

@@ -4,7 +4,7 @@
 // check. Templates name messages and never hold sentences. A message that takes values is a
 // function; counts come as numbers (each language writes its own digits and plurals), amounts and
 // dates already written in the payer's language. One that marks some of its words up returns Html,
-// escaping the values. Contract section 5's labels and buttons are these words exactly.
+// escaping the values. The hosted page's labels and buttons are these words exactly (Mobile, Pay…).
 import { html, type Html } from '../http/html.js';
 import { unavailableNotice } from '../http/page-errors.js';
 
@@ -95,7 +95,7 @@ export const en = {
     /** The switch's own page, when it was not told where to go back to. */
     switched: { title: 'Language changed', message: 'The pages of your payment are in English now.' },
   },
-  /** Paying through a provider (contract section 13): the buttons, and the pages that hand the payer over and back. */
+  /** Paying through a provider: the buttons, and the pages that hand the payer over and back. */
   providers: {
     section: 'Pay through a provider',
     payWith: 'Pay with',
@@ -218,7 +218,7 @@ export const en = {
       title: 'No demo here',
       heading: 'The demo shop is not set up on this server',
       why: "Bhuktani creates its demo merchant only when it starts on an empty store, and this store already had merchants when it started (or the demo's key was removed).",
-      instead: (): Html => html`To try a payment, create a merchant with <code>npx bhuktani merchant create</code> and initiate a payment with its test key, as the README shows.`,
+      instead: (): Html => html`To try a payment, create a merchant with <code>node bin/bhuktani.js merchant create</code> and initiate a payment with its test key, as the README shows.`,
     },
   },
 };

@@ -1,4 +1,4 @@
-// A payment link's max_payments (contract section 14): "exactly that many complete", whatever races.
+// A payment link's max_payments: "exactly that many complete", whatever races.
 // Payers who all started before the last place was taken confirm their OTPs at the same moment: one
 // payment completes, the others are told the link took all its payments and are not charged (their
 // wallets keep every paisa, no journal, no record). A held (Pending) payment takes a place; the

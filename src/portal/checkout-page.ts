@@ -21,7 +21,7 @@ export interface CheckoutView extends PayerFrame {
   step: Step;
   csrf: string;
   message?: string;
-  /** The providers the payment's environment offers (contract section 13). */
+  /** The providers the payment's environment offers. */
   providers?: ProviderName[];
 }
 

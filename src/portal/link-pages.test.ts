@@ -1,4 +1,4 @@
-// A payment link's public pages over HTTP (contract section 14), as a payer's browser without
+// A payment link's public pages over HTTP, as a payer's browser without
 // JavaScript drives them: the page of a fixed or a payer's amount, what it refuses (with nothing
 // stored), a form without its token, inactive, expired and used-up links (410), a live link of a
 // merchant that may not take live payments (403), made-up codes (404, then 429 for that address

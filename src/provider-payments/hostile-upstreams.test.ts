@@ -1,4 +1,4 @@
-// A provider's answer is input (issue 26, "Bad input and hostile upstreams"): HTML where JSON was
+// A provider's answer is input, never trusted: HTML where JSON was
 // expected, a body of 100 MB, an answer that never ends, an answer for another payment or amount, a
 // return with a forged signature. Each is unknown or refused, never paid.
 import { createServer, type Server } from 'node:http';

@@ -1,4 +1,4 @@
-// Providers' health across instances (contract section 13): every call counted in the store and in
+// Providers' health across instances: every call counted in the store and in
 // /metrics; a provider that fails PROVIDER_FAILURE_LIMIT times in a row is left off the hosted page
 // for PROVIDER_COOLDOWN_SECONDS, whichever instance saw the failures. After the cool-down it is
 // offered again; one more failure then sends it back, one success clears it.

@@ -1,4 +1,4 @@
-// Money owed back through providers (contract section 13): a merchant's refund of a provider payment
+// Money owed back through providers: a merchant's refund of a provider payment
 // goes through Khalti's refund API, or to the operators' queue for providers without one; a second
 // success for one payment is never kept; an operator decides what the providers could not.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Money owed back to payers at providers (contract section 13): a merchant's refund of a provider
+// Money owed back to payers at providers: a merchant's refund of a provider
 // payment, or a second success. Where the provider has a refund API (Khalti's) the reconciliation job
 // makes it, again with the same Idempotency-Key after an unknown answer, up to the limit; otherwise,
 // or when the provider refuses, it waits in the operators' queue ("refund at the provider, then mark

@@ -1,4 +1,4 @@
-// The payer's browser comes back from a provider (contract section 13). What the browser carries is
+// The payer's browser comes back from a provider. What the browser carries is
 // only a hint: the provider's own server is asked, and its answer settles the attempt. The payer goes
 // on to the merchant (Completed, or Pending while the answer is unknown; the payment's door says
 // where, src/doors/return-address.ts) or back to the hosted page to choose again.

@@ -1,4 +1,4 @@
-// What Bhuktani does with a provider's answer about an attempt (contract section 13), whether the
+// What Bhuktani does with a provider's answer about an attempt, whether the
 // payer just came back (confirm-attempt.ts) or the reconciliation job asked (reconcile-attempts.ts).
 // Money moves only on `paid`, the provider's own server-to-server answer for the same amount and
 // reference; the payment completes from at most one attempt, and a second success is owed back.

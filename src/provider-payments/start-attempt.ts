@@ -1,4 +1,4 @@
-// The payer picks a provider on the hosted page (contract section 13): an attempt is started there
+// The payer picks a provider on the hosted page: an attempt is started there
 // and the payer sent to its page. Nothing is paid by this; the payment stays payable, so a payer who
 // comes back can try another way.
 import type { AppContext } from '../context.js';
