@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { khaltiConnector } from '../providers/khalti/khalti-connector.js';
 import { esewaConnector } from '../providers/esewa/esewa-connector.js';
-import { esewaSignature } from '../providers/esewa/signature.js';
+import { signedFieldNames, signFields } from '../protocols/esewa-epay/signature.js';
 import { connectipsConnector } from '../providers/connectips/connectips-connector.js';
 import { validationAnswer } from '../providers/connectips/transformers.js';
 import { initiated, lookupAnswer } from '../providers/khalti/transformers.js';
@@ -141,7 +141,7 @@ describe('a returning browser’s claims', () => {
   const data = (fields: Record<string, string>, key = 'secret') => {
     const names = 'transaction_code,status,total_amount,transaction_uuid,product_code,signed_field_names';
     const all = { ...fields, signed_field_names: names };
-    return Buffer.from(JSON.stringify({ ...all, signature: esewaSignature(key, all, names) })).toString('base64');
+    return Buffer.from(JSON.stringify({ ...all, signature: signFields(key, all, signedFieldNames(names)) })).toString('base64');
   };
   const paid = { transaction_code: 'R1', status: 'COMPLETE', total_amount: '10.0', transaction_uuid: 'A1', product_code: 'EPAYTEST' };
 

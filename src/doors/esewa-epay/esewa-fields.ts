@@ -2,7 +2,7 @@
 // text given once, checked as a merchant's integration would want to hear it, every problem at once
 // in one sentence each. Values are kept exactly as posted: the signature covers them as they are. Pure.
 import { isHttpUrl } from '../../http/fields.js';
-import { paisaOf } from './rupees.js';
+import { paisaOf } from '../../protocols/esewa-epay/rupees.js';
 
 // PostgreSQL stores neither NUL characters nor unpaired UTF-16 surrogates.
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;

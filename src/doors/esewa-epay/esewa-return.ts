@@ -6,7 +6,7 @@ import { findEsewaCredential } from '../../merchants/esewa-credentials.js';
 import type { Payment } from '../../payments/payment.js';
 import type { ReturnStatus } from '../../payments/return-status.js';
 import { resultData, type EsewaResult } from './result-data.js';
-import { esewaRupees } from './rupees.js';
+import { esewaRupees } from '../../protocols/esewa-epay/rupees.js';
 
 /** What a door payment keeps for the way back (payments.door_fields). */
 export interface EsewaDoorFields {

@@ -11,7 +11,7 @@ import { readFields, requestFields, rupeesField } from './esewa-fields.js';
 import { refusal } from './esewa-errors.js';
 import { doorFieldsOf } from './esewa-return.js';
 import { esewaStatuses, esewaStatusOf, type EsewaStatus } from './esewa-status.js';
-import { esewaRupees } from './rupees.js';
+import { esewaRupees } from '../../protocols/esewa-epay/rupees.js';
 
 const LIMITS = { product_code: 64, total_amount: 20, transaction_uuid: 100 };
 

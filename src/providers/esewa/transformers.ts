@@ -1,7 +1,8 @@
 // eSewa's ePay v2 wire types (the signed `data` of the return, the status check) mapped to ours.
 import { jsonOf, type HttpAnswer } from '../provider-http.js';
 import type { ProviderAnswer } from '../provider.js';
-import { esewaSignatureValid, paisaOf } from './signature.js';
+import { paisaOfAnswer } from '../../protocols/esewa-epay/rupees.js';
+import { signedBy } from '../../protocols/esewa-epay/signature.js';
 
 /**
  * JSON text with each number written as a string of its own text: eSewa signs a value as it wrote it
@@ -21,9 +22,7 @@ export function returnedData(data: string | undefined, secretKey: string): Recor
   }
   if (typeof parsed !== 'object' || parsed === null) return undefined;
   const fields = Object.fromEntries(Object.entries(parsed).map(([k, v]) => [k, typeof v === 'string' ? v : String(v)]));
-  const names = fields.signed_field_names;
-  if (!names || !fields.signature || !esewaSignatureValid(secretKey, fields, names, fields.signature)) return undefined;
-  return fields;
+  return signedBy([secretKey], fields) ? fields : undefined;
 }
 
 /** The status check's answer about `transaction_uuid` of `product_code` for `amount` paisa. */
@@ -34,7 +33,7 @@ export function statusAnswer(answer: HttpAnswer, expected: { transactionUuid: st
   const status = body.status;
   switch (status) {
     case 'COMPLETE': {
-      if (paisaOf(body.total_amount) !== expected.amount) return { kind: 'unknown', detail: `eSewa: COMPLETE for ${String(body.total_amount)}, not ${expected.amount} paisa`, fault: true };
+      if (paisaOfAnswer(body.total_amount) !== expected.amount) return { kind: 'unknown', detail: `eSewa: COMPLETE for ${String(body.total_amount)}, not ${expected.amount} paisa`, fault: true };
       if (typeof body.ref_id !== 'string' || body.ref_id === '') return { kind: 'unknown', detail: 'eSewa: COMPLETE without a ref_id', fault: true };
       return { kind: 'paid', transactionId: body.ref_id.slice(0, 100), fee: 0, detail: 'eSewa: COMPLETE' };
     }
