@@ -1,4 +1,4 @@
-// A browser's claim holds nothing (contract section 13): a return from a provider that the provider's
+// A browser's claim holds nothing: a return from a provider that the provider's
 // own answer contradicts ("not paid") leaves the payment Initiated and payable by any way, takes no
 // place of a payment link and holds nothing; returns naming what is not theirs find nothing. Forged
 // as an attacker would: connectIPS's return needs no signature, and its TXNID is on the hand-off page.

@@ -1,4 +1,4 @@
-// A refund whose answer was lost (contract section 13): its request may or may not have been made, and
+// A refund whose answer was lost: its request may or may not have been made, and
 // no provider promises that a request sent twice refunds once. The provider's own record of the payment
 // decides, against what Bhuktani knows was refunded of it; when it cannot, an operator looks.
 import type { RefundedRecord } from '../providers/provider.js';

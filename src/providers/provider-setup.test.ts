@@ -1,4 +1,4 @@
-// Providers' set-up and health (contract section 13): credentials sealed at rest and never shown, a
+// Providers' set-up and health: credentials sealed at rest and never shown, a
 // live provider only with PROVIDER_SECRETS_KEY, a disabled provider off the hosted page, and a
 // provider that keeps failing left off it for a cool-down, whichever instance saw the failures.
 import { randomBytes } from 'node:crypto';

@@ -1,4 +1,4 @@
-// The simulators' own payments (the sandbox's providers, contract section 13): what each was asked
+// The simulators' own payments (the sandbox's providers): what each was asked
 // to take, and the outcome the developer picked on its page. Deterministic: an outcome, once picked,
 // answers the same way every time (pending_then_paid counts the status checks it has answered).
 import type { Queryable } from '../db/db.js';

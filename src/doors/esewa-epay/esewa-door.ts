@@ -1,4 +1,4 @@
-// eSewa's ePay door (contract section 12): its v2 form and status check, its v1 form and
+// eSewa's ePay door: its v2 form and status check, its v1 form and
 // verification, on the same payments as the v2 web checkout. No secret key: the product code
 // selects the merchant and environment. Every answer is in eSewa's shapes (esewa-door-errors.ts).
 import type { FastifyInstance, RouteOptions } from 'fastify';

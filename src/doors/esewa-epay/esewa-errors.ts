@@ -1,4 +1,4 @@
-// eSewa's error shapes (contract section 12): a bad signature is ES104, an unknown product code
+// eSewa's error shapes: a bad signature is ES104, an unknown product code
 // eSewa's "merchant key" message, every other refusal `{"code":0,"error_message":…}`. The door's
 // routes answer only these, whatever goes wrong (esewa-door.ts maps the rest). Pure.
 

@@ -1,4 +1,4 @@
-// Where the payer's browser goes back to from a payment of eSewa's doors (contract section 12):
+// Where the payer's browser goes back to from a payment of eSewa's doors:
 // v2's success_url?data=… (or failure_url?data=…) with the signed result, v1's
 // su?oid=&amt=&refId= or fu?pid=. The merchant's addresses keep their own query.
 import type { AppContext } from '../../context.js';

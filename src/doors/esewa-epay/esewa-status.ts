@@ -1,4 +1,4 @@
-// A payment's status in eSewa's words, as its status check answers it (contract section 12). Pure.
+// A payment's status in eSewa's words, as its status check answers it. Pure.
 import type { PaymentStatus } from '../../payments/payment-status.js';
 
 export const esewaStatuses = ['COMPLETE', 'PENDING', 'FULL_REFUND', 'PARTIAL_REFUND', 'CANCELED', 'NOT_FOUND', 'AMBIGUOUS'] as const;

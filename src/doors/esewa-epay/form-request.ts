@@ -1,4 +1,4 @@
-// ePay v2's form (contract section 12): eleven fields, all required, signed over signed_field_names.
+// ePay v2's form: eleven fields, all required, signed over signed_field_names.
 // Read in three steps, as the route needs them: every field there (before anything is looked up),
 // then the signature (once the product code's keys are known), then the order itself. Pure.
 import { ORDER_ID, readFields } from './esewa-fields.js';

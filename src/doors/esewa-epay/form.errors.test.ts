@@ -1,4 +1,4 @@
-// Hostile input at eSewa's door (issue 25, "Bad input"): every field of both forms and of the status
+// Hostile input at eSewa's door: every field of both forms and of the status
 // check missing, empty, too long, of the wrong kind; amounts negative, non-numeric, with three
 // decimals, not adding up; product codes unknown or of the other environment; signatures over other
 // fields, in another order, not base64. Each answer is a clear 4xx in eSewa's shapes, never a 5xx,

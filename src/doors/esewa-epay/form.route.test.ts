@@ -1,4 +1,4 @@
-// eSewa's ePay v2 door (contract section 12), driven as an eSewa integration drives it: a signed
+// eSewa's ePay v2 door, driven as an eSewa integration drives it: a signed
 // form posted by the payer's browser, the hosted page paid with eSewa's sandbox payer, `data` read
 // and verified on the success page, the status check. The payment is the same payment as one of the
 // v2 API: its list, refunds, ledger.

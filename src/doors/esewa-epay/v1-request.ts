@@ -1,4 +1,4 @@
-// ePay v1's form (contract section 12), still posted by older plugins: amt, txAmt, psc, pdc, tAmt,
+// ePay v1's form, still posted by older plugins: amt, txAmt, psc, pdc, tAmt,
 // scd (the product code), pid (the merchant's id for the payment), su and fu; no signature, as on
 // eSewa. Every field is required, as eSewa's v1 documentation has it. Pure.
 import { readFields, rupeesField } from './esewa-fields.js';

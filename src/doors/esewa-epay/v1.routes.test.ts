@@ -1,4 +1,4 @@
-// ePay v1 (contract section 12), as older plugins drive it: the form (no signature), the payer back
+// ePay v1, as older plugins drive it: the form (no signature), the payer back
 // at su?oid=&amt=&refId= or fu?pid=, and the verification answering XML.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getPath, pidxOf, postForm, postMultipart, postRaw, statusCheck, v1Form } from '../../../test/esewa-client.js';

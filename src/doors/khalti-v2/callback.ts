@@ -1,4 +1,4 @@
-// The redirect to the merchant's return_url (specification 2.3, contract section 5). The return
+// The redirect to the merchant's return_url (specification 2.3). The return
 // URL keeps its own query; the result parameters are added to it, then `signature` over them.
 import { signCallback } from '../../client/signatures.js';
 import type { Queryable } from '../../db/db.js';

@@ -19,7 +19,7 @@ export function initiateRequest(maxAmountPaisa: number) {
       purchase_order_id: text({ required: true, description: "The merchant's order id." }),
       purchase_order_name: text({ required: true, description: 'Name of the product or order.' }),
       customer_info: object({ name: text(), email: email(), phone: text({ maxLength: 32 }) }, { description: 'Whom the transaction is billed to.' }),
-      // Contract section 7: clients of the gateway send `[]` for "no breakdown", with no sum to check.
+      // Clients of the gateway send `[]` for "no breakdown", with no sum to check.
       amount_breakdown: list(object({ label: text({ required: true }), amount: paisa('Paisa') }), {
         description: 'Lines that add up to `amount`; an empty list is the same as none.',
         emptyIsNone: true,

@@ -33,7 +33,7 @@ describe('POST /api/v2/epayment/initiate/', () => {
   });
 });
 
-describe('empty lists (contract section 7)', () => {
+describe('empty lists', () => {
   const stored = async (pidx: string) =>
     (await t.db.query<{ amount_breakdown: unknown; product_details: unknown }>('SELECT amount_breakdown, product_details FROM payments WHERE pidx = $1', [pidx]))[0];
 

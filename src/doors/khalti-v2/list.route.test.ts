@@ -1,4 +1,4 @@
-// GET /api/v2/merchant-transaction/ (specification 2.5, contract section 3) over records made the
+// GET /api/v2/merchant-transaction/ (specification 2.5) over records made the
 // real way: by payers paying through the hosted page.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_ACTOR } from '../../audit/audit-entry.js';

@@ -133,7 +133,7 @@ describe('lookup: validation', () => {
   });
 });
 
-describe('GET /api/v2/epayment/lookup/?pidx=… (contract section 7)', () => {
+describe('GET /api/v2/epayment/lookup/?pidx=…', () => {
   const raw = async (key: string, method: 'GET' | 'POST', pidx: string, url = LOOKUP_PATH) => {
     const response = await t.app.inject(
       method === 'GET'

@@ -51,7 +51,7 @@ export function registerLookup(app: FastifyInstance, ctx: AppContext) {
     async (request, reply) => answer(callerOf(request), (request.body as { pidx: string }).pidx, reply),
   );
 
-  // Contract section 7: clients of the gateway that look up with GET and a query string.
+  // Clients of the gateway that look up with GET and a query string.
   app.get(
     '/v2/epayment/lookup/',
     {

@@ -108,7 +108,7 @@ describe('POST /api/merchant-transaction/{transaction_id}/refund/', () => {
     expect((await refund(t.app, key, completed.transactionId, { amount: 'ten' })).body).toEqual({ amount: ['A valid integer is required.'], error_key: 'validation_error' });
   });
 
-  it('live: refuses a refund larger than the merchant balance, never an overdraft (contract section 10)', async () => {
+  it('live: refuses a refund larger than the merchant balance, never an overdraft', async () => {
     const shop = await newMerchant(t.ctx);
     await saveBankAccount(t.db, shop.merchant.id, { bankName: 'Nabil Bank', branch: 'Thamel', accountName: 'Shop', accountNumber: '0012345678901', updatedAt: t.clock.now() });
     const payer = await operatorWallet(t.ctx, { balance: 10_000 });
@@ -127,7 +127,7 @@ describe('POST /api/merchant-transaction/{transaction_id}/refund/', () => {
     await expectLedgerConsistent();
   });
 
-  it('test: a new merchant refunds its first payment in full; the sandbox covers the fee, the balance ends at zero (issue 24)', async () => {
+  it('test: a new merchant refunds its first payment in full; the sandbox covers the fee, the balance ends at zero', async () => {
     const shop = await newMerchant(t.ctx);
     const shopApi = merchantApi(t.app, shop.test_secret_key);
     const { body } = await shopApi.initiate(validInitiate({ amount: 1_000 }));

@@ -1,4 +1,4 @@
-// connectIPS e-payment, spoken as a client (contract section 13): the payer's browser posts a form
+// connectIPS e-payment, spoken as a client: the payer's browser posts a form
 // signed with the merchant's certificate (TOKEN, SHA256withRSA from the PFX) to the login page;
 // connectIPS sends it back to the success or failure URL registered for the app at NCHL
 // (PUBLIC_URL/pay/return/connectips/success and …/failure) with TXNID; the validation API

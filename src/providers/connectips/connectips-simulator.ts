@@ -1,4 +1,4 @@
-// connectIPS's sandbox as a simulator (contract section 13): the login page's signed form and the
+// connectIPS's sandbox as a simulator: the login page's signed form and the
 // validation API (validatetxn: basic authentication, a signed token) under PUBLIC_URL/sandbox/connectips,
 // with NCHL's shapes, and its payment page, where the developer picks what happens. It checks every
 // TOKEN against the sandbox merchant's certificate, as NCHL checks a merchant's. It is NCHL's side,

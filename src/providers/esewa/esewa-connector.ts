@@ -1,4 +1,4 @@
-// eSewa's ePay v2, spoken as a client (contract sections 12 and 13): the payer's browser posts a
+// eSewa's ePay v2, spoken as a client: the payer's browser posts a
 // signed form to form_url; on the way back the signed `data` is read as a hint only, and the status
 // check (status_url, no authorization, as eSewa publishes it) decides. eSewa has no refund API.
 import type { ProviderSetup } from '../provider.js';

@@ -1,4 +1,4 @@
-// eSewa's sandbox as a simulator (contract section 13): ePay v2's signed form and status check under
+// eSewa's sandbox as a simulator: ePay v2's signed form and status check under
 // PUBLIC_URL/sandbox/esewa, with eSewa's shapes and signature, and its payment page, where the
 // developer picks what happens. It answers to eSewa's published test pair (EPAYTEST). It is eSewa's
 // side, written from eSewa's pages, never from the connector: only the signature and the amounts

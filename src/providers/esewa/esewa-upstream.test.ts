@@ -1,5 +1,5 @@
-// The eSewa connector against a second Bhuktani process as its upstream (contract section 13): a
-// Bhuktani speaks eSewa's ePay v2 exactly as eSewa does (contract section 12, its door). The payer
+// The eSewa connector against a second Bhuktani process as its upstream: a
+// Bhuktani speaks eSewa's ePay v2 exactly as eSewa does (its door). The payer
 // picks eSewa downstream, the browser posts the signed form to the upstream, pays there with eSewa's
 // sandbox payer, and comes back with the signed data; downstream completes only on the upstream's
 // status check.

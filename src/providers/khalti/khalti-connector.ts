@@ -1,4 +1,4 @@
-// Khalti's v2 web checkout, spoken as a client (contract section 13): initiate, send the payer to
+// Khalti's v2 web checkout, spoken as a client: initiate, send the payer to
 // payment_url, and on the way back ask lookup; refunds through its refund API. `base_url` is the
 // root that /api/v2/epayment/initiate/ is appended to; the secret key goes as `Authorization: Key …`.
 import type { ProviderSetup } from '../provider.js';

@@ -1,4 +1,4 @@
-// Khalti's sandbox as a simulator (contract section 13): the v2 web checkout's initiate, lookup and
+// Khalti's sandbox as a simulator: the v2 web checkout's initiate, lookup and
 // refund under PUBLIC_URL/sandbox/khalti, with Khalti's shapes, and its payment page, where the
 // developer picks what happens. It answers only to the sandbox's own key.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';

@@ -1,4 +1,4 @@
-// The Khalti connector against a second Bhuktani process as its upstream (contract section 13): a
+// The Khalti connector against a second Bhuktani process as its upstream: a
 // Bhuktani speaks the v2 web checkout exactly as Khalti does, so it is a faithful Khalti for tests.
 // The payer picks Khalti downstream, pays on the upstream's hosted page with its sandbox wallet,
 // comes back; downstream completes only on the upstream's lookup. Refunds go through its refund API.
