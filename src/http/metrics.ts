@@ -68,7 +68,7 @@ export function createMetrics(db: Db): Metrics {
   });
   const providerCalls = new Counter({
     name: 'bhuktani_provider_calls_total',
-    help: 'Calls to payment providers by provider, environment, operation (start, status, refund) and result (ok, failed)',
+    help: 'Calls to payment providers by provider, environment, operation (start, status, refund) and result (ok, failed, refused: the provider refused the request as invalid)',
     labelNames: ['provider', 'environment', 'operation', 'result'],
     registers: [registry],
   });

@@ -4,6 +4,7 @@
 // merchant that may not take live payments (403), made-up codes (404, then 429 for that address
 // only), the receipt page (the store's outcome, never the query's), and the QR codes (decoded).
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { codeOf, linkApi, linkPayer } from '../../test/link-client.js';
 import { merchantIn } from '../../test/merchant-approval.js';
@@ -157,6 +158,9 @@ describe('made-up codes', () => {
     expect((await get(`/l/${code}`, ownAddress())).statusCode).toBe(200);
     t.clock.advance(31);
     expect((await get(`/l/${code}`, guesser)).statusCode).toBe(200);
+    // docs/payment-links.md says it as it is: the 30th wrong code is the one refused.
+    const doc = readFileSync(new URL('../../docs/payment-links.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
+    expect(doc).toContain(`${paymentLinkCodes.failuresBeforeLock - 1} wrong codes in a day are answered \`404\`; **the ${paymentLinkCodes.failuresBeforeLock}th** is answered \`429\``);
   });
 });
 

@@ -95,32 +95,34 @@ export async function portalPlugin(app: FastifyInstance, { ctx, csrfSecret }: { 
     });
   }
 
-  /** The page for a payment that cannot take a payment now, or undefined when it can. */
-  async function unpayablePage(request: FastifyRequest, reply: FastifyReply, { payment, merchant }: Checkout, reason?: PayerError) {
+  /**
+   * Answers with the page for a payment that cannot take a payment now: true when it did. A boolean,
+   * never the reply: an async function returning the reply (a thenable) resolves to undefined, and
+   * the step would go on to answer a second time.
+   */
+  async function unpayablePage(request: FastifyRequest, reply: FastifyReply, { payment, merchant }: Checkout, reason?: PayerError): Promise<boolean> {
     const { t } = payerSpeech(request);
     const environment = payment.environment;
     const status = effectiveStatus(payment, ctx.clock.now());
     const backToShop = { href: payment.website_url, text: t.notices.backTo(merchant.name) };
-    if (status === 'Expired' || reason?.code === 'payment_expired') {
-      return notice(request, reply, 410, { ...t.notices.expired, environment, link: backToShop, tone: 'error' });
-    }
     const finished = returnStatusOf(payment);
-    if (finished) {
+    if (status === 'Expired' || reason?.code === 'payment_expired') {
+      notice(request, reply, 410, { ...t.notices.expired, environment, link: backToShop, tone: 'error' });
+    } else if (finished) {
       const said = t.notices.finished;
       const message = finished === 'User canceled' ? said.canceled : finished === 'Pending' ? said.pending : said.complete;
       const back = { href: await returnAddress(ctx, { payment, status: finished }), text: said.returnTo(merchant.name) };
-      return notice(request, reply, 200, { title: said.title, message, environment, link: back, tone: finished === 'Completed' ? 'success' : 'info' });
+      notice(request, reply, 200, { title: said.title, message, environment, link: back, tone: finished === 'Completed' ? 'success' : 'info' });
+    } else if (reason?.code === 'order_paid' || (status === 'Initiated' && (await orderPaidElsewhere(ctx.db, payment)))) {
+      notice(request, reply, 409, { ...t.notices.orderPaid, environment, link: backToShop });
+    } else if (reason?.code === 'not_payable') {
+      notice(request, reply, 409, { title: t.notices.notPayable.title, message: t.payerErrors.not_payable, environment, link: backToShop, tone: 'error' });
+    } else if (reason?.code === 'link_used_up' || (status === 'Initiated' && (await linkUsedUp(payment)))) {
+      notice(request, reply, 409, { title: t.notices.linkUsedUp.title, message: t.payerErrors.link_used_up, environment, link: backToShop, tone: 'error' });
+    } else {
+      return false;
     }
-    if (reason?.code === 'order_paid' || (status === 'Initiated' && (await orderPaidElsewhere(ctx.db, payment)))) {
-      return notice(request, reply, 409, { ...t.notices.orderPaid, environment, link: backToShop });
-    }
-    if (reason?.code === 'not_payable') {
-      return notice(request, reply, 409, { title: t.notices.notPayable.title, message: t.payerErrors.not_payable, environment, link: backToShop, tone: 'error' });
-    }
-    if (reason?.code === 'link_used_up' || (status === 'Initiated' && (await linkUsedUp(payment)))) {
-      return notice(request, reply, 409, { title: t.notices.linkUsedUp.title, message: t.payerErrors.link_used_up, environment, link: backToShop, tone: 'error' });
-    }
-    return undefined;
+    return true;
   }
 
   /**
@@ -156,10 +158,12 @@ export async function portalPlugin(app: FastifyInstance, { ctx, csrfSecret }: { 
     return t.payerErrors[error.code];
   }
 
-  /** MPIN and OTP posts per client IP: a brute force across many payments meets a wall. */
-  const throttled = async (request: FastifyRequest, reply: FastifyReply) =>
-    !(await withinIpLimit(ctx.limiter, request, reply, 'payer', ctx.config.payerAttemptsPerMinute)) &&
+  /** MPIN and OTP posts per client IP: a brute force across many payments meets a wall. True when it answered 429 (a boolean: see unpayablePage). */
+  const throttled = async (request: FastifyRequest, reply: FastifyReply): Promise<boolean> => {
+    if (await withinIpLimit(ctx.limiter, request, reply, 'payer', ctx.config.payerAttemptsPerMinute)) return false;
     notice(request, reply, 429, { ...payerSpeech(request).t.notices.tooMany, tone: 'error' });
+    return true;
+  };
 
   const csrfRejected = (request: FastifyRequest, reply: FastifyReply) => notice(request, reply, 403, { ...payerSpeech(request).t.notices.formExpired, tone: 'error' });
 
@@ -183,14 +187,14 @@ export async function portalPlugin(app: FastifyInstance, { ctx, csrfSecret }: { 
   const walletStep = async (request: FastifyRequest, reply: FastifyReply) => {
     const loaded = await load(request, reply);
     if (!loaded) return reply;
-    return (await unpayablePage(request, reply, loaded)) ?? closedMerchantPage(request, reply, loaded) ?? page(request, reply, loaded, { name: 'wallet' }, 200, noticeOf(request));
+    if (await unpayablePage(request, reply, loaded)) return reply;
+    return closedMerchantPage(request, reply, loaded) ?? page(request, reply, loaded, { name: 'wallet' }, 200, noticeOf(request));
   };
 
   const otpStep = async (request: FastifyRequest, reply: FastifyReply, token: string) => {
     const loaded = await load(request, reply, token);
     if (!loaded) return reply;
-    const unpayable = (await unpayablePage(request, reply, loaded)) ?? closedMerchantPage(request, reply, loaded);
-    if (unpayable) return unpayable;
+    if ((await unpayablePage(request, reply, loaded)) || closedMerchantPage(request, reply, loaded)) return reply;
     if (!loaded.attempt || loaded.attempt.ended) return reply.code(303).redirect(paymentPath(loaded.payment.pidx));
     return page(request, reply, loaded, { name: 'otp', token, mobile: loaded.wallet!.mobile });
   };
@@ -218,7 +222,7 @@ export async function portalPlugin(app: FastifyInstance, { ctx, csrfSecret }: { 
     if (!csrfValid(request, csrfSecret, loaded.payment.pidx)) return csrfRejected(request, reply);
     if (await throttled(request, reply)) return reply;
     if (closedMerchantPage(request, reply, loaded)) return reply;
-    if (await linkUsedUp(loaded.payment)) return unpayablePage(request, reply, loaded, new PayerError('link_used_up'));
+    if ((await linkUsedUp(loaded.payment)) && (await unpayablePage(request, reply, loaded, new PayerError('link_used_up')))) return reply;
     const mobile = text(request.body, 'mobile').trim();
     try {
       const token = await startPaymentAttempt(ctx, loaded, { mobile, mpin: text(request.body, 'mpin') });
@@ -227,7 +231,8 @@ export async function portalPlugin(app: FastifyInstance, { ctx, csrfSecret }: { 
       if (!(error instanceof PayerError)) throw error;
       // The SMS gateway failing is ours, not the payer's: 503, and the form as it was, to try again.
       const status = error.code === 'otp_not_sent' ? 503 : 400;
-      return (await unpayablePage(request, reply, loaded, error)) ?? page(request, reply, loaded, { name: 'wallet', mobile }, status, messageFor(request, error));
+      if (await unpayablePage(request, reply, loaded, error)) return reply;
+      return page(request, reply, loaded, { name: 'wallet', mobile }, status, messageFor(request, error));
     }
   });
 
@@ -242,8 +247,7 @@ export async function portalPlugin(app: FastifyInstance, { ctx, csrfSecret }: { 
       return reply.code(303).redirect(await returnAddress(ctx, await confirmPayment(ctx, loaded, text(request.body, 'otp'))));
     } catch (error) {
       if (!(error instanceof PayerError)) throw error;
-      const unpayable = await unpayablePage(request, reply, loaded, error);
-      if (unpayable) return unpayable;
+      if (await unpayablePage(request, reply, loaded, error)) return reply;
       if (error.code === 'wrong_otp') return page(request, reply, loaded, { name: 'otp', token, mobile: loaded.wallet!.mobile }, 400, messageFor(request, error));
       return page(request, reply, loaded, { name: 'wallet' }, 400, messageFor(request, error));
     }
@@ -256,7 +260,7 @@ export async function portalPlugin(app: FastifyInstance, { ctx, csrfSecret }: { 
     if (!csrfValid(request, csrfSecret, loaded.payment.pidx)) return csrfRejected(request, reply);
     if (await throttled(request, reply)) return reply;
     if (closedMerchantPage(request, reply, loaded)) return reply;
-    if (await linkUsedUp(loaded.payment)) return unpayablePage(request, reply, loaded, new PayerError('link_used_up'));
+    if ((await linkUsedUp(loaded.payment)) && (await unpayablePage(request, reply, loaded, new PayerError('link_used_up')))) return reply;
     const name = text(request.body, 'provider');
     try {
       if (!isProviderName(name)) throw new PayerError('provider_unavailable');
@@ -268,7 +272,8 @@ export async function portalPlugin(app: FastifyInstance, { ctx, csrfSecret }: { 
       if (!(error instanceof PayerError)) throw error;
       // The provider not answering is an outage (503); one not offered is the payer's request (400).
       const status = error.code === 'provider_not_answering' ? 503 : 400;
-      return (await unpayablePage(request, reply, loaded, error)) ?? page(request, reply, loaded, { name: 'wallet' }, status, messageFor(request, error));
+      if (await unpayablePage(request, reply, loaded, error)) return reply;
+      return page(request, reply, loaded, { name: 'wallet' }, status, messageFor(request, error));
     }
   });
 
@@ -302,7 +307,8 @@ export async function portalPlugin(app: FastifyInstance, { ctx, csrfSecret }: { 
       return reply.code(303).redirect(await returnAddress(ctx, await cancelPayment(ctx, loaded.payment)));
     } catch (error) {
       if (!(error instanceof PayerError)) throw error;
-      return (await unpayablePage(request, reply, loaded, error)) ?? page(request, reply, loaded, { name: 'wallet' }, 400, messageFor(request, error));
+      if (await unpayablePage(request, reply, loaded, error)) return reply;
+      return page(request, reply, loaded, { name: 'wallet' }, 400, messageFor(request, error));
     }
   });
 }

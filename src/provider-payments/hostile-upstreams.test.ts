@@ -152,6 +152,18 @@ describe('a returning browser’s claims', () => {
     expect(esewa.readReturn(['A1', 'success'], { data: 'not base64 json' }).claim).toBe('unclear');
   });
 
+  it('eSewa’s data with an amount written as a JSON number holds its signature over the number as eSewa wrote it', () => {
+    // eSewa's published example (developer.esewa.com.np, Epay-V2, "After Successful Payment"), its
+    // test secret key and product code: the body carries 1000.0 as a number, signed as `total_amount=1000.0`.
+    const published = esewaConnector({ name: 'esewa', environment: 'test', enabled: true, sandbox: false, settings: { form_url: 'x', status_url: 'y', product_code: 'EPAYTEST' }, credentials: { secret_key: '8gBm/:&EnhH.1/q' } }, fetchTransport(100));
+    const body = `{"transaction_code":"000AWEO","status":"COMPLETE","total_amount":1000.0,"transaction_uuid":"250610-162413","product_code":"EPAYTEST","signed_field_names":"transaction_code,status,total_amount,transaction_uuid,product_code,signed_field_names","signature":"62GcfZTmVkzhtUeh+QJ1AqiJrjoWWGof3U+eTPTZ7fA="}`;
+    const data = Buffer.from(body).toString('base64');
+    expect(published.readReturn(['250610-162413', 'success'], { data }).claim).toBe('paid');
+    // The same as a string, and a number that is not what was signed.
+    expect(published.readReturn(['250610-162413', 'success'], { data: Buffer.from(body.replace('1000.0', '"1000.0"')).toString('base64') }).claim).toBe('paid');
+    expect(published.readReturn(['250610-162413', 'success'], { data: Buffer.from(body.replace('1000.0', '1000')).toString('base64') }).claim).toBe('unclear');
+  });
+
   it('connectIPS names the attempt by TXNID only', () => {
     const connectips = connectipsConnector({ name: 'connectips', environment: 'test', enabled: true, sandbox: false, settings: {}, credentials: {} }, fetchTransport(100));
     expect(connectips.readReturn(['success'], { TXNID: 'A1' })).toEqual({ attemptIdx: 'A1', claim: 'paid' });

@@ -1,5 +1,6 @@
-// The payer's browser comes back from a provider. What the browser carries is
-// only a hint: the provider's own server is asked, and its answer settles the attempt. The payer goes
+// The payer's browser comes back from a provider. What the browser carries
+// holds nothing: the provider's own server is asked, and its answer settles the attempt; only its
+// unknown answer holds the payment Pending. The payer goes
 // on to the merchant (Completed, or Pending while the answer is unknown; the payment's door says
 // where, src/doors/return-address.ts) or back to the hosted page to choose again.
 import type { AppContext } from '../context.js';
@@ -43,7 +44,7 @@ export async function returnFromProvider(ctx: AppContext, name: ProviderName, pa
   const connector = measuredConnector(ctx, setup);
   const { claim } = connector.provider.readReturn(path, query);
   const answer = await connector.status({ idx: attempt.idx, amount: attempt.amount, environment: attempt.environment, providerReference: attempt.provider_reference, createdAt: attempt.created_at });
-  const settled = await settleAttempt(ctx, attempt, answer, { payerBack: true, claim });
+  const settled = await settleAttempt(ctx, attempt, answer, { payerBack: true });
   switch (settled.kind) {
     case 'completed':
       return { kind: 'merchant', back: { payment: settled.payment, status: 'Completed' } };

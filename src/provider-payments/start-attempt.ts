@@ -10,7 +10,7 @@ import { moveAttempt } from './attempt-state-machine.js';
 import { insertAttempt } from './attempt-store.js';
 import { measuredConnector } from './measured-connector.js';
 import { offeredFor } from './offered-providers.js';
-import { ProviderUnavailableError, type ProviderRedirect } from '../providers/provider.js';
+import { ProviderRefusedError, ProviderUnavailableError, type ProviderRedirect } from '../providers/provider.js';
 import type { ProviderName } from '../providers/registry.js';
 import { findProviderSetup } from '../providers/provider-setup.js';
 
@@ -47,10 +47,11 @@ export async function startProviderAttempt(ctx: AppContext, { payment, merchant 
     await insertAttempt(ctx.db, { ...attempt, provider_reference: started.providerReference ?? null });
     return started.redirect;
   } catch (error) {
-    if (!(error instanceof ProviderUnavailableError)) throw error;
+    if (!(error instanceof ProviderUnavailableError) && !(error instanceof ProviderRefusedError)) throw error;
     // The payer never reached the provider: nothing can have been paid through this attempt.
     const failed = await insertAttempt(ctx.db, { ...attempt, provider_reference: null });
     await moveAttempt(ctx.db, failed, 'fail', { answer: `could not start: ${error.message}` }, ctx.clock.now());
-    throw new PayerError('provider_not_answering');
+    // A refusal is this payment's, not an outage: the payer's request (400), the provider still offered.
+    throw new PayerError(error instanceof ProviderRefusedError ? 'provider_unavailable' : 'provider_not_answering');
   }
 }

@@ -358,6 +358,8 @@ export function providerPay(model: Model, p: ModelPayment, provider: Provider, o
   if (reason) return { kind: reason };
   // Live has no provider until the operator sets one up; the sandbox has all three.
   if (p.environment === 'live') return { kind: 'unavailable' };
+  // Khalti takes no less than Rs 10: a smaller payment is not offered it.
+  if (provider === 'khalti' && p.amount < 1000) return { kind: 'unavailable' };
   if (outcome === 'canceled') return { kind: 'back' };
   const paid = outcome === 'paid';
   p.status = paid ? 'Completed' : 'Pending';

@@ -15,9 +15,28 @@ export interface Read<N extends string> {
   problems: string[];
 }
 
-/** The fields named in `limits`, from a parsed form, JSON body or query string. */
+const asRecord = (input: unknown): Record<string, unknown> =>
+  input !== null && typeof input === 'object' && !Array.isArray(input) ? (input as Record<string, unknown>) : {};
+
+/**
+ * A request's fields as clients send them: its query string's and its body's (form-encoded,
+ * multipart or JSON). A field in both is taken once if it is the same there, else it is a field
+ * given twice.
+ */
+export function requestFields(request: { query: unknown; body: unknown }): Record<string, unknown> {
+  const fields: Record<string, unknown> = Object.create(null);
+  for (const source of [request.query, request.body]) {
+    for (const [name, value] of Object.entries(asRecord(source))) {
+      const given = Object.hasOwn(fields, name) ? fields[name] : undefined;
+      fields[name] = given === undefined || given === value ? value : [given, value].flat();
+    }
+  }
+  return fields;
+}
+
+/** The fields named in `limits`, from a request's fields (requestFields). */
 export function readFields<N extends string>(input: unknown, limits: FieldLimits<N>): Read<N> {
-  const given = input !== null && typeof input === 'object' && !Array.isArray(input) ? (input as Record<string, unknown>) : {};
+  const given = asRecord(input);
   const fields = {} as Record<N, string>;
   const problems: string[] = [];
   for (const [name, maxLength] of Object.entries(limits) as [N, number][]) {

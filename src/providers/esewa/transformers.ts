@@ -4,12 +4,19 @@ import type { ProviderAnswer } from '../provider.js';
 import { paisaOfAnswer } from '../../protocols/esewa-epay/rupees.js';
 import { signedBy } from '../../protocols/esewa-epay/signature.js';
 
+/**
+ * JSON text with each number written as a string of its own text: eSewa signs a value as it wrote it
+ * (its published example signs `total_amount=1000.0` and sends `"total_amount": 1000.0`), which
+ * JSON.parse would read as 1000. Strings are matched whole first, so digits inside them stay.
+ */
+const numbersAsWritten = (json: string) => json.replace(/"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g, (token) => (token.startsWith('"') ? token : `"${token}"`));
+
 /** The `data` eSewa appends to success_url: its JSON when the signature holds, else undefined. */
 export function returnedData(data: string | undefined, secretKey: string): Record<string, string> | undefined {
   if (!data || data.length > 4000) return undefined;
   let parsed: unknown;
   try {
-    parsed = JSON.parse(Buffer.from(data, 'base64').toString('utf8'));
+    parsed = JSON.parse(numbersAsWritten(Buffer.from(data, 'base64').toString('utf8')));
   } catch {
     return undefined;
   }

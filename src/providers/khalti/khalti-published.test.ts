@@ -107,7 +107,7 @@ describe('refund', () => {
 
   it('a whole refund posts to the transaction’s refund address with no amount; Khalti’s answer is a refund', async () => {
     const { asked, transport } = answering(REFUND_API.answer);
-    const answer = await khaltiConnector(setup, transport).refund!(paid, { key: 'R1', amount: 1000, whole: true });
+    const answer = await khaltiConnector(setup, transport).refund!(paid, { amount: 1000, whole: true });
     expect(asked[0]).toMatchObject({ url: REFUND_API.url(paid.providerTransactionId), method: 'POST' });
     expect(asked[0].headers).toMatchObject({ authorization: `Key ${SECRET}` });
     expect(JSON.parse(asked[0].body!)).not.toHaveProperty('amount');
@@ -116,7 +116,7 @@ describe('refund', () => {
 
   it('a part posts its amount in paisa', async () => {
     const { asked, transport } = answering(REFUND_API.answer);
-    await khaltiConnector(setup, transport).refund!(paid, { key: 'R2', amount: 500, whole: false });
+    await khaltiConnector(setup, transport).refund!(paid, { amount: 500, whole: false });
     expect(JSON.parse(asked[0].body!)).toMatchObject({ amount: 500 });
   });
 });
