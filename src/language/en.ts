@@ -26,6 +26,8 @@ export const en = {
     products: 'Products',
     breakdown: 'Breakdown',
     total: 'Total',
+    /** The parts of a total a door names itself (eSewa's form): the merchant's own labels are shown as written. */
+    amountParts: { amount: 'Amount', tax: 'Tax', serviceCharge: 'Service charge', deliveryCharge: 'Delivery charge' },
     order: (id: string) => `Order ${id}`,
     expiresIn: 'Link expires in',
     hoursMinutes: (hours: number, minutes: number) => `${hours} h ${minutes} min`,
@@ -103,6 +105,7 @@ export const en = {
     continueTo: (provider: string) => `Continue to ${provider}`,
     payThere: (provider: string) => `You pay on ${provider}'s page, then come back here.`,
     takingBack: (business: string) => `Taking you back to ${business}.`,
+    notPaidThere: (provider: string) => `Back from ${provider}: the payment was not completed there, and you have not been charged. Choose a way to pay.`,
     alreadyDecided: 'Already decided',
     continue: 'Continue',
   },

@@ -181,6 +181,9 @@ describe('the receipt page', () => {
     expect(text).toContain('You paid Rs. 123.45 to Momo Corner.');
     const [{ transaction_id }] = await t.db.query<{ transaction_id: string }>('SELECT transaction_id FROM payments WHERE pidx = $1', [pidx]);
     expect(text).toContain(transaction_id);
+    // Written whole where a line may end: the amount with its sign, the time with its am or pm.
+    expect(receipt!.body).toContain('<dd data-testid="amount">Rs.\u00a0123.45</dd>');
+    expect(receipt!.body).toMatch(/, \d{1,2}:\d{2}\u00a0[ap]m<\/dd>/);
 
     // Canceled on the hosted page: back here, not charged, and a way to pay again.
     const canceler = linkPayer(t.app);
@@ -189,6 +192,8 @@ describe('the receipt page', () => {
     const canceled = await canceler.browser.cancel(started.pidx!);
     const back = await canceler.browser.get(new URL(canceled.location!).pathname + new URL(canceled.location!).search);
     expect(pageText(back.body)).toContain('You canceled the payment. You have not been charged.');
+    // The payer's own choice: told as news, not as an error.
+    expect(back.body).toContain('<section class="notice info" data-status="User canceled">');
     expect(back.body).toContain(`href="/l/${code}"`);
 
     // A payment of another link, or none, is not shown here.
@@ -219,9 +224,19 @@ describe('the QR codes', () => {
     expect(svg.headers['content-type']).toBe('image/svg+xml; charset=utf-8');
     expect(svg.headers['content-security-policy']).toContain("default-src 'none'");
     expect(decodeQrSvg(svg.body)).toBe(link.url);
-    expect(svg.body).toContain('>Tea &amp; &lt;Momo&gt; &quot;House&quot;</text>');
+    expect([...svg.body.matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]).join(' ')).toBe('Tea &amp; &lt;Momo&gt; &quot;House&quot;');
     expect(svg.body).not.toContain('<Momo>');
 
     expect((await t.app.inject({ method: 'GET', url: '/l/NOSUCHCODE/qr.svg', remoteAddress: ownAddress() })).statusCode).toBe(404);
+  });
+
+  it('fit a long business name under the code: two lines, a line near the edges given its width, nothing cut', async () => {
+    const { code } = await linkOf({ name: 'Tea', amount: 1000 }, 'Annapurna Tea House & Momo Corner');
+    const svg = (await t.app.inject({ method: 'GET', url: `/l/${code}/qr.svg` })).body;
+    const width = Number(/viewBox="0 0 ([\d.]+)/.exec(svg)![1]);
+    const lines = [...svg.matchAll(/<text x="([\d.]+)"[^>]*?(?: textLength="([\d.]+)" lengthAdjust="spacingAndGlyphs")?>([^<]*)<\/text>/g)].map(([, x, length, text]) => ({ x: Number(x), length: length && Number(length), text }));
+    expect(lines.map((l) => l.text)).toEqual(['Annapurna Tea House', '&amp; Momo Corner']);
+    expect(lines[0].length).toBeGreaterThan(0);
+    for (const { x, length } of lines) if (length) expect([x - length / 2, x + length / 2].every((edge) => edge >= 0 && edge <= width)).toBe(true);
   });
 });

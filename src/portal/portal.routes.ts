@@ -23,7 +23,7 @@ import { returnStatusOf } from '../payments/return-status.js';
 import { startPaymentAttempt } from '../payments/start-payment-attempt.js';
 import { findLinkByIdx } from '../payment-links/payment-link-store.js';
 import type { PostedStep } from './checkout-address.js';
-import { checkoutPage, type Step } from './checkout-page.js';
+import { checkoutPage, type StepNote, type Step } from './checkout-page.js';
 import { findCheckout, type Checkout } from './checkout-store.js';
 import { registerLanguageSwitch } from '../language/language-switch.route.js';
 import { payerSpeech } from '../language/payer-speech.js';
@@ -31,7 +31,8 @@ import type { PayerFrame } from './layout.js';
 import { noticePage } from './notice-page.js';
 import { handoffPage, onwardPage } from './ways-to-pay.js';
 import { offeredFor } from '../provider-payments/offered-providers.js';
-import { isProviderName } from '../providers/registry.js';
+import { listPaymentAttempts } from '../provider-payments/attempt-store.js';
+import { isProviderName, providerLabel } from '../providers/registry.js';
 import { returnFromProvider } from '../provider-payments/return-from-provider.js';
 import { startProviderAttempt } from '../provider-payments/start-attempt.js';
 
@@ -136,16 +137,25 @@ export async function portalPlugin(app: FastifyInstance, { ctx, csrfSecret }: { 
     return link !== undefined && link.max_payments !== null && link.payments_taken >= link.max_payments;
   }
 
-  const page = async (request: FastifyRequest, reply: FastifyReply, loaded: Checkout, step: Step, status = 200, message?: string) => {
+  const page = async (request: FastifyRequest, reply: FastifyReply, loaded: Checkout, step: Step, status = 200, message?: string | StepNote) => {
     const csrf = csrfToken(request, reply, csrfSecret, { binding: loaded.payment.pidx, secure });
     const providers = step.name === 'wallet' ? await offeredFor(ctx, loaded.payment) : [];
-    return send(reply, status, checkoutPage({ ...frameOf(request, step), ...loaded, now: ctx.clock.now(), step, csrf, message, providers }), loaded.payment);
+    const notice = typeof message === 'string' ? { text: message, tone: 'error' as const } : message;
+    return send(reply, status, checkoutPage({ ...frameOf(request, step), ...loaded, now: ctx.clock.now(), step, csrf, message: notice, providers }), loaded.payment);
   };
 
-  /** A notice the hosted page was sent back with (`?notice=`): a provider's payer message only, in the payer's language. */
-  const noticeOf = (request: FastifyRequest): string | undefined => {
+  /**
+   * A notice the hosted page was sent back with (`?notice=`): a provider's payer message only, in the
+   * payer's language. Not paid there names the provider the payer comes back from (the payment's
+   * latest attempt), and is no error: the payer may well have canceled there.
+   */
+  const noticeOf = async (request: FastifyRequest, payment: Payment): Promise<StepNote | undefined> => {
     const code = queryValue(request, 'notice');
-    return code?.startsWith('provider_') && (payerErrorCodes as readonly string[]).includes(code) ? payerSpeech(request).t.payerErrors[code as PayerErrorCode] : undefined;
+    if (!code?.startsWith('provider_') || !(payerErrorCodes as readonly string[]).includes(code)) return undefined;
+    const { t } = payerSpeech(request);
+    if (code !== 'provider_not_paid') return { text: t.payerErrors[code as PayerErrorCode], tone: 'error' };
+    const latest = (await listPaymentAttempts(ctx.db, payment.pidx)).at(-1);
+    return { text: latest ? t.providers.notPaidThere(providerLabel(latest.provider)) : t.payerErrors.provider_not_paid, tone: 'info' };
   };
 
   /** What the payer is told of a refused step, in their language. */
@@ -188,7 +198,7 @@ export async function portalPlugin(app: FastifyInstance, { ctx, csrfSecret }: { 
     const loaded = await load(request, reply);
     if (!loaded) return reply;
     if (await unpayablePage(request, reply, loaded)) return reply;
-    return closedMerchantPage(request, reply, loaded) ?? page(request, reply, loaded, { name: 'wallet' }, 200, noticeOf(request));
+    return closedMerchantPage(request, reply, loaded) ?? page(request, reply, loaded, { name: 'wallet' }, 200, await noticeOf(request, loaded.payment));
   };
 
   const otpStep = async (request: FastifyRequest, reply: FastifyReply, token: string) => {

@@ -105,12 +105,11 @@ export function amountProblems(names: AmountNames, amounts: EsewaAmounts, maxPai
   return problems;
 }
 
+/** The parts of a total, under the labels the payment keeps (the dashboard shows them; the payer's page says them in the payer's language). */
+export const partLabels = { amount: 'Amount', tax: 'Tax', serviceCharge: 'Service charge', deliveryCharge: 'Delivery charge' } as const;
+export type AmountPart = keyof typeof partLabels;
+
 /** What the hosted page shows of the parts: the ones that are not zero. */
 export function breakdownOf(amounts: EsewaAmounts): { label: string; amount: number }[] {
-  return [
-    { label: 'Amount', amount: amounts.amount },
-    { label: 'Tax', amount: amounts.tax },
-    { label: 'Service charge', amount: amounts.serviceCharge },
-    { label: 'Delivery charge', amount: amounts.deliveryCharge },
-  ].filter((line) => line.amount > 0);
+  return (Object.keys(partLabels) as AmountPart[]).map((part) => ({ label: partLabels[part], amount: amounts[part] })).filter((line) => line.amount > 0);
 }
