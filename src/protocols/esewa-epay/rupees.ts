@@ -4,7 +4,7 @@
 //     the published form and its signature vector), a part of a rupee with two decimals (`"100.50"`);
 //   - the `data` of the return, written by eSewa: `"1000.0"`, one decimal at least (the published
 //     data's signature is over `total_amount=1000.0`), so 10,050 paisa is `"100.5"`;
-//   - the status check's answer: a JSON number (`100.0`).
+//   - the status check's answer: a JSON number, written as in data (`100.0`).
 // Read back, any of these forms is the same amount. Pure.
 
 /** At most 13 digits of rupees: every such amount is a safe integer of paisa. */
@@ -30,13 +30,10 @@ export function requestRupees(paisa: number): string {
   return cents === 0 ? String(rupees) : `${rupees}.${String(cents).padStart(2, '0')}`;
 }
 
-/** As eSewa writes an amount in `data`: one decimal at least, no thousands separator (10000 → `"100.0"`, 10050 → `"100.5"`, 10005 → `"100.05"`). */
+/** As eSewa writes an amount in `data` and in the status answer's JSON number: one decimal at least, no thousands separator (10000 → `"100.0"`, 10050 → `"100.5"`, 10005 → `"100.05"`). */
 export function esewaRupees(paisa: number): string {
   const rupees = Math.floor(paisa / 100);
   const cents = paisa % 100;
   if (cents % 10 === 0) return `${rupees}.${cents / 10}`;
   return `${rupees}.${String(cents).padStart(2, '0')}`;
 }
-
-/** The amount as the status check answers it: a JSON number of rupees. */
-export const rupeesNumber = (paisa: number) => paisa / 100;

@@ -51,6 +51,11 @@ describe('the data eSewa sends back', () => {
     expect(connector.readReturn(['250610-162414', 'success'], { data }).claim).toBe('unclear');
   });
 
+  it('the published decoded body, its total a JSON number (1000.0), claims paid too: the number is read as eSewa wrote it', () => {
+    const printed = Buffer.from(SUCCESS_DATA.decodedAsPrinted).toString('base64');
+    expect(esewaConnector(setup, answering({}).transport).readReturn(['250610-162413', 'success'], { data: printed }).claim).toBe('paid');
+  });
+
   it('carries the total as a string ("1000.0"), as the first line of the published base64 shows', () => {
     expect(Buffer.from(SUCCESS_DATA.base64FirstLine, 'base64').toString('utf8')).toContain('"total_amount":"1000.0"');
     expect(data.startsWith(SUCCESS_DATA.base64FirstLine)).toBe(true);

@@ -35,6 +35,8 @@ describe('the eSewa simulator', () => {
     expect(signedBy([UAT.secret_key], data)).toBe(true);
 
     const status = await t.app.inject({ method: 'GET', url: `/sandbox/esewa/api/epay/transaction/status/?product_code=EPAYTEST&total_amount=110&transaction_uuid=241028` });
+    // The total as eSewa prints it in its answers (100.0), a number with one decimal.
+    expect(status.body).toContain('"total_amount":110.0,');
     const answer = status.json();
     expect(Object.keys(answer)).toEqual(Object.keys(STATUS_REQUEST.answer));
     expect(answer).toEqual({ product_code: 'EPAYTEST', transaction_uuid: '241028', total_amount: 110, status: 'COMPLETE', ref_id: data.transaction_code });

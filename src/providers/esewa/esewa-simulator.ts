@@ -76,8 +76,11 @@ export function registerEsewaSimulator(app: FastifyInstance, { ctx, csrfSecret, 
     const query = request.query;
     const ref = text(query, 'transaction_uuid');
     const simulation = ref && text(query, 'product_code') === productCode ? await findSimulation(ctx.db, 'esewa', ref) : undefined;
-    const answer = (status: string, refId: string | null = null) => ({ product_code: text(query, 'product_code'), transaction_uuid: ref, total_amount: Number(text(query, 'total_amount')) || 0, status, ref_id: refId });
-    if (!simulation || paisaOf(text(query, 'total_amount')) !== simulation.amount) return answer('NOT_FOUND');
+    const asked = paisaOf(text(query, 'total_amount'));
+    // The total as eSewa writes it in this answer: a JSON number with one decimal at least (`100.0`).
+    const answer = (status: string, refId: string | null = null) =>
+      reply.type('application/json').send(`{"product_code":${JSON.stringify(text(query, 'product_code'))},"transaction_uuid":${JSON.stringify(ref)},"total_amount":${asked === undefined ? 0 : esewaRupees(asked)},"status":${JSON.stringify(status)},"ref_id":${JSON.stringify(refId)}}`);
+    if (!simulation || asked !== simulation.amount) return answer('NOT_FOUND');
     const status = simulatedStatus(simulation, await countStatusCheck(ctx.db, 'esewa', ref));
     if (status === 'silent') return silence().then(() => reply.code(504).send({ code: 0, error_message: 'Gateway timeout.' }));
     if (status === 'paid') return answer(simulation.refunded ? (simulation.refunded === simulation.amount ? 'FULL_REFUND' : 'PARTIAL_REFUND') : 'COMPLETE', simulation.transaction_id);
