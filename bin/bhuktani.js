@@ -2,4 +2,4 @@
 import { enableCompileCache } from '../dist/compile-cache.js';
 
 enableCompileCache();
-await import('../dist/cli/main.js');
+await import('../dist/bundle/cli.js');
