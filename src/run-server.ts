@@ -31,8 +31,9 @@ export async function runServer(config: Config, db: Db): Promise<void> {
     await db.close();
     throw new ConfigError(keyProblem);
   }
-  const demo = await ensureDemoMerchant(ctx);
-  const app = await buildApp(ctx, { logger });
+  // The demo merchant's password is hashed on libuv's threads while this one registers the routes;
+  // both are done before `listen`, as the demo shop's first request needs its merchant.
+  const [demo, app] = await Promise.all([ensureDemoMerchant(ctx), buildApp(ctx, { logger })]);
   const sweep = expirySweep(ctx, (error) => logger.error({ err: error }, 'expiry sweep failed'));
   const bank = sandboxBank(ctx, (error) => logger.error({ err: error }, 'sandbox bank failed'));
   const schedules = payoutScheduleJob(ctx, logger, (error) => logger.error({ err: error }, 'payout schedules failed'));
