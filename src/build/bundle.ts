@@ -1,7 +1,9 @@
 // `npm run build`: the server and the CLI as bundles (dist/bundle/), which `npm start` and
 // bin/bhuktani.js run. Loading 418 modules one by one (each resolved, read and compiled on its own)
-// was a third of a restart; a bundle is a few files. Modules loaded only when used (the PostgreSQL
-// driver, each CLI command, the QR code) stay chunks of their own, loaded when they are.
+// was a third of a restart; a bundle is one file per entry. Modules loaded only when used (the
+// PostgreSQL driver, each CLI command, the QR code) are in it but run only when they are. Not split
+// into chunks: esbuild gives a chunk of CommonJS loaded by import() a default export only, where
+// Node gives its named exports too (@fastify/cookie's import('cookie') then found no functions).
 import { build, type Plugin } from 'esbuild';
 import { readFile, rm } from 'node:fs/promises';
 import { join, relative } from 'node:path';
@@ -38,7 +40,6 @@ export async function bundle(outdir = BUNDLE_DIR): Promise<void> {
     entryPoints: { server: join(ROOT, 'src/main.ts'), cli: join(ROOT, 'src/cli/main.ts') },
     outdir,
     bundle: true,
-    splitting: true,
     format: 'esm',
     platform: 'node',
     target: 'node20',
