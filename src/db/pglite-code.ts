@@ -1,8 +1,8 @@
-// PGlite's WebAssembly and its file system image (PostgreSQL's share/ and lib/), made ready before
-// its JavaScript is loaded: a process that will open the embedded store starts compiling the 9 MB
-// module on V8's background threads first thing, while its own modules load on the main thread.
+// PGlite's WebAssembly, made ready before its JavaScript is loaded: a process that will open the
+// embedded store starts compiling the 9 MB module on V8's background threads first thing, while its
+// own modules load on the main thread. PGlite reads its file system image (6 MB) itself: given as a
+// Blob, it was copied out again chunk by chunk, 5% of a restart.
 import { readFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
@@ -21,27 +21,21 @@ const PGLITE_DIST = dirname(createRequire(import.meta.url).resolve('@electric-sq
 
 /** Compiled once per process: every store the process opens (the tests open many) instantiates it. */
 let module: Promise<WebAssembly.Module> | undefined;
-/** Read ahead for the next open only: 6 MB a process need not keep once PostgreSQL has it. */
-let nextFsBundle: Promise<Blob> | undefined;
 
-/** Starts compiling the module and reading the file system image, for an open to come. */
+/** Starts compiling the module, for an open to come. */
 export function prepareStoreCode(): void {
   if (!module) {
     setFlagsFromString(`--wasm-tiering-budget=${WASM_TIERING_BUDGET}`);
     // Read at once (a few milliseconds from the page cache), so that the compile has started before
     // the caller goes on to load its modules, which would hold up a callback for seconds.
     module = WebAssembly.compile(readFileSync(join(PGLITE_DIST, 'pglite.wasm')));
+    // Awaited by the open; a failure there is the one reported.
+    module.catch(() => {});
   }
-  nextFsBundle ??= readFile(join(PGLITE_DIST, 'pglite.data')).then((bytes) => new Blob([bytes]));
-  // Awaited by the open; a failure there is the one reported.
-  module.catch(() => {});
-  nextFsBundle.catch(() => {});
 }
 
-/** PGlite.create's options for its code: the compiled module and the file system image. */
-export async function storeCode(): Promise<{ pgliteWasmModule: WebAssembly.Module; fsBundle: Blob }> {
+/** PGlite.create's option for its code: the compiled module. */
+export async function storeCode(): Promise<{ pgliteWasmModule: WebAssembly.Module }> {
   prepareStoreCode();
-  const fsBundle = nextFsBundle!;
-  nextFsBundle = undefined;
-  return { pgliteWasmModule: await module!, fsBundle: await fsBundle };
+  return { pgliteWasmModule: await module! };
 }
