@@ -388,7 +388,18 @@ function notes(r: Results, table: Row[]): string[] {
   const listMissed = ['list-first', 'list-deep', 'list-first-status', 'list-deep-status', 'list-ratio', 'list-ratio-status'].some(missed);
   if (listMissed && r.listEvidence) out.push(`### Transaction list\n\n${listBound(r.listEvidence)}\n\n${listPlans(r.listEvidence)}`);
   if (missed('embedded') && r.embedded) {
-    out.push(`### Embedded start\n\n${embeddedRounds(r.embedded)} (the start that created the restarts' directory took ${n2(r.embedded.firstStartSeconds)} s).\n\n${profileText('from spawn to /health (then stopped)', r.embedded.profile)}`);
+    const e = r.embedded;
+    const cpuOf = (starts: { cpuSeconds: number }[]) => median(starts.map((x) => x.cpuSeconds));
+    const why = `**What it spends beyond the store's open: CPU on the main thread.** A restart used ${n2(cpuOf(e.restarts))} s of CPU to its first /health, the store's open ${n2(cpuOf(e.floors))} s, a first start ${n2(cpuOf(e.firstStarts))} s (medians). The difference is the server's own code on the same thread as PostgreSQL's start: the bundle's modules compiled and run (Fastify, pino, prom-client, node-forge), the routes registered, the few queries before \`listen\` (migrations checked, the provider keys, the demo merchant, the CSRF secret); a first start adds the copy of the prepared store, the demo merchant's rows and keys and the CSRF secret. The WebAssembly's compile on the second core is hidden behind the modules only when that core is free: on a machine as busy as this run's it is not, and wall time follows CPU.`;
+    out.push(`### Embedded start\n\n${why}\n\n${embeddedRounds(e)} (the start that created the restarts' directory took ${n2(e.firstStartSeconds)} s).\n\n${profileText('from spawn to /health (then stopped)', e.profile)}`);
+  }
+  if (missed('duration')) {
+    const parts = [
+      r.listSeed ? `seeding the million records ${n0(r.listSeed.seconds)} s` : '',
+      r.completion ? `the completion payers' wallet steps ${n0(r.completion.prepareSeconds)} s` : '',
+      r.embedded ? `the embedded starts ${n0([...r.embedded.floors, ...r.embedded.restarts, ...r.embedded.firstStarts].reduce((sum, x) => sum + x.seconds, 0))} s` : '',
+    ].filter(Boolean);
+    out.push(`### The run's length\n\n${n1(r.meta.totalSeconds / 60)} min with a load average of ${n1(Math.max(...r.meta.loadBefore))} at its start: every step is CPU on the same two cores, so the run's length is the machine's load as much as its own. Its longest unmeasured parts: ${parts.join(', ')}, besides \`npm run build\` (the type check and the prepared store) and, on a machine that has not run it before, installing and building the cluster.`);
   }
   return out;
 }
@@ -542,6 +553,10 @@ export function render(r: Results, designNotes = ''): string {
     '### Before and after',
     '',
     beforeAfter(table),
+    '',
+    Math.max(...m.loadBefore, ...m.loadAfter) > 2 * m.nproc
+      ? `The run before ran on a quiet machine; this one with a load average of ${n1(Math.min(...m.loadBefore, ...m.loadAfter))}–${n1(Math.max(...m.loadBefore, ...m.loadAfter))} on ${m.nproc} cores from other work (other sessions' test suites and type checks). Its absolute figures are a quarter to a half of a quiet run's, and a ratio moves wherever a scenario and its reference differ in how their CPU splits between processes or in how many threads they keep busy (the starts' background compilation above all): read its ratios as this machine's under that load, not as a quiet run's.`
+      : '',
     '',
     '## How each figure is measured',
     '',
