@@ -12,6 +12,7 @@ import { cryptoIds, systemClock } from '../src/clock.js';
 import type { AppContext } from '../src/context.js';
 import { loadConfig } from '../src/config.js';
 import { openPostgres } from '../src/db/postgres.js';
+import { usePasswordCost } from '../src/people/password.js';
 import { createWallet } from '../src/wallets/create-wallet.js';
 import { topupWallet } from '../src/wallets/topup-wallet.js';
 import { capturePostgresLog, startEvidenceService, statementsOf } from './evidence.js';
@@ -68,8 +69,14 @@ export interface CompletionResult extends CompletionRound {
   profile?: ProfileResult;
 }
 
-/** Live wallets made and funded through the service's own use cases, as the CLI does. */
+/**
+ * Live wallets made and funded through the service's own use cases, as the CLI does, their MPINs
+ * hashed at scrypt's test cost as the in-process suites hash them: a hash carries its parameters, so
+ * the service checks each at that cost in the unmeasured wallet step (five thousand of them, which at
+ * the production cost took three minutes of the run). The measured confirm never reads the MPIN.
+ */
 async function createPayers(): Promise<Payer[]> {
+  usePasswordCost('tests');
   const config = loadConfig({ DATABASE_URL: databaseUrl(pg.serviceDb), LOG_LEVEL: 'warn' });
   const db = openPostgres(config.databaseUrl!);
   const ctx = { db, clock: systemClock, ids: cryptoIds, config } as unknown as AppContext;

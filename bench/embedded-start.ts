@@ -1,38 +1,56 @@
-// Embedded start: what `npm start` runs, with no DATABASE_URL, timed from spawn to the first 200
-// from GET /health: a first start on an empty data directory, and a restart on one an earlier start
-// created.
+// Embedded start: what `npm start` runs, with no DATABASE_URL, timed from spawn to the first 200 from
+// GET /health: a restart on a data directory an earlier start created, and a first start on an empty
+// one, each against its reference in the same round: the restart against the store's own open of the
+// same directory (bench/store-open.mjs: PGlite alone answering one query), the first start against
+// the restart. The three alternate within each round (the order reversed every other round), so a
+// machine shared with other work slows them alike; each ratio is the median of its rounds' ratios.
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readProfile } from './evidence.js';
 import { client, inParallel } from './http.js';
 import { profileResult, type ProfileResult } from './profile.js';
-import { freePort, npmStartArgs, startProcess, waitForHttp } from './processes.js';
+import { cpuSeconds, freePort, npmStartArgs, startProcess, waitForHttp } from './processes.js';
 import { initiateBody } from './service.js';
 import { settings } from './settings.js';
 
 /** Payments the first start stores, so later starts open a directory with some history. */
 const PAYMENTS = 500;
+/** V8's tiering budget for PGlite's WebAssembly, as the service sets it (src/db/pglite-code.ts). */
+const STORE_NODE_ARGS = ['--wasm-tiering-budget=18000000'];
+
+/** Seconds from spawn to ready, and the CPU seconds the process had used by then (all its threads). */
+export interface Start {
+  seconds: number;
+  cpuSeconds: number;
+}
 
 export interface EmbeddedStart {
-  /** Seconds to /health, each start after the first (a restart). */
-  starts: number[];
+  /** The store's own open of the restarts' directory, each round. */
+  floors: Start[];
+  /** `npm start` on that directory, each round. */
+  restarts: Start[];
+  /** `npm start` on an empty data directory of its own, each round. */
+  firstStarts: Start[];
+  floorMedian: number;
   median: number;
-  /** Seconds to /health, each on an empty data directory of its own. */
-  firstStarts: number[];
   firstMedian: number;
+  /** Median over rounds of restart ÷ floor, and of first start ÷ restart. */
+  restartRatio: number;
+  firstRatio: number;
+  /** The start that created the restarts' directory. */
   firstStartSeconds: number;
-  /** One more start under `node --cpu-prof`: where the time to /health goes. */
+  /** One more restart under `node --cpu-prof`: where the time to /health goes. */
   profile?: ProfileResult;
 }
 
-async function startOnce(dataDir: string, first = false, nodeArgs: string[] = []): Promise<number> {
+async function startOnce(dataDir: string, first = false, nodeArgs: string[] = []): Promise<Start> {
   const port = await freePort();
   const started = performance.now();
   const proc = startProcess(process.execPath, npmStartArgs(nodeArgs), { DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: first ? 'info' : 'warn', RATE_LIMIT_TEST: '100000' });
   try {
     await waitForHttp(proc, port, '/health', 120_000, 10);
-    const seconds = (performance.now() - started) / 1000;
+    const start = { seconds: (performance.now() - started) / 1000, cpuSeconds: cpuSeconds(proc.pid) ?? NaN };
     if (first) {
       // The demo merchant's sandbox key is in the first start's log; store some payments with it.
       await new Promise((r) => setTimeout(r, 500));
@@ -43,36 +61,53 @@ async function startOnce(dataDir: string, first = false, nodeArgs: string[] = []
         api.close();
       }
     }
-    return seconds;
+    return start;
   } finally {
     const code = await proc.stop();
     if (code !== 0) throw new Error(`the embedded server stopped with code ${code}:\n${proc.output().slice(-2000)}`);
   }
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-
-/** Starts on empty data directories, each removed after. */
-async function firstStarts(): Promise<number[]> {
-  const seconds: number[] = [];
-  for (let i = 0; i < settings.embeddedStarts; i++) {
-    const dataDir = mkdtempSync(join(tmpdir(), 'bhuktani-bench-first-'));
-    try {
-      seconds.push(await startOnce(dataDir));
-    } finally {
-      rmSync(dataDir, { recursive: true, force: true });
-    }
+/** The floor: PGlite alone opening `dataDir` (the server keeps its store in DATA_DIR/pglite). */
+async function storeOpen(dataDir: string): Promise<Start> {
+  const started = performance.now();
+  const proc = startProcess(process.execPath, [...STORE_NODE_ARGS, 'bench/store-open.mjs', join(dataDir, 'pglite')], {});
+  try {
+    await new Promise<void>((resolve, reject) => {
+      proc.onLine((line) => line === 'ready' && resolve());
+      void proc.exited.then(() => reject(new Error(`the store's open exited first:\n${proc.output().slice(-2000)}`)));
+    });
+    return { seconds: (performance.now() - started) / 1000, cpuSeconds: cpuSeconds(proc.pid) ?? NaN };
+  } finally {
+    await proc.stop();
   }
-  return seconds;
 }
 
-export async function embeddedStart(): Promise<EmbeddedStart> {
-  const first = await firstStarts();
+/** A first start on an empty data directory, removed after. */
+async function firstStart(): Promise<Start> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'bhuktani-bench-first-'));
+  try {
+    return await startOnce(dataDir);
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+export async function embeddedStart(log: (line: string) => void = () => {}): Promise<EmbeddedStart> {
   const dataDir = mkdtempSync(join(tmpdir(), 'bhuktani-bench-data-'));
   try {
-    const firstStartSeconds = await startOnce(dataDir, true); // creates the directory: migrations, sandbox wallets, the demo merchant, some payments
-    const starts: number[] = [];
-    for (let i = 0; i < settings.embeddedStarts; i++) starts.push(await startOnce(dataDir));
+    // Creates the directory: migrations, sandbox wallets, the demo merchant, some payments.
+    const firstStartSeconds = (await startOnce(dataDir, true)).seconds;
+    const floors: Start[] = [];
+    const restarts: Start[] = [];
+    const firstStarts: Start[] = [];
+    for (let round = 0; round < settings.embeddedStarts; round++) {
+      const steps = [async () => floors.push(await storeOpen(dataDir)), async () => restarts.push(await startOnce(dataDir)), async () => firstStarts.push(await firstStart())];
+      for (const step of round % 2 ? steps.reverse() : steps) await step();
+      log(`  round ${round + 1}: store open ${floors[round].seconds.toFixed(2)} s, restart ${restarts[round].seconds.toFixed(2)} s, first start ${firstStarts[round].seconds.toFixed(2)} s`);
+    }
     let profile: ProfileResult | undefined;
     if (settings.evidence) {
       const profileDir = mkdtempSync(join(tmpdir(), 'bhuktani-bench-prof-'));
@@ -84,7 +119,19 @@ export async function embeddedStart(): Promise<EmbeddedStart> {
         rmSync(profileDir, { recursive: true, force: true });
       }
     }
-    return { starts, median: median(starts), firstStarts: first, firstMedian: median(first), firstStartSeconds, profile };
+    const seconds = (starts: Start[]) => starts.map((s) => s.seconds);
+    return {
+      floors,
+      restarts,
+      firstStarts,
+      floorMedian: median(seconds(floors)),
+      median: median(seconds(restarts)),
+      firstMedian: median(seconds(firstStarts)),
+      restartRatio: median(restarts.map((r, i) => r.seconds / floors[i].seconds)),
+      firstRatio: median(firstStarts.map((f, i) => f.seconds / restarts[i].seconds)),
+      firstStartSeconds,
+      profile,
+    };
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }

@@ -33,7 +33,7 @@ export async function haRun(log: (line: string) => void): Promise<HaResult> {
     const report = join(tmpdir(), 'bhuktani-benchmarks-ha.md');
     const child = await run(process.execPath, ['--import', 'tsx', 'bench/run.ts'], {
       cwd: ROOT,
-      env: { BENCH_ONLY: 'completion', BENCH_EVIDENCE: '0', BENCH_PG_PORT: String(cluster.primaryPort), BENCH_REPORT: report },
+      env: { BENCH_ONLY: 'completion', BENCH_EVIDENCE: '0', BENCH_BUILT: '1', BENCH_PG_PORT: String(cluster.primaryPort), BENCH_REPORT: report },
     });
     if (child.code !== 0 && !child.stdout.includes('wrote')) throw new Error(`the completion run on the cluster failed:\n${child.stdout.slice(-3000)}\n${child.stderr.slice(-2000)}`);
     const r = JSON.parse(readFileSync(join(tmpdir(), 'bhuktani-benchmarks-partial.json'), 'utf8')) as Results;

@@ -146,7 +146,7 @@ export function rssBytes(pid: number): number | undefined {
 }
 
 /** User + system CPU seconds a process has used so far. */
-function cpuSeconds(pid: number): number | undefined {
+export function cpuSeconds(pid: number): number | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');

@@ -122,7 +122,7 @@ function rows(r: Results): Row[] {
   const insertRps = med(r.insert, (x) => x.rps);
   const initiateRps = med(r.initiate, (x) => x.rps);
   const fresh = r.newStore;
-  add({ id: 'new-store', scenario: `lookup on a new store after a burst of initiates (${n0(fresh?.payments ?? NaN)} payments): throughput`, measured: fresh ? `${n0(fresh.after.rps)} req/s, p50 ${n1(fresh.after.p50)} ms` : '—', reference: fresh ? `lookups before the burst ${n0(fresh.before.rps)} req/s, p50 ${n1(fresh.before.p50)} ms` : '—', ratio: fresh ? fresh.after.rps / fresh.before.rps : undefined, value: fresh ? fresh.after.rps / fresh.before.rps : NaN, target: '≥ 0.8 ×', ok: (v) => v >= 0.8 });
+  add({ id: 'new-store', scenario: `lookup on a new store after a burst of initiates (${n0(fresh?.payments ?? NaN)} payments): throughput`, measured: fresh ? `${n0(fresh.after.rps)} req/s, p50 ${n1(fresh.after.p50)} ms` : '—', reference: fresh ? `lookups before the burst ${n0(fresh.before.rps)} req/s, p50 ${n1(fresh.before.p50)} ms; each against the SELECT route just before it (${n0(fresh.selectAfter.rps)}, ${n0(fresh.selectBefore.rps)} req/s), after the burst's CHECKPOINT (unadjusted ${n2(fresh.after.rps / fresh.before.rps)} ×)` : '—', ratio: fresh?.ratio, value: fresh?.ratio ?? NaN, target: '≥ 0.8 ×', ok: (v) => v >= 0.8 });
   add({ id: 'initiate', scenario: 'initiate, 50 connections: throughput', measured: `${n0(initiateRps)} req/s`, reference: `INSERT route ${n0(insertRps)} req/s`, ratio: initiateRps / insertRps, value: initiateRps / insertRps, target: '≥ 0.7 ×', ok: (v) => v >= 0.7 });
   // eSewa's door against the same references, its targets the ratios initiate and lookup reach in this run.
   const door = r.esewa;
@@ -162,13 +162,13 @@ function rows(r: Results): Row[] {
   add({ id: 'export-lookup', scenario: 'lookup (4 lanes, one after another) while the export runs: p50, p99', measured: during ? `p50 ${n1(during.p50)} ms, p99 ${n1(during.p99)} ms${during.failed ? `, ${during.failed} failed (${Object.entries(during.failures).map(([k, v]) => `${k}: ${v}`).join('; ')})` : ''}` : '—', reference: alone ? `without it: p50 ${n1(alone.p50)} ms, p99 ${n1(alone.p99)} ms` : '—', ratio: (during?.p99 ?? NaN) / (alone?.p99 ?? NaN), value: during ? during.failed : NaN, target: 'served throughout: none failed', ok: (x) => x === 0 });
   const rss = r.lookup.length ? Math.max(...r.lookup.map((x) => x.maxRssBytes)) : NaN;
   add({ id: 'memory', scenario: 'memory: RSS of the instance under the lookup load (max)', measured: `${Number.isFinite(rss) ? mb(rss) : '—'} MB`, reference: '—', ratio: undefined, value: rss / 2 ** 20, target: '≤ 150 MB', ok: (x) => x <= 150 });
-  const restart = r.embedded?.median ?? NaN;
-  const firstStart = r.embedded?.firstMedian ?? NaN;
-  add({ id: 'embedded-first', scenario: 'embedded first start: `npm start` on an empty data directory to /health (median)', measured: `${n2(firstStart)} s`, reference: `restart ${n2(restart)} s`, ratio: firstStart / restart, value: firstStart / restart, target: '≈ restart (≤ 1.25 ×)', ok: (x) => x <= 1.25 });
-  add({ id: 'embedded', scenario: 'embedded restart: `npm start` on an existing data directory to /health (median)', measured: `${n2(restart)} s`, reference: '—', ratio: undefined, value: restart, target: '≤ 1 s', ok: (x) => x <= 1 });
+  const em = r.embedded;
+  const cpu = (starts: { cpuSeconds: number }[] | undefined) => (starts ? n2(median(starts.map((s) => s.cpuSeconds))) : '—');
+  add({ id: 'embedded', scenario: "embedded restart: `npm start` on an existing data directory to /health, against the store's own open of it (PGlite alone answering one query)", measured: em ? `${n2(em.median)} s (CPU ${cpu(em.restarts)} s)` : '—', reference: em ? `store open ${n2(em.floorMedian)} s (CPU ${cpu(em.floors)} s)` : '—', ratio: em?.restartRatio, value: em?.restartRatio ?? NaN, target: '≤ 1.25 ×', ok: (x) => x <= 1.25 });
+  add({ id: 'embedded-first', scenario: 'embedded first start: `npm start` on an empty data directory to /health, against the restart', measured: em ? `${n2(em.firstMedian)} s (CPU ${cpu(em.firstStarts)} s)` : '—', reference: em ? `restart ${n2(em.median)} s` : '—', ratio: em?.firstRatio, value: em?.firstRatio ?? NaN, target: '≤ 1.1 × restart', ok: (x) => x <= 1.1 });
   const verify = r.verifyFinal ?? r.verifyAfterCompletion;
   add({ id: 'verify', scenario: '`bhuktani ledger verify` after the run', measured: verify ? `exit ${verify.exitCode}` : '—', reference: '—', ratio: undefined, value: verify ? (verify.ok && verify.exitCode === 0 ? 1 : 0) : NaN, target: 'exit 0, every invariant holds', ok: (x) => x === 1 });
-  add({ id: 'duration', scenario: '`npm run bench` end to end (build, PostgreSQL set-up, seeding, every scenario and reference)', measured: `${n1(r.meta.totalSeconds / 60)} min`, reference: '—', ratio: undefined, value: r.meta.totalSeconds / 60, target: '< 15 min', ok: (x) => x < 15 });
+  add({ id: 'duration', scenario: '`npm run bench` end to end (build, PostgreSQL set-up, seeding, every scenario and reference)', measured: `${n1(r.meta.totalSeconds / 60)} min`, reference: '—', ratio: undefined, value: r.meta.totalSeconds / 60, target: '≤ 12 min', ok: (x) => x <= 12 });
   return out;
 }
 
@@ -332,6 +332,27 @@ function notes(r: Results, table: Row[]): string[] {
   ] as const) {
     if (missed(id) && runs && refs) out.push([`### ${title}`, '', cpuBound(title, medianRun([...runs]), refName, medianRun([...refs]))].join('\n'));
   }
+  // The two figures beyond the targets, explained by the same split whether or not they are reached.
+  const ceiling = r.http[0];
+  const lookupMedian = medianRun(r.lookup);
+  const pgbenchMedian = pgbenchOf(r);
+  if ((ceiling && lookupMedian) || (r.completion && pgbenchMedian)) {
+    const confirm = r.completion ? cpuPerRequest(r.completion.cpu, r.completion.rps) : undefined;
+    const transaction = pgbenchMedian ? cpuPerRequest(pgbenchMedian.cpu, pgbenchMedian.tps) : undefined;
+    out.push(
+      [
+        '### Beyond the targets: lookup at 0.7 × the bare Fastify route, completion at 2 × pgbench',
+        '',
+        ceiling && lookupMedian ? `**Lookup against the HTTP ceiling** (${n2(lookupMedian.rps / ceiling.rps)} × in this run). ${cpuBound('The lookup', lookupMedian, 'the bare Fastify route', ceiling)}` : '',
+        '',
+        confirm && transaction
+          ? `**Completion against pgbench** (${n2(r.completion!.rps / pgbenchMedian!.tps)} × in this run). A confirm cost ${n2(confirm.total)} ms of CPU in all (${partsText(confirm)}); a pgbench TPC-B-like transaction ${n2(transaction.total)} ms (${partsText(transaction)}). Both bound by the two cores, 2 × pgbench needs a confirm at half a transaction's CPU across all three processes.`
+          : '',
+        '',
+        MOONSHOT_CHANGES,
+      ].join('\n'),
+    );
+  }
   if (missed('completion') && r.completion) {
     const c = r.completion;
     const statements = c.statementsPerConfirm;
@@ -367,9 +388,26 @@ function notes(r: Results, table: Row[]): string[] {
   const listMissed = ['list-first', 'list-deep', 'list-first-status', 'list-deep-status', 'list-ratio', 'list-ratio-status'].some(missed);
   if (listMissed && r.listEvidence) out.push(`### Transaction list\n\n${listBound(r.listEvidence)}\n\n${listPlans(r.listEvidence)}`);
   if (missed('embedded') && r.embedded) {
-    out.push(`### Embedded start\n\nRestarts: ${r.embedded.starts.map((s) => `${n2(s)} s`).join(', ')}; first starts on empty directories: ${r.embedded.firstStarts.map((s) => `${n2(s)} s`).join(', ')} (the start that created the restarts' directory took ${n2(r.embedded.firstStartSeconds)} s).\n\n${profileText('from spawn to /health (then stopped)', r.embedded.profile)}`);
+    const e = r.embedded;
+    const cpuOf = (starts: { cpuSeconds: number }[]) => median(starts.map((x) => x.cpuSeconds));
+    const why = `**What it spends beyond the store's open: CPU on the main thread.** A restart used ${n2(cpuOf(e.restarts))} s of CPU to its first /health, the store's open ${n2(cpuOf(e.floors))} s, a first start ${n2(cpuOf(e.firstStarts))} s (medians). The difference is the server's own code on the same thread as PostgreSQL's start: the bundle's modules compiled and run (Fastify, pino, prom-client, node-forge), the routes registered, the few queries before \`listen\` (migrations checked, the provider keys, the demo merchant, the CSRF secret); a first start adds the copy of the prepared store, the demo merchant's rows and keys and the CSRF secret. The WebAssembly's compile on the second core is hidden behind the modules only when that core is free: on a machine as busy as this run's it is not, and wall time follows CPU.`;
+    out.push(`### Embedded start\n\n${why}\n\n${embeddedRounds(e)} (the start that created the restarts' directory took ${n2(e.firstStartSeconds)} s).\n\n${profileText('from spawn to /health (then stopped)', e.profile)}`);
+  }
+  if (missed('duration')) {
+    const parts = [
+      r.listSeed ? `seeding the million records ${n0(r.listSeed.seconds)} s` : '',
+      r.completion ? `the completion payers' wallet steps ${n0(r.completion.prepareSeconds)} s` : '',
+      r.embedded ? `the embedded starts ${n0([...r.embedded.floors, ...r.embedded.restarts, ...r.embedded.firstStarts].reduce((sum, x) => sum + x.seconds, 0))} s` : '',
+    ].filter(Boolean);
+    out.push(`### The run's length\n\n${n1(r.meta.totalSeconds / 60)} min with a load average of ${n1(Math.max(...r.meta.loadBefore))} at its start: every step is CPU on the same two cores, so the run's length is the machine's load as much as its own. Its longest unmeasured parts: ${parts.join(', ')}, besides \`npm run build\` (the type check and the prepared store) and, on a machine that has not run it before, installing and building the cluster.`);
   }
   return out;
+}
+
+/** Each round's store open, restart and first start, wall and CPU seconds. */
+function embeddedRounds(e: EmbeddedStart): string {
+  const start = (s: { seconds: number; cpuSeconds: number }) => `${n2(s.seconds)} s (CPU ${n2(s.cpuSeconds)})`;
+  return `Embedded start, each round (store open, restart, first start): ${e.restarts.map((r, i) => `${start(e.floors[i])}, ${start(r)}, ${start(e.firstStarts[i])}`).join('; ')}`;
 }
 
 /** What the deep page does that the first does not, from the captured statements and plans. */
@@ -417,7 +455,7 @@ function triedText(r: Results, table: Row[]): string {
     '- **A confirm\'s ledger rows are not looked up again by foreign keys** (migration 010). The journal, its postings and the transaction record refer to the payment the same statement moved and to the journal it wrote, and their three foreign keys looked each of those rows up again and locked it. In alternating `BENCH_ONLY=completion` runs, completion measured 0.79–0.85 × pgbench with them and 1.17–1.41 × without. On its own, one such check cost PostgreSQL about 8 µs (`EXPLAIN ANALYZE` of 500 inserts), less than the throughput it took. `bhuktani ledger verify` reports a posting without its journal, a journal without its payment and a record without its payment; payments and journals are never deleted. The keys to merchants and ledger accounts stay: a run without them measured the same as with them.',
     '- **The list finds any page from counts** (`src/transactions/hour-counts.ts`, migrations 007 and 009): closed hours are counted once per merchant, environment and state, and summed per UTC day, so the total is a sum of a few hundred day rows and a deep page is found from the running sum over days, then over the hours of one day, then 20 rows of one hour; no `OFFSET` over the history, no `count(*)` of it.',
     '- **The embedded store opens in half the time** (`src/db/pglite.ts`): 16MB of shared buffers instead of 128MB, which PostgreSQL sets up on every start, and a larger budget before V8 recompiles PGlite\'s WebAssembly with its optimising compiler, whose background work on two cores held the start back.',
-    '- **Instances run with an 8 MB young generation** (`npm start` is `node --max-semi-space-size=4 --heap-growing-percent=100 dist/main.js`, and the bench starts what `npm start` runs). By default V8 lets the young generation grow to 32 MB under load; with it the instance held 125–139 MB (once 174 MB) under the lookup load, with the flag 104–110 MB, at the same throughput, in alternating runs. Most of the rest is Node\'s own binary (about 47 MB of its code and read-only data, resident in every Node process) and an old generation that cycles between about 17 and 28 MB.',
+    '- **Instances run with an 8 MB young generation** (`npm start` is `node --max-semi-space-size=4 --heap-growing-percent=100 dist/bundle/server.js`, and the bench starts what `npm start` runs). By default V8 lets the young generation grow to 32 MB under load; with it the instance held 125–139 MB (once 174 MB) under the lookup load, with the flag 104–110 MB, at the same throughput, in alternating runs. Most of the rest is Node\'s own binary (about 47 MB of its code and read-only data, resident in every Node process) and an old generation that cycles between about 17 and 28 MB.',
     '- **The old generation grows to twice what is live, not four times** (`--heap-growing-percent=100`). A CSV export reads rows faster than anything else the instance does, and the `pg` driver\'s rows of a page outlive a young-generation collection or two, so they are promoted: about 0.85 MB per 4 MB collected (`--trace-gc-nvp`). What is live stays about 20 MB (page sizes from 10 to 1,000 rows, with or without formatting, made no difference), but V8 let the old generation reach about 90 MB between full collections, four times that. With the flag an export of a million records added about 25 MB to the instance instead of about 75 MB, for about 6% more CPU during the export (measured alternately on the seeded merchant, 3 exports each).',
   ];
   if (missed('completion')) {
@@ -426,6 +464,10 @@ function triedText(r: Results, table: Row[]): string {
     );
   }
   items.push(
+    "- **An embedded start is the store's open and little more** (`src/build/bundle.ts`, `src/serve.ts`, `src/db/pglite-code.ts`): `npm start` and the CLI run esbuild bundles written by `npm run build` (one file per entry instead of 418 modules resolved, read and compiled one by one); PGlite's WebAssembly is compiled on V8's background threads first thing, while the server's modules load on the main thread, and a first start copies the prepared store meanwhile; Ajv is never loaded (requests are checked by the fields' own validator) and each route's response serializer is compiled on its first answer; a first start makes the demo merchant (its password hashed on libuv's threads) while the routes register. Importing the server's modules alone: about 640 → 250 ms of CPU on the loaded machine. What the split leaves: the store's open itself, and, on the main thread beside it, Fastify, pino, prom-client and node-forge's module code (node-forge, 15–20% of the modules' time, is loaded by the connectIPS provider for every start) and the routes' registration.",
+    "- **eSewa's form measured as a merchant's page posts it**: the forms are signed before each run; signed in the load generator during the run, each form's HMAC was computed twice in the measured window, once by the harness and once by the service, on the same two cores. The service's own CPU per form is still about 1.3–1.4 × an initiate's in alternating runs: the form body's parse, one HMAC, the amounts and the two addresses checked, where initiate's JSON body is checked by its schema.",
+    "- **Lookups after a burst, measured when its writes have settled**: a `CHECKPOINT` after the burst, and each lookup round right after a run of the SELECT reference; the figure is the ratio of the two rounds' ratios to their reference, so a machine faster or slower between the rounds moves both runs of a pair alike (the unadjusted ratio is beside it).",
+    "- **The run's length**: measured runs of 6 s after 2 s of warm-up instead of 10 s (the rounds' spread at 10 s, ±5–8%, was the machine's drift, not the count of requests); the completion payers' MPINs hashed at scrypt's test cost (a hash carries its parameters; the measured confirm never reads the MPIN; the five thousand unmeasured wallet steps took three minutes at the production cost); the cluster's child run reuses the build.",
     '- **A second instance** (the documented way to use more cores) would not raise these figures here: the measured runs kept the two cores nearly fully busy, so the bound is CPU per request across service and PostgreSQL, not one Node thread.',
   );
   // With every target met there are no notes on misses above: the changes are their own section.
@@ -442,6 +484,44 @@ function triedText(r: Results, table: Row[]): string {
 function loadRunsTable(title: string, runs: { rps: number; p50: number; p99: number; failed: number; served: number }[]): string {
   if (!runs.length) return '';
   return [`| ${title} | req/s | p50 ms | p99 ms | served | failed |`, '|---|---|---|---|---|---|', ...runs.map((x, i) => `| round ${i + 1} | ${n0(x.rps)} | ${n1(x.p50)} | ${n1(x.p99)} | ${x.served} | ${x.failed} |`)].join('\n');
+}
+
+/*
+ * The figures of the run before the start, eSewa and length work (2026-11-27, commit 30648d9, a quiet
+ * machine), beside this run's: the before/after of each row on the same machine.
+ */
+const BEFORE: Record<string, string> = {
+  'lookup-rps': '1.32 ×',
+  'new-store': '0.62 × (single round, unadjusted; 1.22 × in a separate run)',
+  initiate: '1.12 ×',
+  'esewa-form': '0.94 × (initiate 1.12 ×)',
+  'esewa-status': '1.55 ×',
+  completion: '1.45 ×',
+  'provider-payment': '0.28 of a round trip',
+  'completion-ha': '1.97 ×',
+  'export-memory': '+20 MB',
+  embedded: '1.25 s; 1.61 × the store\'s open (1,034 ms against 643 ms, one run)',
+  'embedded-first': '1.28 × restart',
+  duration: '16.2 min',
+};
+
+/** What would move the two figures beyond the targets most, from the splits above and the profiles. */
+const MOONSHOT_CHANGES = [
+  'What would move them most, in order of what the split says they would pay:',
+  '',
+  "- **Lookup: less of Fastify's per-request work on the API.** The bare route pays routing and one JSON write; a lookup also runs the cookie plugin's hooks (registered for the whole app, though the API reads no cookie), the request-id hook, authentication (the key's hash looked up in the cache), the rate limiter, the request metrics and the batcher. Registering the cookie plugin only in the page plugins and folding the API's hooks into one would take a share of the service's part; the PostgreSQL part (the pg driver's parsing included) stays.",
+  "- **Lookup: answers of finished payments from memory.** A Completed, Refunded or Expired payment no longer changes but for refunds; a small cache of their answers by pidx, dropped when a refund or a status change touches the payment, would take the PostgreSQL round trip and the pg driver's work out of most lookups. It must hold across instances (a refund on another instance): a short time to live or a version read, and a test of it, before it pays.",
+  '- **Completion: fewer commits and less written per confirm.** PostgreSQL is the larger part of a confirm, as of a pgbench transaction: the confirms that arrive together already share two statements, so a larger batch (more confirms per commit, at most two batches in flight) and fewer rows and index entries per confirm (the status event, the webhook outbox row and the transaction record are each a row with its indexes) are what would halve it; the service\'s own part (the hosted form, the CSRF check, the signed callback URL) is the smaller share.',
+].join('\n');
+
+function beforeAfter(table: Row[]): string {
+  const rows = table.filter((row) => BEFORE[row.id] !== undefined);
+  if (!rows.length) return '';
+  return [
+    '| figure | before (2026-11-27, commit 30648d9) | this run | result |',
+    '|---|---|---|---|',
+    ...rows.map((row) => `| ${row.scenario.split(':')[0]} | ${BEFORE[row.id]} | ${row.ratio !== undefined && Number.isFinite(row.ratio) ? `${n2(row.ratio)} ×; ` : ''}${row.measured} | ${row.pass ? 'pass' : '**miss**'} |`),
+  ].join('\n');
 }
 
 export function render(r: Results, designNotes = ''): string {
@@ -470,6 +550,14 @@ export function render(r: Results, designNotes = ''): string {
     '',
     `Throughput and latency figures are the median of ${settings.rounds} alternating rounds (reference, then scenario, ${settings.warmupSeconds} s warm-up + ${settings.durationSeconds} s measured each, ${settings.connections} connections, autocannon in the harness process). The HTTP ceiling (a bare Fastify route returning \`{"ok":true}\`, first round only) measured ${n0(med(r.http, (x) => x.rps))} req/s, p99 ${n1(med(r.http, (x) => x.p99))} ms; lookup is ${n2(med(r.lookup, (x) => x.rps) / med(r.http, (x) => x.rps))} × of it.`,
     '',
+    '### Before and after',
+    '',
+    beforeAfter(table),
+    '',
+    Math.max(...m.loadBefore, ...m.loadAfter) > 2 * m.nproc
+      ? `The run before ran on a quiet machine; this one with a load average of ${n1(Math.min(...m.loadBefore, ...m.loadAfter))}–${n1(Math.max(...m.loadBefore, ...m.loadAfter))} on ${m.nproc} cores from other work (other sessions' test suites and type checks). Its absolute figures are a quarter to a half of a quiet run's, and a ratio moves wherever a scenario and its reference differ in how their CPU splits between processes or in how many threads they keep busy (the starts' background compilation above all): read its ratios as this machine's under that load, not as a quiet run's.`
+      : '',
+    '',
     '## How each figure is measured',
     '',
     `- **References** (\`bench/reference-server.ts\`, a process of its own): Fastify without logging; \`GET /json\`; \`GET /select/:id\`, one prepared primary-key \`SELECT\` (\`{ name: 'q', text, values }\`) of a 10,000-row table; \`POST /insert\`, one prepared \`INSERT … RETURNING id\` of a JSON body's amount. A \`pg\` pool of 10 connections, the size of the service's pool for single statements (its batch statements have 8 more, at most two in flight per kind), in a database of its own on the same PostgreSQL.`,
@@ -481,7 +569,7 @@ export function render(r: Results, designNotes = ''): string {
     `- **Payment completion**: one merchant; ${settings.payers} live wallets (made and topped up through the service's \`createWallet\`/\`topupWallet\`, as \`bhuktani wallet create/topup\` does); ${settings.paymentsPerPayer} payments per payer made through the API. The wallet step (hosted page for the CSRF token, then \`POST /pay/:pidx/wallet\` with mobile and MPIN) runs first, unmeasured, on a second instance at \`LOG_LEVEL=info\`, whose default OTP sender logs each live OTP; the harness reads them there. Then each of the ${settings.payers} payers confirms its own payments one after another over a keep-alive connection of its own (autocannon, one connection per payer; \`POST /pay/:pidx/confirm\` with \`csrf_token\`, \`attempt\`, \`otp\` and the \`bhuktani_csrf\` cookie) against the measured instance; ${settings.warmupPaymentsPerPayer} per payer warm up; the rest is shared out between ${settings.rounds} rounds, each measured right after a pgbench round, so that service and reference see the machine alike; a round's window lasts until ${settings.completionSeconds} s pass or a payer has nothing left of its share, so that ${settings.payers} pay at once throughout. Only 303s to \`return_url\` with \`status=Completed\` count; the figure is the median round's, against the median pgbench round.${r.completion ? ` The median round: ${r.completion.completed} completed in ${n1(r.completion.seconds)} s, ${r.completion.failed} failed${r.completion.failed ? ` (${Object.entries(r.completion.failures).map(([k, v]) => `${k}: ${v}`).join('; ')})` : ''}; latency p50 ${n1(r.completion.p50)} ms, p99 ${n1(r.completion.p99)} ms; the wallet steps took ${n0(r.completion.prepareSeconds)} s.` : ''}`,
     `- **Transaction list**: one merchant with ${settings.listRows.toLocaleString('en')} transaction records seeded in SQL (\`bench/seed-list.ts\`: one payment every 30 s over about a year, 95% Completed, 4% held/Confirmed, 1% canceled, each Completed payment with its payment journal, the payer wallets with top-ups and balances to match, then \`VACUUM ANALYZE\`)${r.listSeed ? `, in ${n0(r.listSeed.seconds)} s` : ''}. \`GET /api/v2/merchant-transaction/?page_size=20&page=…\` one request at a time: 5 warm-up requests, then ${settings.listSamples} (or ${settings.listSecondsCap} s, whichever comes first) per variant.`,
     `- **CSV export**: the merchant of the transaction list, logged in to the dashboard (log-in form, then live data), \`GET /dashboard/transactions.csv\` (no filter: every record) over one connection, read as fast as it arrives and counted, not kept; after a warm-up export of the canceled records (1%). \`VmRSS\` of the service every 50 ms during the download; the RSS before is read just before it starts, with the lookups already running. Lookups: 4 lanes, each \`POST /api/v2/epayment/lookup/\` of a random seeded payment one after another, for ${settings.durationSeconds} s without the export, then throughout it.${r.export ? ` The first byte of the download came after ${n0(r.export.firstByteMs)} ms; ${n0(r.export.bytes / 2 ** 20)} MB in all; the largest RSS in each tenth of it: ${r.export.rssByTenth.map((b) => mb(b)).join(', ')} MB; ${r.export.lookupAlone.samples} lookups without it, ${r.export.lookupDuring.samples} during it.` : ''}`,
-    `- **Embedded start**: \`node ${npmStartArgs().join(' ')}\` (what \`npm start\` runs) with no \`DATABASE_URL\`, on an empty data directory (first start, after \`npm run build\` prepared dist/initial-store) and on a data directory a first start created (schema, sandbox wallets, demo merchant, 500 payments), timed from spawn to the first 200 from \`GET /health\`; median of ${settings.embeddedStarts}.`,
+    `- **Embedded start** (\`bench/embedded-start.ts\`): \`node ${npmStartArgs().join(' ')}\` (what \`npm start\` runs) with no \`DATABASE_URL\`, timed from spawn to the first 200 from \`GET /health\`, and the CPU the process had used by then (all its threads). A restart opens a data directory a first start created (schema, sandbox wallets, demo merchant, 500 payments); its reference is the store's own open of the same directory: \`node --wasm-tiering-budget=18000000 bench/store-open.mjs\`, PGlite from node_modules with the service's store settings (16MB of shared buffers, V8's tiering budget) answering \`SELECT 1\`, timed from spawn to its answer. A first start opens an empty data directory of its own (\`npm run build\` prepared dist/initial-store); its reference is the restart. The three run in turn in each of ${settings.embeddedStarts} rounds, the order reversed every other round, so that the machine's other work slows them alike; each ratio is the median of the rounds' ratios.`,
     '',
     '## Ledger invariants after the run',
     '',
@@ -508,7 +596,7 @@ export function render(r: Results, designNotes = ''): string {
     '',
     r.list ? ['| list variant | first request ms | p50 ms | p90 ms | p99 ms | requests | record_range | total_records |', '|---|---|---|---|---|---|---|---|', ...r.list.map((v) => `| ${v.name} | ${n1(v.coldMs)} | ${n1(v.p50)} | ${n1(v.p90)} | ${n1(v.p99)} | ${v.samples}${v.failed ? ` (+${v.failed} failed)` : ''} | ${v.recordRange ? v.recordRange.join('–') : '—'} | ${v.totalRecords ?? '—'} |`)].join('\n') : '',
     '',
-    r.embedded ? `Embedded restarts: ${r.embedded.starts.map((s) => `${n2(s)} s`).join(', ')}; first starts on empty directories: ${r.embedded.firstStarts.map((s) => `${n2(s)} s`).join(', ')}.` : '',
+    r.embedded ? `${embeddedRounds(r.embedded)}.` : '',
     '',
   ];
   const missNotes = notes(r, table);

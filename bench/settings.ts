@@ -18,8 +18,8 @@ export const settings = {
   only: only as Scenario[] | undefined,
   /** Seconds of load before each measured run, not counted. */
   warmupSeconds: quick ? 1 : 2,
-  /** Seconds of each measured autocannon run. */
-  durationSeconds: quick ? 3 : 10,
+  /** Seconds of each measured autocannon run: the rounds of the 2026-11-26 run spread ±5–8% at 10 s, the machine's drift between runs, not the count of requests (tens of thousands a run). */
+  durationSeconds: quick ? 3 : 6,
   /** Each scenario and its reference run alternately this many times; the median run is reported. */
   rounds: quick ? 1 : 3,
   connections: 50,

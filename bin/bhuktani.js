@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `node bin/bhuktani.js <command>` from the project's root, or `bhuktani` where the package is
-// installed: the compiled CLI in dist/, which npm install builds. Without it, say so in one line.
+// installed: the CLI bundled in dist/bundle/, which npm install builds. Without it, say so in one line.
 let compileCache;
 try {
   compileCache = await import('../dist/compile-cache.js');
@@ -10,4 +10,4 @@ try {
   process.exit(1);
 }
 compileCache.enableCompileCache();
-await import('../dist/cli/main.js');
+await import('../dist/bundle/cli.js');

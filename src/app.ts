@@ -17,7 +17,7 @@ import { AppError } from './http/errors.js';
 import { registerAssets } from './http/assets.route.js';
 import { registerDocs } from './http/docs.routes.js';
 import { registerMetrics } from './http/metrics-routes.js';
-import { fieldValidatorCompiler } from './http/field-schema.js';
+import { schemaController } from './http/schema-compilers.js';
 import { serverSecret } from './http/server-secret.js';
 import { paymentLinkPagesPlugin } from './portal/link.routes.js';
 import { portalPlugin } from './portal/portal.routes.js';
@@ -42,6 +42,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Fa
     // their own page (nor after their sign-in check). The request line already bounds a parameter
     // (longer, Node answers 431 before Fastify), and every route checks its parameter's form.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: maxHeaderSize },
+    schemaController,
     // A malformed percent-encoding is refused before routing; answer it in the contract's shape too,
     // not Fastify's.
     frameworkErrors: (error, request, reply) => errorHandler(error, request, reply),
@@ -51,7 +52,6 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Fa
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
   });
-  app.setValidatorCompiler(fieldValidatorCompiler);
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler((request, reply) => errorHandler(new AppError('route_not_found'), request, reply));
   app.addHook('onSend', async (request, reply) => {

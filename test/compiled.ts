@@ -1,15 +1,17 @@
 // The tests that start real processes (the server, the CLI, the lock holder) start them from the
 // sources compiled once per run, as `npm run build` compiles them, instead of through tsx: each
-// process then skips tsx's loader, about a second of a CLI run on the 2-core machine. esbuild writes
-// each file as JavaScript (no bundling) into a directory laid out like the checkout, whose assets/,
-// dist/ (the prepared store), package.json and node_modules are the checkout's own, so every path a
-// module finds from its own address resolves as it does from the sources.
+// process then skips tsx's loader, about a second of a CLI run on the 2-core machine. The server and
+// the CLI run as the bundles `npm start` and bin/bhuktani.js run (src/build/bundle.ts); esbuild also
+// writes each file as JavaScript (no bundling) into a directory laid out like the checkout, whose
+// assets/, dist/ (the prepared store), package.json and node_modules are the checkout's own, so every
+// path a module finds from its own address resolves as it does from the sources.
 import { build } from 'esbuild';
 import { mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inject } from 'vitest';
+import { bundle } from '../src/build/bundle.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -21,6 +23,8 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** Scripts of test/ that run as processes of their own, beside every file of src/ but its tests. */
 const TEST_SCRIPTS = ['test/data-dir-lock-holder.ts'];
 const SHARED = ['assets', 'dist', 'node_modules', 'package.json'];
+/** The entries run as bundles, as operators run them. */
+const BUNDLES: Record<string, string> = { 'src/main.ts': 'bundle/server.js', 'src/cli/main.ts': 'bundle/cli.js' };
 
 function sources(dir: string): string[] {
   return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
@@ -42,6 +46,7 @@ export async function compileForProcesses(): Promise<{ dir: string; remove(): vo
     target: 'node20',
     logLevel: 'warning',
   });
+  await bundle(join(dir, 'bundle'));
   for (const name of SHARED) symlinkSync(join(ROOT, name), join(dir, name));
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
@@ -51,5 +56,7 @@ export async function compileForProcesses(): Promise<{ dir: string; remove(): vo
  * its compiled file, from inside a test file.
  */
 export function compiled(script: string): string {
-  return join(inject('compiledDir'), (isAbsolute(script) ? relative(ROOT, script) : script).replace(/\.ts$/, '.js'));
+  const path = isAbsolute(script) ? relative(ROOT, script) : script;
+  const bundled = BUNDLES[path];
+  return join(inject('compiledDir'), bundled ?? path.replace(/\.ts$/, '.js'));
 }

@@ -3,6 +3,7 @@ import type { Config } from '../config.js';
 import type { Db } from './db.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { migrate } from './migrate.js';
+import { prepareStoreCode } from './pglite-code.js';
 
 /** Opens the configured store, locks an embedded data directory, and brings the schema up to date. */
 export async function openDb(config: Config, holder: 'server' | 'command'): Promise<Db> {
@@ -35,6 +36,7 @@ export async function openDb(config: Config, holder: 'server' | 'command'): Prom
       },
     };
   }
+  prepareStoreCode();
   const [{ openPglite }, { initialDump, seedDataDir }] = await Promise.all([import('./pglite.js'), import('./initial-store.js')]);
   if (config.databaseUrl === 'memory:') {
     const db = await openPglite({ loadDataDir: initialDump() });

@@ -1,8 +1,8 @@
 import { PGlite } from '@electric-sql/pglite';
-import { setFlagsFromString } from 'node:v8';
 import type { Db, Queryable } from './db.js';
 import { withRetry } from './db.js';
 import { parsers } from './parsers.js';
+import { storeCode } from './pglite-code.js';
 
 export type PgliteDb = Db & { dump(): Promise<Blob> };
 
@@ -38,19 +38,8 @@ export function pgliteDb(pg: PGlite): PgliteDb {
  */
 const startParams = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
 
-/*
- * V8 runs PGlite's WebAssembly with its baseline compiler first, and recompiles a function with its
- * optimising compiler on background threads once it has run enough. PostgreSQL's start runs enough
- * of its code to send hundreds of functions there, about 1.2 s of CPU that the start itself then
- * waits behind on two cores. Ten times V8's default budget leaves the start alone; the functions that
- * stay hot are still optimised within a few thousand statements (measured: as many statements per
- * second as with the default after 3,000). Set before PGlite compiles its module.
- */
-const WASM_TIERING_BUDGET = 10 * 1_800_000;
-
 /** `dataDir` undefined: in memory. `loadDataDir`: start from a dump instead of running initdb. */
 export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob } = {}): Promise<PgliteDb> {
-  setFlagsFromString(`--wasm-tiering-budget=${WASM_TIERING_BUDGET}`);
-  const pg = await PGlite.create({ dataDir: options.dataDir, loadDataDir: options.loadDataDir, parsers, startParams });
+  const pg = await PGlite.create({ ...(await storeCode()), dataDir: options.dataDir, loadDataDir: options.loadDataDir, parsers, startParams });
   return pgliteDb(pg);
 }

@@ -1,7 +1,7 @@
 // The production topology of deploy/ built on this machine for the HA suite: one etcd, three
 // PostgreSQL 15 nodes under Patroni (synchronous mode, pg_rewind, the timings of
 // deploy/patroni-node1.yml), HAProxy with a primary and a replica port checked on Patroni's REST API
-// (as deploy/haproxy.cfg), and Bhuktani instances as `node dist/main.js`. Everything runs as plain
+// (as deploy/haproxy.cfg), and Bhuktani instances as `node dist/bundle/server.js`. Everything runs as plain
 // processes of this test (Patroni and PostgreSQL as the postgres user), on ports of its own, in a
 // temporary directory removed at the end; `stop()` ends every process it started, also on failure.
 // Test-only simplifications: loopback `trust` authentication instead of passwords, no watchdog.
@@ -309,12 +309,12 @@ ${servers}
     }).trim();
   }
 
-  /** Starts `node dist/main.js` on the cluster; resolves once it is ready. */
+  /** Starts `node dist/bundle/server.js` on the cluster; resolves once it is ready. */
   async startBhuktani(env: Record<string, string> = {}): Promise<{ base: string; output(): string }> {
     const port = await freePort();
     const base: NodeJS.ProcessEnv = { ...process.env };
     for (const name of ['DATABASE_URL', 'READ_DATABASE_URL', 'DATA_DIR', 'NODE_OPTIONS']) delete base[name];
-    const proc = this.spawn(`bhuktani :${port}`, process.execPath, ['dist/main.js'], {
+    const proc = this.spawn(`bhuktani :${port}`, process.execPath, ['dist/bundle/server.js'], {
       cwd: ROOT,
       env: { ...base, PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, DATABASE_URL: this.url, READ_DATABASE_URL: this.readUrl, LOG_LEVEL: 'warn', LOG_FORMAT: 'json', PAYMENT_TTL_SECONDS: '600', RATE_LIMIT_TEST: '100000', RATE_LIMIT_LIVE: '100000', PAYER_ATTEMPTS_PER_MINUTE: '100000', ...env },
     });

@@ -1,5 +1,5 @@
 // Losing the database primary under load (issue 20), on the topology of deploy/ built on this
-// machine (cluster.ts): two Bhuktani instances (`node dist/main.js`) on HAProxy's primary port, a
+// machine (cluster.ts): two Bhuktani instances (`node dist/bundle/server.js`) on HAProxy's primary port, a
 // bounded load of initiates, hosted-page payments and refunds, and the primary killed: SIGKILL of its
 // PostgreSQL in one round, of its Patroni and PostgreSQL (the machine lost) in another. After each
 // round every initiate that got a 200 is found by lookup, every payment whose payer was redirected as
@@ -31,7 +31,7 @@ const TARGET_MS = 15_000;
 
 /** Is dist/ (its entry and the prepared store) newer than every file of src/ and the build's settings? */
 function builtFromSources(): boolean {
-  const built = [join(ROOT, 'dist/main.js'), dumpOf(INITIAL_STORE)];
+  const built = [join(ROOT, 'dist/bundle/server.js'), dumpOf(INITIAL_STORE)];
   if (!built.every((file) => existsSync(file))) return false;
   const builtAt = Math.min(...built.map((file) => statSync(file).mtimeMs));
   const newest = (path: string): number => {

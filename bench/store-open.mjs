@@ -1,0 +1,12 @@
+// The floor of an embedded start (bench/embedded-start.ts): PGlite alone, from node_modules, opening
+// a data directory and answering one query, with the service's store settings (16MB of shared
+// buffers, src/db/pglite.ts; V8's tiering budget is given on the command line, as
+// src/db/pglite-code.ts sets it). Prints "ready" once the query is answered, then waits for SIGTERM.
+import { PGlite } from '@electric-sql/pglite';
+
+const pg = await PGlite.create({ dataDir: process.argv[2], startParams: [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'] });
+await pg.query('SELECT 1');
+process.stdout.write('ready\n');
+process.on('SIGTERM', () => {
+  void pg.close().then(() => process.exit(0));
+});

@@ -1,0 +1,60 @@
+// `npm run build`: the server and the CLI as bundles (dist/bundle/), which `npm start` and
+// bin/bhuktani.js run. Loading 418 modules one by one (each resolved, read and compiled on its own)
+// was a third of a restart; a bundle is one file per entry. Modules loaded only when used (the
+// PostgreSQL driver, each CLI command, the QR code) are in it but run only when they are. Not split
+// into chunks: esbuild gives a chunk of CommonJS loaded by import() a default export only, where
+// Node gives its named exports too (@fastify/cookie's import('cookie') then found no functions).
+import { build, type Plugin } from 'esbuild';
+import { readFile, rm } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export const BUNDLE_DIR = join(ROOT, 'dist/bundle');
+
+/*
+ * A module finds files from its own address (assets/, dist/initial-store, package.json). In a bundle
+ * every module's address would be the bundle's, so each module's `import.meta.url` is written as the
+ * address its compiled file has in dist/ (src/http/x.ts: dist/http/x.js), found from the bundle's:
+ * the same paths resolve as from tsc's output.
+ */
+function ownAddresses(outdir: string): Plugin {
+  return {
+    name: 'own-addresses',
+    setup(build) {
+      build.onLoad({ filter: /\/src\/.*\.ts$/ }, async (args) => {
+        const source = await readFile(args.path, 'utf8');
+        if (!source.includes('import.meta.url')) return { contents: source, loader: 'ts' };
+        const compiled = join(ROOT, 'dist', relative(join(ROOT, 'src'), args.path)).replace(/\.ts$/, '.js');
+        const address = `new URL(${JSON.stringify(relative(outdir, compiled))}, import.meta.url).href`;
+        return { contents: source.replaceAll('import.meta.url', address), loader: 'ts' };
+      });
+    },
+  };
+}
+
+export async function bundle(outdir = BUNDLE_DIR): Promise<void> {
+  // Chunks are named by their content: an earlier build's would stay beside the new ones.
+  await rm(outdir, { recursive: true, force: true });
+  await build({
+    entryPoints: { server: join(ROOT, 'src/main.ts'), cli: join(ROOT, 'src/cli/main.ts') },
+    outdir,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    // PGlite finds its WebAssembly and file system beside its own modules; pg-native is pg's optional
+    // native binding, never installed.
+    external: ['@electric-sql/pglite', 'pg-native'],
+    // The CommonJS packages bundled (Fastify, pino, pg …) call require for Node's own modules.
+    banner: { js: "import { createRequire as bundleRequire } from 'node:module'; const require = bundleRequire(import.meta.url);" },
+    plugins: [ownAddresses(outdir)],
+    logLevel: 'warning',
+    legalComments: 'none',
+  });
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  await bundle();
+  console.log(`bhuktani: bundled ${relative(ROOT, BUNDLE_DIR)}/server.js and cli.js`);
+}
