@@ -106,6 +106,17 @@ export const en = {
     alreadyDecided: 'Already decided',
     continue: 'Continue',
   },
+  fonepayQr: {
+    title: 'Pay with Fonepay QR',
+    scan: 'Scan this QR with your bank or wallet app, and pay there.',
+    imageLabel: (amount: string, business: string) => `Fonepay QR: pay ${amount} to ${business}`,
+    amountLabel: 'Amount',
+    toLabel: 'To',
+    waiting: 'Waiting for your payment: this page moves on by itself once it is paid.',
+    ask: 'I have paid: check now',
+    notYet: 'Not paid yet. Pay in your app, then check again.',
+    otherWay: 'Pay another way',
+  },
   link: {
     title: (business: string) => `Pay ${business}`,
     payTo: (business: string): Html => html`Pay <strong>${business}</strong>`,

@@ -1,0 +1,49 @@
+// Waiting for a Fonepay QR to be paid. Bhuktani asks Fonepay's status check rather than holding
+// Fonepay's WebSocket (docs/fonepay.md says why): while a payer's QR page is open, it asks every two
+// seconds which page comes next, and whichever instance answers asks Fonepay at most once per two
+// seconds per attempt, claimed in the store (lease_until), so any instance serves any page and an
+// instance that dies loses nothing. A page closed meanwhile leaves the attempt to the reconciliation
+// job, as any other.
+import type { AppContext } from '../../context.js';
+import type { Attempt } from '../attempt-state-machine.js';
+import { findAttempt } from '../attempt-store.js';
+import { measuredConnector } from '../connectors.js';
+import { findProviderSetup } from '../provider-setup.js';
+import type { ProviderName } from '../provider.js';
+import { settleAttempt } from '../settle-attempt.js';
+import { qrMessageOf } from './fonepay-connector.js';
+
+const ASK_EVERY_MS = 2000;
+
+/** The Fonepay QR attempt `idx`, when it is one. */
+export async function findQrAttempt(ctx: AppContext, idx: string): Promise<(Attempt & { qrMessage: string }) | undefined> {
+  const attempt = /^[A-Za-z0-9]{1,40}$/.test(idx) ? await findAttempt(ctx.db, idx) : undefined;
+  const qrMessage = attempt?.provider === ('fonepay' as ProviderName) ? qrMessageOf(attempt.provider_reference) : undefined;
+  return attempt && qrMessage ? { ...attempt, qrMessage } : undefined;
+}
+
+/** This request's turn to ask Fonepay about the attempt, unless another asked within ASK_EVERY_MS. */
+async function claimQuestion(ctx: AppContext, attempt: Attempt): Promise<boolean> {
+  const now = ctx.clock.now();
+  const rows = await ctx.db.query(`UPDATE provider_attempts SET lease_until = $2 WHERE id = $1 AND state = 'Started' AND (lease_until IS NULL OR lease_until <= $3) RETURNING id`, [
+    attempt.id,
+    new Date(now.getTime() + ASK_EVERY_MS),
+    now,
+  ]);
+  return rows.length > 0;
+}
+
+/**
+ * Asks Fonepay whether the QR is paid, when it is this request's turn, and settles the attempt on a
+ * final answer. "Not yet" changes nothing; an unknown answer is counted as the reconciliation job
+ * counts it (the payer keeps waiting, the payment is not held). The attempt as it is now.
+ */
+export async function askAboutQr(ctx: AppContext, attempt: Attempt): Promise<Attempt> {
+  if (attempt.state !== 'Started' || !(await claimQuestion(ctx, attempt))) return attempt;
+  const setup = await findProviderSetup(ctx, attempt.provider, attempt.environment);
+  if (!setup) return attempt;
+  const answer = await measuredConnector(ctx, setup).status({ idx: attempt.idx, amount: attempt.amount, environment: attempt.environment, providerReference: attempt.provider_reference, createdAt: attempt.created_at });
+  if (answer.kind === 'open') return attempt;
+  await settleAttempt(ctx, attempt, answer, { payerBack: answer.kind === 'paid' });
+  return (await findAttempt(ctx.db, attempt.idx)) ?? attempt;
+}
