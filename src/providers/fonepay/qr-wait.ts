@@ -22,15 +22,20 @@ export async function findQrAttempt(ctx: AppContext, idx: string): Promise<(Atte
   return attempt && qrMessage ? { ...attempt, qrMessage } : undefined;
 }
 
-/** This request's turn to ask Fonepay about the attempt, unless another asked within ASK_EVERY_MS. */
+/**
+ * This request's turn to ask Fonepay about the attempt, unless another request or instance holds it:
+ * held for as long as Fonepay may take to answer, then (`leaseFor`) ASK_EVERY_MS after the answer.
+ */
 async function claimQuestion(ctx: AppContext, attempt: Attempt): Promise<boolean> {
   const now = ctx.clock.now();
-  const rows = await ctx.db.query(`UPDATE provider_attempts SET lease_until = $2 WHERE id = $1 AND state = 'Started' AND (lease_until IS NULL OR lease_until <= $3) RETURNING id`, [
-    attempt.id,
-    new Date(now.getTime() + ASK_EVERY_MS),
-    now,
-  ]);
+  const until = new Date(now.getTime() + ctx.config.providerTimeoutMs + ASK_EVERY_MS);
+  const rows = await ctx.db.query(`UPDATE provider_attempts SET lease_until = $2 WHERE id = $1 AND state = 'Started' AND (lease_until IS NULL OR lease_until <= $3) RETURNING id`, [attempt.id, until, now]);
   return rows.length > 0;
+}
+
+/** The next question no sooner than ASK_EVERY_MS from now. */
+async function askAgainIn(ctx: AppContext, attempt: Attempt): Promise<void> {
+  await ctx.db.query(`UPDATE provider_attempts SET lease_until = $2 WHERE id = $1 AND state = 'Started'`, [attempt.id, new Date(ctx.clock.now().getTime() + ASK_EVERY_MS)]);
 }
 
 /**
@@ -43,7 +48,10 @@ export async function askAboutQr(ctx: AppContext, attempt: Attempt): Promise<Att
   const setup = await findProviderSetup(ctx, attempt.provider, attempt.environment);
   if (!setup) return attempt;
   const answer = await measuredConnector(ctx, setup).status({ idx: attempt.idx, amount: attempt.amount, environment: attempt.environment, providerReference: attempt.provider_reference, createdAt: attempt.created_at });
-  if (answer.kind === 'open') return attempt;
+  if (answer.kind === 'open') {
+    await askAgainIn(ctx, attempt);
+    return attempt;
+  }
   await settleAttempt(ctx, attempt, answer, { payerBack: answer.kind === 'paid' });
   return (await findAttempt(ctx.db, attempt.idx)) ?? attempt;
 }
