@@ -54,9 +54,9 @@ describe.each([
     const { page } = await suite.person(device);
     await page.goto(initiated.payment_url);
     await page.getByRole('button', { name: 'Fonepay QR', exact: true }).click();
-    await page.getByRole('heading', { name: t.fonepayQr.title }).waitFor();
+    await page.getByRole('heading', { name: t.qrWay.title('Fonepay QR') }).waitFor();
     await expect.poll(() => page.getByRole('img', { name: /Fonepay QR/ }).count()).toBe(1);
-    await page.getByText(t.fonepayQr.waiting).waitFor();
+    await page.getByText(t.qrWay.waiting).waitFor();
     await screenshot(page, `fonepay-qr-${size}`);
     const bankApp = await page.getByRole('link', { name: 'Pay this QR in the sandbox' }).getAttribute('href');
     const second = await page.context().newPage();

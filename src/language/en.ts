@@ -106,10 +106,10 @@ export const en = {
     alreadyDecided: 'Already decided',
     continue: 'Continue',
   },
-  fonepayQr: {
-    title: 'Pay with Fonepay QR',
+  qrWay: {
+    title: (way: string) => `Pay with ${way}`,
     scan: 'Scan this QR with your bank or wallet app, and pay there.',
-    imageLabel: (amount: string, business: string) => `Fonepay QR: pay ${amount} to ${business}`,
+    imageLabel: (way: string, amount: string, business: string) => `${way}: pay ${amount} to ${business}`,
     amountLabel: 'Amount',
     toLabel: 'To',
     waiting: 'Waiting for your payment: this page moves on by itself once it is paid.',

@@ -101,10 +101,10 @@ export const ne: Messages = {
     alreadyDecided: 'पहिल्यै टुङ्गिएको',
     continue: 'अगाडि बढ्नुहोस्',
   },
-  fonepayQr: {
-    title: 'Fonepay QR बाट तिर्नुहोस्',
+  qrWay: {
+    title: (way: string) => `${way} बाट तिर्नुहोस्`,
     scan: 'आफ्नो बैंक वा वालेट एपबाट यो QR स्क्यान गरी त्यहीँ तिर्नुहोस्।',
-    imageLabel: (amount: string, business: string) => `Fonepay QR: ${business} लाई ${amount} तिर्नुहोस्`,
+    imageLabel: (way: string, amount: string, business: string) => `${way}: ${business} लाई ${amount} तिर्नुहोस्`,
     amountLabel: 'रकम',
     toLabel: 'प्राप्तकर्ता',
     waiting: 'तपाईंको भुक्तानी पर्खिँदै: तिरेपछि यो पेज आफैँ अगाडि बढ्छ।',

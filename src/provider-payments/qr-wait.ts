@@ -1,21 +1,20 @@
-// Waiting for a Fonepay QR to be paid. Bhuktani asks Fonepay's status check rather than holding
-// Fonepay's WebSocket (docs/fonepay.md says why): while a payer's QR page is open, it asks every two
-// seconds which page comes next, and whichever instance answers asks Fonepay at most once per two
-// seconds per attempt, claimed in the store (lease_until), so any instance serves any page and an
-// instance that dies loses nothing. A page closed meanwhile leaves the attempt to the reconciliation
-// job, as any other.
-import type { AppContext } from '../../context.js';
-import type { Attempt } from '../attempt-state-machine.js';
-import { findAttempt } from '../attempt-store.js';
-import { measuredConnector } from '../connectors.js';
-import { findProviderSetup } from '../provider-setup.js';
-import type { ProviderName } from '../provider.js';
-import { settleAttempt } from '../settle-attempt.js';
-import { qrMessageOf } from './fonepay-connector.js';
+// Waiting for a provider's QR to be paid (Fonepay's dynamic QR; docs/fonepay.md says why its status
+// check rather than its WebSocket). While a payer's QR page is open it asks every two seconds which
+// page comes next; whichever instance answers asks the provider at most once per two seconds per
+// attempt, claimed in the store (lease_until), so any instance serves any page and one that dies
+// loses nothing. A page closed meanwhile leaves the attempt to the reconciliation job, as any other.
+import type { AppContext } from '../context.js';
+import type { Attempt } from '../providers/attempt-state-machine.js';
+import { findAttempt } from '../providers/attempt-store.js';
+import { measuredConnector } from '../providers/connectors.js';
+import { qrMessageOf } from '../providers/fonepay/fonepay-connector.js';
+import { findProviderSetup } from '../providers/provider-setup.js';
+import type { ProviderName } from '../providers/provider.js';
+import { settleAttempt } from '../providers/settle-attempt.js';
 
 const ASK_EVERY_MS = 2000;
 
-/** The Fonepay QR attempt `idx`, when it is one. */
+/** The attempt `idx` when it went the QR way, with the QR message it shows. */
 export async function findQrAttempt(ctx: AppContext, idx: string): Promise<(Attempt & { qrMessage: string }) | undefined> {
   const attempt = /^[A-Za-z0-9]{1,40}$/.test(idx) ? await findAttempt(ctx.db, idx) : undefined;
   const qrMessage = attempt?.provider === ('fonepay' as ProviderName) ? qrMessageOf(attempt.provider_reference) : undefined;
@@ -23,8 +22,8 @@ export async function findQrAttempt(ctx: AppContext, idx: string): Promise<(Atte
 }
 
 /**
- * This request's turn to ask Fonepay about the attempt, unless another request or instance holds it:
- * held for as long as Fonepay may take to answer, then (`leaseFor`) ASK_EVERY_MS after the answer.
+ * This request's turn to ask the provider about the attempt, unless another request or instance
+ * holds it: held for as long as the provider may take to answer, then ASK_EVERY_MS after the answer.
  */
 async function claimQuestion(ctx: AppContext, attempt: Attempt): Promise<boolean> {
   const now = ctx.clock.now();
@@ -39,9 +38,9 @@ async function askAgainIn(ctx: AppContext, attempt: Attempt): Promise<void> {
 }
 
 /**
- * Asks Fonepay whether the QR is paid, when it is this request's turn, and settles the attempt on a
- * final answer. "Not yet" changes nothing; an unknown answer is counted as the reconciliation job
- * counts it (the payer keeps waiting, the payment is not held). The attempt as it is now.
+ * Asks the provider whether the QR is paid, when it is this request's turn, and settles the attempt
+ * on a final answer. "Not yet" changes nothing; an unknown answer is counted as the reconciliation
+ * job counts it (the payer keeps waiting, the payment is not held). The attempt as it is now.
  */
 export async function askAboutQr(ctx: AppContext, attempt: Attempt): Promise<Attempt> {
   if (attempt.state !== 'Started' || !(await claimQuestion(ctx, attempt))) return attempt;
