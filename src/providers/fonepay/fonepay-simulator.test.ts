@@ -63,9 +63,7 @@ async function press(page: string, button: string) {
 async function checkout(a: AttemptToStart, button: string) {
   const connector = fonepayConnector(setup, transport);
   const { redirect } = await connector.start(a);
-  const requested = await sandbox.inject({ method: 'GET', url: redirect.url.replace(t.ctx.config.publicUrl, '') });
-  expect(requested.statusCode, requested.body).toBe(302);
-  const back = await press(requested.headers.location as string, button);
+  const back = await press(redirect.url.replace(t.ctx.config.publicUrl, ''), button);
   expect(back.statusCode).toBe(303);
   const ru = new URL(back.headers.location as string);
   expect(ru.pathname).toBe(`/pay/return/fonepay/${a.idx}/success`);
@@ -103,6 +101,18 @@ describe('the web checkout against the simulator', () => {
     const refused = await sandbox.inject({ method: 'GET', url: redirect.url.replace(t.ctx.config.publicUrl, '') });
     expect(refused.statusCode).toBe(400);
     expect(refused.body).toContain('Data Validation Failed');
+  });
+
+  it('shows the same page for the same request again, and refuses a PRN used for another amount', async () => {
+    const a = attempt(1000);
+    const { redirect } = await fonepayConnector(setup, transport).start(a);
+    const url = redirect.url.replace(t.ctx.config.publicUrl, '');
+    expect((await sandbox.inject({ method: 'GET', url })).statusCode).toBe(200);
+    expect((await sandbox.inject({ method: 'GET', url })).statusCode).toBe(200);
+    const { redirect: other } = await fonepayConnector(setup, transport).start({ ...a, amount: 2000 });
+    const refused = await sandbox.inject({ method: 'GET', url: other.url.replace(t.ctx.config.publicUrl, '') });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.body).toContain('Duplicate PRN');
   });
 
   it('takes a verification that never answers as unknown', async () => {

@@ -41,6 +41,17 @@ export function registerFonepaySimulator(app: FastifyInstance, ctx: AppContext, 
   const { merchant_code: merchantCode, secret_key: secretKey, username, password } = FONEPAY_TEST_MERCHANT;
   const secure = ctx.config.publicUrl.startsWith('https:');
 
+  const webSimulation = async (prn: string) => {
+    const simulation = prn ? await findSimulation(ctx.db, FONEPAY, prn) : undefined;
+    return simulation?.details.way === 'web' ? simulation : undefined;
+  };
+
+  /** Fonepay's page for a web checkout, where the payer picks what happens. */
+  const checkoutPage = (request: FastifyRequest, reply: FastifyReply, simulation: Simulation) => {
+    const csrf = csrfToken(request, reply, csrfSecret, { binding: `sandbox:fonepay:${simulation.reference}`, secure });
+    return sendCheckoutPage(reply, { heading: simulation.details.name, amount: simulation.amount, action: '/sandbox/fonepay/checkout', fields: [['prn', simulation.reference]], csrf, formActionOrigins: [new URL(simulation.details.ru).origin] });
+  };
+
   // The web checkout: the request, by GET (URL-encoded query) or POST (form).
   const merchantRequest = async (request: FastifyRequest, reply: FastifyReply) => {
     const source = request.method === 'GET' ? request.query : request.body;
@@ -62,23 +73,18 @@ export function registerFonepaySimulator(app: FastifyInstance, ctx: AppContext, 
       details: { way: 'web', name: field('R1'), ru: field('RU'), amt: field('AMT') },
       created_at: ctx.clock.now(),
     });
-    if (!inserted) return invalidRequest(reply, 'Duplicate PRN');
-    return reply.code(302).redirect(`/sandbox/fonepay/checkout?prn=${encodeURIComponent(field('PRN'))}`);
+    // The same request again (a reload) shows the same page; another request for a PRN used is refused.
+    const simulation = (await webSimulation(field('PRN')))!;
+    if (!inserted && (simulation.outcome !== 'open' || simulation.details.amt !== field('AMT') || simulation.details.ru !== field('RU'))) return invalidRequest(reply, 'Duplicate PRN');
+    return checkoutPage(request, reply, simulation);
   };
   app.get('/sandbox/fonepay/api/merchantRequest', merchantRequest);
   app.post('/sandbox/fonepay/api/merchantRequest', merchantRequest);
 
-  const webSimulation = async (prn: string) => {
-    const simulation = prn ? await findSimulation(ctx.db, FONEPAY, prn) : undefined;
-    return simulation?.details.way === 'web' ? simulation : undefined;
-  };
-
   app.get('/sandbox/fonepay/checkout', async (request, reply) => {
-    const prn = text(request.query, 'prn');
-    const simulation = await webSimulation(prn);
+    const simulation = await webSimulation(text(request.query, 'prn'));
     if (!simulation) return reply.code(404).type('text/plain').send('Not found');
-    const csrf = csrfToken(request, reply, csrfSecret, { binding: `sandbox:fonepay:${prn}`, secure });
-    return sendCheckoutPage(reply, { heading: simulation.details.name, amount: simulation.amount, action: '/sandbox/fonepay/checkout', fields: [['prn', prn]], csrf, formActionOrigins: [new URL(simulation.details.ru).origin] });
+    return checkoutPage(request, reply, simulation);
   });
 
   // The payer's choice; then back to RU with the result and its DV (uppercase, as Fonepay sends it).
