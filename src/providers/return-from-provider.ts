@@ -7,6 +7,7 @@ import { findPayment } from '../payments/payment-store.js';
 import { returnStatusOf, type PayerReturn } from '../payments/return-status.js';
 import type { PayerErrorCode } from '../payments/payer-error.js';
 import { connectipsReturnedAttempt } from './connectips/connectips-connector.js';
+import { fonepayReturnedAttempt } from './fonepay/fonepay-connector.js';
 import { esewaReturnedAttempt } from './esewa/esewa-connector.js';
 import { khaltiReturnedAttempt } from './khalti/khalti-connector.js';
 import { findAttempt } from './attempt-store.js';
@@ -22,7 +23,7 @@ export type ReturnResult =
   | { kind: 'surplus'; pidx: string; back?: PayerReturn }
   | { kind: 'not-found' };
 
-const returnedAttempt = { khalti: khaltiReturnedAttempt, esewa: esewaReturnedAttempt, connectips: connectipsReturnedAttempt };
+const returnedAttempt = { khalti: khaltiReturnedAttempt, esewa: esewaReturnedAttempt, connectips: connectipsReturnedAttempt, fonepay: fonepayReturnedAttempt };
 
 const ATTEMPT = /^[A-Za-z0-9]{1,40}$/;
 
