@@ -34,6 +34,7 @@ import { offeredProvidersCached } from '../providers/offered-providers.js';
 import { isProviderName } from '../providers/provider.js';
 import { returnFromProvider } from '../providers/return-from-provider.js';
 import { startProviderAttempt } from '../providers/start-attempt.js';
+import { registerQrRoutes } from './qr.routes.js';
 
 const PIDX = /^[\w-]{1,64}$/;
 /** An attempt token as issued (base64url); anything else names no attempt, and never reaches the store. */
@@ -258,9 +259,12 @@ export async function portalPlugin(app: FastifyInstance, { ctx, csrfSecret }: { 
     if (closedMerchantPage(request, reply, loaded)) return reply;
     if (await linkUsedUp(loaded.payment)) return unpayablePage(request, reply, loaded, new PayerError('link_used_up'));
     const name = text(request.body, 'provider');
+    const way = text(request.body, 'way') === 'qr' ? 'qr' : 'page';
     try {
       if (!isProviderName(name)) throw new PayerError('provider_unavailable');
-      const redirect = await startProviderAttempt(ctx, loaded, name);
+      const redirect = await startProviderAttempt(ctx, loaded, name, way);
+      // The QR is shown on Bhuktani's own page.
+      if (way === 'qr') return reply.code(303).redirect(redirect.url);
       return setPageHeaders(reply, { formActionOrigins: [new URL(redirect.url).origin, new URL(loaded.payment.return_url).origin] })
         .code(200)
         .send(handoffPage({ ...frameOf(request), payment: loaded.payment, name, redirect }).value);
@@ -271,6 +275,8 @@ export async function portalPlugin(app: FastifyInstance, { ctx, csrfSecret }: { 
       return (await unpayablePage(request, reply, loaded, error)) ?? page(request, reply, loaded, { name: 'wallet' }, status, messageFor(request, error));
     }
   });
+
+  registerQrRoutes(app, ctx);
 
   // The provider sends the payer back here; its own server is asked before anything is decided.
   app.get('/pay/return/:provider/*', async (request, reply) => {

@@ -7,12 +7,10 @@ import { Html, html } from '../http/html.js';
 import { formatAmount } from '../language/amounts.js';
 import { paymentPath } from '../payments/payment-url.js';
 import type { Payment } from '../payments/payment.js';
+import { qrPagePath, qrWaitPath } from '../provider-payments/qr-wait.js';
 import { qrCodeSvg } from '../payment-links/qr-code.js';
 import { portalLayout, type PayerFrame } from './layout.js';
 
-/** Where the QR page of an attempt is, and where its wait is asked about. */
-export const qrPagePath = (attemptIdx: string) => `/pay/qr/${encodeURIComponent(attemptIdx)}`;
-export const qrWaitPath = (attemptIdx: string) => `${qrPagePath(attemptIdx)}/wait`;
 
 export async function qrPage(options: PayerFrame & { payment: Payment; way: string; businessName: string; attemptIdx: string; qrMessage: string; notYet: boolean; sandboxBankApp?: string }): Promise<Html> {
   const { t, language } = options.speech;

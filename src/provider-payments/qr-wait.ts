@@ -7,17 +7,20 @@ import type { AppContext } from '../context.js';
 import type { Attempt } from '../providers/attempt-state-machine.js';
 import { findAttempt } from '../providers/attempt-store.js';
 import { measuredConnector } from '../providers/connectors.js';
-import { qrMessageOf } from '../providers/fonepay/fonepay-connector.js';
 import { findProviderSetup } from '../providers/provider-setup.js';
-import type { ProviderName } from '../providers/provider.js';
+import { qrWays } from '../providers/provider.js';
 import { settleAttempt } from '../providers/settle-attempt.js';
 
 const ASK_EVERY_MS = 2000;
 
+/** Where the QR page of an attempt is, and where its wait is asked about. */
+export const qrPagePath = (attemptIdx: string) => `/pay/qr/${encodeURIComponent(attemptIdx)}`;
+export const qrWaitPath = (attemptIdx: string) => `${qrPagePath(attemptIdx)}/wait`;
+
 /** The attempt `idx` when it went the QR way, with the QR message it shows. */
 export async function findQrAttempt(ctx: AppContext, idx: string): Promise<(Attempt & { qrMessage: string }) | undefined> {
   const attempt = /^[A-Za-z0-9]{1,40}$/.test(idx) ? await findAttempt(ctx.db, idx) : undefined;
-  const qrMessage = attempt?.provider === ('fonepay' as ProviderName) ? qrMessageOf(attempt.provider_reference) : undefined;
+  const qrMessage = attempt && qrWays[attempt.provider]?.messageOf(attempt.provider_reference);
   return attempt && qrMessage ? { ...attempt, qrMessage } : undefined;
 }
 

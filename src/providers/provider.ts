@@ -12,6 +12,10 @@ export const isProviderName = (value: unknown): value is ProviderName => typeof 
 /** What the payer reads on the hosted page's button, and the list's `type.name`. */
 export const providerLabels: Record<ProviderName, string> = { khalti: 'Khalti', esewa: 'eSewa', connectips: 'connectIPS', fonepay: 'Fonepay' };
 export const recordTypeOfProvider = { khalti: 'Khalti payment', esewa: 'eSewa payment', connectips: 'connectIPS payment', fonepay: 'Fonepay payment' } as const;
+/** The providers that also issue a QR the hosted page shows, by the name of that way, and how an attempt's reference holds it. */
+export const qrWays: Partial<Record<ProviderName, { label: string; messageOf: (providerReference: string | null) => string | undefined }>> = {
+  fonepay: { label: 'Fonepay QR', messageOf: (reference) => (reference?.startsWith('qr:') ? reference.slice(3) : undefined) },
+};
 /** The owner id of a provider's ledger accounts. */
 export const providerNumbers: Record<ProviderName, number> = { khalti: 1, esewa: 2, connectips: 3, fonepay: 4 };
 
@@ -54,6 +58,11 @@ export type ProviderAnswer =
 export interface ProviderReturn {
   attemptIdx?: string;
   claim: 'paid' | 'canceled' | 'unclear';
+  /**
+   * What the attempt's reference becomes once the return is the provider's own (its signature holds):
+   * the id its status check asks by, when only the return carries it (Fonepay's trace id).
+   */
+  providerReference?: string;
 }
 
 export type RefundAnswer = { kind: 'refunded'; reference?: string; detail: string } | { kind: 'refused'; detail: string } | { kind: 'unknown'; detail: string; fault?: boolean };
@@ -66,6 +75,11 @@ export interface Provider {
   readReturn(path: string[], query: Record<string, string>): ProviderReturn;
   /** Asks the provider's own server; never throws for what the provider does. */
   status(attempt: AttemptRef): Promise<ProviderAnswer>;
+  /**
+   * A QR the provider issues for the attempt, which the hosted page shows and any bank app pays
+   * (Fonepay's dynamic QR); its reference says how to ask about it. A ProviderUnavailableError as for start.
+   */
+  startQr?(attempt: AttemptToStart): Promise<{ qrMessage: string; providerReference: string }>;
   /** The provider's refund API, for providers that have one; `key` makes a retry the same refund. */
   refund?(attempt: AttemptRef & { providerTransactionId: string }, refund: { key: string; amount: number; whole: boolean }): Promise<RefundAnswer>;
 }

@@ -10,7 +10,7 @@ import { connectipsReturnedAttempt } from './connectips/connectips-connector.js'
 import { fonepayReturnedAttempt } from './fonepay/fonepay-connector.js';
 import { esewaReturnedAttempt } from './esewa/esewa-connector.js';
 import { khaltiReturnedAttempt } from './khalti/khalti-connector.js';
-import { findAttempt } from './attempt-store.js';
+import { findAttempt, setProviderReference } from './attempt-store.js';
 import { measuredConnector } from './connectors.js';
 import type { ProviderName } from './provider.js';
 import { findProviderSetup } from './provider-setup.js';
@@ -47,8 +47,10 @@ export async function returnFromProvider(ctx: AppContext, name: ProviderName, pa
   const setup = await findProviderSetup(ctx, name, attempt.environment);
   if (!setup) return onwards(ctx, attempt.pidx, 'provider_unavailable');
   const connector = measuredConnector(ctx, setup);
-  const { claim } = connector.provider.readReturn(path, query);
-  const answer = await connector.status({ idx: attempt.idx, amount: attempt.amount, environment: attempt.environment, providerReference: attempt.provider_reference, createdAt: attempt.created_at });
+  const { claim, providerReference } = connector.provider.readReturn(path, query);
+  // Only a return whose signature holds names a reference; the first one given is kept.
+  const reference = providerReference && !attempt.provider_reference ? ((await setProviderReference(ctx.db, attempt.id, providerReference))?.provider_reference ?? null) : attempt.provider_reference;
+  const answer = await connector.status({ idx: attempt.idx, amount: attempt.amount, environment: attempt.environment, providerReference: reference, createdAt: attempt.created_at });
   const settled = await settleAttempt(ctx, attempt, answer, { payerBack: true, claim });
   switch (settled.kind) {
     case 'completed':

@@ -103,7 +103,7 @@ describe('the Fonepay QR', () => {
     await payer.browser.open(pidx);
     const chosen = await payer.browser.post(stepAction('provider', pidx), { provider: 'fonepay', way: 'qr' });
     const link = chosen.location ?? handoffLink(chosen.body);
-    expect(link, chosen.body.slice(0, 500)).toMatch(/^\/pay\/qr\/\w+$/);
+    expect(link, `${chosen.status} ${chosen.body.slice(0, 3000)}`).toMatch(/^\/pay\/qr\/\w+$/);
     const page = await payer.browser.get(link!);
     expect(page.status).toBe(200);
     const bankApp = /href="([^"]+\/sandbox\/fonepay\/bank-app\?qr=[^"]+)"/.exec(page.body)![1].replaceAll('&amp;', '&');
