@@ -23,8 +23,7 @@ export const providerSet = command({
   usage:
     'provider set khalti --env test|live --base-url URL --secret-key KEY\n' +
     '  bhuktani provider set esewa --env test|live --form-url URL --status-url URL --product-code C --secret-key S\n' +
-    '  bhuktani provider set connectips --env test|live --base-url URL --merchant-id M --app-id A --app-name N --password P --key-file FILE.pfx [--key-passphrase X]\n' +
-    '  bhuktani provider set fonepay --env test|live --base-url URL --merchant-code C --secret-key S --username U --password P',
+    '  bhuktani provider set connectips --env test|live --base-url URL --merchant-id M --app-id A --app-name N --password P --key-file FILE.pfx [--key-passphrase X]',
   parse(args) {
     const name = args[0];
     if (!isProviderName(name)) throw new UsageError(`give one provider: ${providerNames.join(', ')}`);

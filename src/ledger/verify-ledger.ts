@@ -141,7 +141,7 @@ const checks: { invariant: string; sql: string }[] = [
            WHERE a.state = 'Paid' AND (p.status NOT IN ('Completed', 'Partially refunded', 'Refunded') OR p.transaction_id IS DISTINCT FROM a.transaction_id OR p.amount <> a.amount)
           UNION ALL
           SELECT t.idx, NULL, p.status, 'a payment paid through a provider without its Paid attempt' FROM transactions t JOIN payments p ON p.pidx = t.pidx
-           WHERE t.type IN ('Khalti payment', 'eSewa payment', 'connectIPS payment', 'Fonepay payment') AND p.status IN ('Completed', 'Partially refunded', 'Refunded')
+           WHERE t.type IN ('Khalti payment', 'eSewa payment', 'connectIPS payment') AND p.status IN ('Completed', 'Partially refunded', 'Refunded')
              AND NOT EXISTS (SELECT FROM provider_attempts a WHERE a.transaction_id = t.idx AND a.state = 'Paid')
           UNION ALL
           SELECT a.idx, a.state, NULL, 'a Surplus attempt not owed back once, in full' FROM provider_attempts a
@@ -173,7 +173,7 @@ const checks: { invariant: string; sql: string }[] = [
               UNION ALL SELECT environment, provider, 'refund_due', amount FROM provider_refunds WHERE state = 'Queued'
             ) moves GROUP BY environment, provider, kind
           ), held AS (
-            SELECT a.environment, CASE a.owner_id WHEN 1 THEN 'khalti' WHEN 2 THEN 'esewa' WHEN 3 THEN 'connectips' WHEN 4 THEN 'fonepay' ELSE a.owner_id::text END AS provider, a.kind, coalesce(sum(p.amount), 0) AS amount
+            SELECT a.environment, CASE a.owner_id WHEN 1 THEN 'khalti' WHEN 2 THEN 'esewa' WHEN 3 THEN 'connectips' ELSE a.owner_id::text END AS provider, a.kind, coalesce(sum(p.amount), 0) AS amount
               FROM ledger_accounts a LEFT JOIN postings p ON p.account_id = a.id
              WHERE a.kind IN ('receivable', 'provider_fee', 'refund_due') GROUP BY a.environment, a.owner_id, a.kind
           )

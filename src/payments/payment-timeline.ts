@@ -19,7 +19,7 @@ export interface TimelineEntry {
 const payerOf = (detail: Record<string, unknown>) => (typeof detail.mobile === 'string' ? ` from ${maskMobile(detail.mobile)}` : '');
 
 /** A provider's name as payers know it, from an attempt's event (contract section 13). */
-const providerOf = (detail: Record<string, unknown>) => ({ khalti: 'Khalti', esewa: 'eSewa', connectips: 'connectIPS', fonepay: 'Fonepay' })[String(detail.provider)] ?? 'the provider';
+const providerOf = (detail: Record<string, unknown>) => ({ khalti: 'Khalti', esewa: 'eSewa', connectips: 'connectIPS' })[String(detail.provider)] ?? 'the provider';
 const answerOf = (detail: Record<string, unknown>) => (typeof detail.answer === 'string' && detail.answer ? ` (${detail.answer})` : '');
 
 /** The events of an attempt at a provider, by move (src/providers/attempt-state-machine.ts). */

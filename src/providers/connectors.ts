@@ -1,7 +1,6 @@
 // The connector of a provider's set-up, and its calls timed and counted (provider-health.ts).
 import type { AppContext } from '../context.js';
 import { connectipsConnector } from './connectips/connectips-connector.js';
-import { fonepayConnector } from './fonepay/fonepay-connector.js';
 import { esewaConnector } from './esewa/esewa-connector.js';
 import { khaltiConnector } from './khalti/khalti-connector.js';
 import { transportFor } from './provider-http.js';
@@ -9,7 +8,7 @@ import { recordCall } from './provider-health.js';
 import type { ProviderSetup } from './provider-setup.js';
 import { ProviderUnavailableError, type AttemptRef, type AttemptToStart, type Provider, type ProviderAnswer, type RefundAnswer } from './provider.js';
 
-const connectors = { khalti: khaltiConnector, esewa: esewaConnector, connectips: connectipsConnector, fonepay: fonepayConnector };
+const connectors = { khalti: khaltiConnector, esewa: esewaConnector, connectips: connectipsConnector };
 
 export function connectorFor(ctx: AppContext, setup: ProviderSetup): Provider {
   return connectors[setup.name](setup, transportFor(ctx, ctx.config.providerTimeoutMs));

@@ -10,7 +10,6 @@ import { serverSecret } from '../http/server-secret.js';
 import { keyId, open, seal, sealKeys, type SealKeys } from '../secrets/seal.js';
 import { readPfx } from './connectips/connectips-token.js';
 import { sandboxPfx } from './connectips/sandbox-certificate.js';
-import { FONEPAY_TEST_MERCHANT } from './fonepay/fonepay-simulator.js';
 import { providerLabels, type ProviderName } from './provider.js';
 import { findProviderRow, listProviderRows, setProviderEnabled, upsertProviderRow, type ProviderRow } from './provider-store.js';
 import { forgetOfferedProviders } from './offered-providers.js';
@@ -20,7 +19,6 @@ export const setupFields = {
   khalti: { settings: ['base_url'], credentials: ['secret_key'] },
   esewa: { settings: ['form_url', 'status_url', 'product_code'], credentials: ['secret_key'] },
   connectips: { settings: ['base_url', 'merchant_id', 'app_id', 'app_name'], credentials: ['password', 'pfx', 'key_passphrase'] },
-  fonepay: { settings: ['base_url', 'merchant_code', 'username'], credentials: ['secret_key', 'password'] },
 } as const satisfies Record<ProviderName, { settings: readonly string[]; credentials: readonly string[] }>;
 
 export interface ProviderSetup {
@@ -71,10 +69,6 @@ export async function sandboxSetup(ctx: Pick<AppContext, 'db' | 'config'>, name:
         settings: { base_url: base, merchant_id: '1', app_id: 'BHUKTANI-SANDBOX-1', app_name: 'Bhuktani sandbox' },
         credentials: { password: await secret('password'), pfx: (await sandboxPfx(ctx.db)).toString('base64'), key_passphrase: '' },
       };
-    case 'fonepay': {
-      const { merchant_code, username, secret_key, password } = FONEPAY_TEST_MERCHANT;
-      return { ...common, settings: { base_url: base, merchant_code, username }, credentials: { secret_key, password } };
-    }
   }
 }
 

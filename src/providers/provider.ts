@@ -4,20 +4,16 @@
 // names and addresses live in its folder, beside its simulator.
 import type { Environment } from '../environment.js';
 
-export const providerNames = ['khalti', 'esewa', 'connectips', 'fonepay'] as const;
+export const providerNames = ['khalti', 'esewa', 'connectips'] as const;
 export type ProviderName = (typeof providerNames)[number];
 
 export const isProviderName = (value: unknown): value is ProviderName => typeof value === 'string' && (providerNames as readonly string[]).includes(value);
 
 /** What the payer reads on the hosted page's button, and the list's `type.name`. */
-export const providerLabels: Record<ProviderName, string> = { khalti: 'Khalti', esewa: 'eSewa', connectips: 'connectIPS', fonepay: 'Fonepay' };
-export const recordTypeOfProvider = { khalti: 'Khalti payment', esewa: 'eSewa payment', connectips: 'connectIPS payment', fonepay: 'Fonepay payment' } as const;
-/** The providers that also issue a QR the hosted page shows, by the name of that way, and how an attempt's reference holds it. */
-export const qrWays: Partial<Record<ProviderName, { label: string; messageOf: (providerReference: string | null) => string | undefined }>> = {
-  fonepay: { label: 'Fonepay QR', messageOf: (reference) => (reference?.startsWith('qr:') ? reference.slice(3) : undefined) },
-};
+export const providerLabels: Record<ProviderName, string> = { khalti: 'Khalti', esewa: 'eSewa', connectips: 'connectIPS' };
+export const recordTypeOfProvider = { khalti: 'Khalti payment', esewa: 'eSewa payment', connectips: 'connectIPS payment' } as const;
 /** The owner id of a provider's ledger accounts. */
-export const providerNumbers: Record<ProviderName, number> = { khalti: 1, esewa: 2, connectips: 3, fonepay: 4 };
+export const providerNumbers: Record<ProviderName, number> = { khalti: 1, esewa: 2, connectips: 3 };
 
 /** How the payer's browser goes to the provider: a redirect, or a form it posts there. */
 export type ProviderRedirect = { method: 'GET'; url: string } | { method: 'POST'; url: string; fields: [string, string][] };

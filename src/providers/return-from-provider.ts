@@ -7,7 +7,6 @@ import { findPayment } from '../payments/payment-store.js';
 import { returnStatusOf, type PayerReturn } from '../payments/return-status.js';
 import type { PayerErrorCode } from '../payments/payer-error.js';
 import { connectipsReturnedAttempt } from './connectips/connectips-connector.js';
-import { fonepayReturnedAttempt } from './fonepay/fonepay-connector.js';
 import { esewaReturnedAttempt } from './esewa/esewa-connector.js';
 import { khaltiReturnedAttempt } from './khalti/khalti-connector.js';
 import { findAttempt, setProviderReference } from './attempt-store.js';
@@ -23,7 +22,7 @@ export type ReturnResult =
   | { kind: 'surplus'; pidx: string; back?: PayerReturn }
   | { kind: 'not-found' };
 
-const returnedAttempt = { khalti: khaltiReturnedAttempt, esewa: esewaReturnedAttempt, connectips: connectipsReturnedAttempt, fonepay: fonepayReturnedAttempt };
+const returnedAttempt = { khalti: khaltiReturnedAttempt, esewa: esewaReturnedAttempt, connectips: connectipsReturnedAttempt };
 
 const ATTEMPT = /^[A-Za-z0-9]{1,40}$/;
 

@@ -6,7 +6,6 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
 import { registerConnectipsSimulator } from './connectips/connectips-simulator.js';
 import { registerEsewaSimulator } from './esewa/esewa-simulator.js';
-import { registerFonepaySimulator } from './fonepay/fonepay-simulator.js';
 import { registerKhaltiSimulator } from './khalti/khalti-simulator.js';
 import { serveSandboxInProcess } from './provider-http.js';
 
@@ -16,6 +15,5 @@ export async function sandboxProvidersPlugin(app: FastifyInstance, { ctx, csrfSe
   registerKhaltiSimulator(app, ctx, csrfSecret, silence);
   registerEsewaSimulator(app, ctx, csrfSecret, silence);
   registerConnectipsSimulator(app, ctx, csrfSecret, silence);
-  registerFonepaySimulator(app, ctx, csrfSecret, silence);
   serveSandboxInProcess(ctx, root, ctx.config.publicUrl);
 }

@@ -25,8 +25,6 @@ interface Columns {
 export const reportColumns: Record<ProviderName, Columns> = {
   khalti: { key: ['transaction_id', 'transaction id', 'idx'], keyField: 'provider_transaction_id', amount: ['amount'], fee: ['fee', 'fee_amount', 'service charge'], date: ['date', 'created_on', 'transaction date'] },
   esewa: { key: ['ref_id', 'reference id', 'reference code', 'transaction_code'], keyField: 'provider_transaction_id', amount: ['total_amount', 'amount'], fee: ['commission', 'fee'], date: ['date', 'transaction date'] },
-  // No public format of Fonepay's portal report: the PRN (the attempt) names a payment.
-  fonepay: { key: ['prn', 'product number', 'merchant prn'], keyField: 'idx', amount: ['amount', 'transaction amount', 'txn amount'], fee: ['commission amount', 'commission', 'charge', 'fee'], date: ['transaction date', 'txn date', 'date'] },
   connectips: { key: ['txn_id', 'txnid', 'reference_id', 'merchant txn id'], keyField: 'idx', amount: ['txn_amount', 'amount'], fee: ['charge_amount', 'charge', 'fee'], date: ['txn_date', 'date'] },
 };
 

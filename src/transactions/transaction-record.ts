@@ -7,7 +7,6 @@ export const recordTypes = {
   'Khalti payment': { idx: 'khalti_payment', name: 'Khalti payment' },
   'eSewa payment': { idx: 'esewa_payment', name: 'eSewa payment' },
   'connectIPS payment': { idx: 'connectips_payment', name: 'connectIPS payment' },
-  'Fonepay payment': { idx: 'fonepay_payment', name: 'Fonepay payment' },
   Refund: { idx: 'refund', name: 'Refund' },
 } as const;
 

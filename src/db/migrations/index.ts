@@ -24,7 +24,6 @@ import m022 from './022_merchant_people.js';
 import m030 from './030_esewa_door.js';
 import m040 from './040_payment_providers.js';
 import m050 from './050_payment_links.js';
-import m055 from './055_fonepay.js';
 
 export interface Migration {
   name: string;
@@ -67,5 +66,4 @@ export const migrations: Migration[] = [
   },
   sql('040_payment_providers', m040),
   sql('050_payment_links', m050),
-  sql('055_fonepay', m055),
 ];

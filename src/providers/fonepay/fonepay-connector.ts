@@ -74,7 +74,7 @@ export function fonepayConnector(setup: ProviderSetup, transport: Transport) {
   const postJson = (path: string, body: object): HttpRequest => ({ url: `${qrApi}/${path}`, method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(body) });
 
   return {
-    name: 'fonepay' as const,
+    name: 'fonepay',
 
     /** The web checkout: the payer's browser goes to Fonepay's page with the signed request. */
     async start(attempt: AttemptToStart) {
