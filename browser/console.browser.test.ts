@@ -130,6 +130,32 @@ describe('an operator’s day in the console', () => {
     }
   });
 
+  it('the Providers page shows every provider’s figures and its Enable/Disable button within the screen, on a phone and a desktop', async () => {
+    for (const [name, viewport] of SCREENS) {
+      suite.service.t.clock.advance(30);
+      const { page } = await person(viewport);
+      await signIn(page, admin);
+      await page.goto(`${suite.service.origin}/console/providers`);
+      const cards = page.locator('article.provider-card');
+      expect(await cards.count()).toBeGreaterThanOrEqual(3);
+      // Nothing of a card lies beyond the screen's right edge, nor in a region scrolled sideways.
+      const outside = await cards.evaluateAll((all) =>
+        all.flatMap((card) =>
+          [...card.querySelectorAll('dd, button')].filter((e) => e.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5).map((e) => `${card.getAttribute('data-provider')}: ${e.textContent}`),
+        ),
+      );
+      expect(outside, name).toEqual([]);
+      for (const figure of ['fees', 'refunds-due']) expect(await cards.first().locator(`[data-figure="${figure}"]`).isVisible()).toBe(true);
+      expect(await cards.first().getByRole('button', { name: 'Disable' }).isVisible()).toBe(true);
+      // The set-up forms read as forms: labelled for people, no wider than a form reads.
+      await page.getByText('connectIPS', { exact: true }).last().click();
+      const gateway = page.getByLabel('Gateway URL (the payer’s login page)');
+      await gateway.waitFor();
+      expect((await gateway.boundingBox())!.width).toBeLessThanOrEqual(36 * 16);
+      await screenshot(page, `console-providers-${name}`);
+    }
+  });
+
   it('pictures of the console on a phone and a desktop', async () => {
     for (const [name, viewport] of SCREENS) {
       suite.service.t.clock.advance(30);

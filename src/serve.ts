@@ -17,6 +17,7 @@ import { checkLiveProviderKeys } from './providers/provider-setup.js';
 import { sandboxBank } from './jobs/sandbox-bank.js';
 import { webhookSender } from './webhooks/webhook-sender.js';
 import { otpSenderFor } from './wallets/otp-sender-for.js';
+import { providerPaymentsPort } from './provider-payments/port.js';
 
 async function main() {
   const config = loadConfig();
@@ -26,7 +27,7 @@ async function main() {
     await db.close();
     throw error;
   });
-  const ctx = { db, clock: systemClock, ids: cryptoIds, config, otp, metrics: createMetrics(db), limiter: rateLimiter(config), mailer: createMailer(config, logger) };
+  const ctx = { db, clock: systemClock, ids: cryptoIds, config, otp, metrics: createMetrics(db), limiter: rateLimiter(config), mailer: createMailer(config, logger), providerPayments: providerPaymentsPort };
   // Live provider credentials open only with the key that sealed them: refuse to start without it.
   const keyProblem = await checkLiveProviderKeys(ctx);
   if (keyProblem) {

@@ -2,6 +2,9 @@
 // (type imports included: a circle of types is still two files that cannot be read apart), and the
 // domains that payments build on (merchants, wallets, webhooks, and the plumbing) never import
 // payments/. The ledger's payment and refund journals, and the transaction records, are of payments.
+// The providers are two rooms: providers/ (the connectors: the interface, the registry, the HTTP
+// client, a folder per provider) sits low and is used by others; provider-payments/ (attempts,
+// settling, refunds, health, reports) uses it, and payments/, which it builds on, knows neither.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -81,5 +84,39 @@ describe('the import graph of src/', () => {
   it.each(['merchants', 'wallets', 'webhooks', 'db', 'http'])('%s/ does not import payments/', (domain) => {
     const reaching = [...graph].filter(([file, targets]) => file.startsWith(`${domain}/`) && targets.some((t) => t.startsWith('payments/')));
     expect(reaching.map(([file]) => file)).toEqual([]);
+  });
+
+  /** The files of `from` that import a file under one of `to` (folders of src/, with their slash). */
+  const reaching = (g: Map<string, string[]>, from: (file: string) => boolean, to: string[]) =>
+    [...g].filter(([file, targets]) => from(file) && targets.some((t) => to.some((room) => t.startsWith(room)))).map(([file]) => file);
+
+  it('payments/ imports neither providers/ nor provider-payments/ (it asks a port in the context)', () => {
+    expect(reaching(graph, (f) => f.startsWith('payments/'), ['providers/', 'provider-payments/'])).toEqual([]);
+  });
+
+  it('providers/ imports none of the rooms that use it', () => {
+    const above = ['provider-payments/', 'payments/', 'payment-links/', 'doors/', 'console/', 'dashboard/', 'cli/', 'ledger/', 'transactions/', 'settlements/', 'jobs/', 'merchants/', 'wallets/'];
+    expect(reaching(graph, (f) => f.startsWith('providers/'), above)).toEqual([]);
+  });
+
+  it('the doors and the providers never import each other', () => {
+    expect(reaching(graph, (f) => f.startsWith('doors/'), ['providers/', 'provider-payments/'])).toEqual([]);
+    expect(reaching(graph, (f) => f.startsWith('providers/') || f.startsWith('provider-payments/'), ['doors/'])).toEqual([]);
+  });
+
+  it('a provider’s folder imports only itself, the interface, the HTTP client and the simulators’ common parts: never the registry, never another provider', () => {
+    const shared = ['providers/provider.ts', 'providers/provider-http.ts', 'providers/simulator-page.ts', 'providers/simulator-store.ts'];
+    const breaches = [...graph].flatMap(([file, targets]) => {
+      const folder = /^providers\/([^/]+)\//.exec(file)?.[1];
+      if (!folder) return [];
+      return targets.filter((t) => t.startsWith('providers/') && !t.startsWith(`providers/${folder}/`) && !shared.includes(t)).map((t) => `${file} → ${t}`);
+    });
+    expect(breaches).toEqual([]);
+  });
+
+  it('finds a breach when there is one', () => {
+    const breached = new Map(graph);
+    breached.set('payments/refund-payment.ts', ['provider-payments/attempt-store.ts']);
+    expect(reaching(breached, (f) => f.startsWith('payments/'), ['providers/', 'provider-payments/'])).toEqual(['payments/refund-payment.ts']);
   });
 });

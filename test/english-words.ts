@@ -7,7 +7,7 @@
 const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'" };
 
 /** Said the same in every language: the brand, the names payers know, examples of what they type. */
-const EVERYWHERE = ['Bhuktani', 'eSewa', 'Khalti', 'connectIPS', 'MPIN', 'OTP', '98XXXXXXXX', 'name@example.com'];
+const EVERYWHERE = ['Bhuktani', 'eSewa', 'Khalti', 'connectIPS', 'MPIN', 'OTP', 'QR', 'pidx', '98XXXXXXXX', 'name@example.com'];
 
 export function readableText(body: string): string {
   const stripped = body

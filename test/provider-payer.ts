@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { paymentPath } from '../src/payments/payment-url.js';
 import { stepAction } from '../src/portal/checkout-address.js';
-import type { ProviderName } from '../src/providers/provider.js';
+import type { ProviderName } from '../src/providers/registry.js';
 import type { SimulatedOutcome } from '../src/providers/simulator-store.js';
 import { payerBrowser, type PortalResponse } from './portal-client.js';
 

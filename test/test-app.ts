@@ -19,6 +19,7 @@ import { createMailer } from '../src/mail/mailer.js';
 import { createMerchant } from '../src/merchants/create-merchant.js';
 import type { Log, OtpSender } from '../src/wallets/otp-sender.js';
 import { watchMail } from './mailbox.js';
+import { providerPaymentsPort } from '../src/provider-payments/port.js';
 
 type SentOtp = Parameters<OtpSender['send']>[0];
 
@@ -105,7 +106,7 @@ export async function startTestApp(options: { config?: Partial<Config>; db?: Db;
       sentOtps.push(message);
     },
   };
-  const ctx: AppContext = { db, clock, ids: cryptoIds, config, otp, metrics: createMetrics(db), limiter: rateLimiter(config), mailer: createMailer(config, logger) };
+  const ctx: AppContext = { db, clock, ids: cryptoIds, config, otp, metrics: createMetrics(db), limiter: rateLimiter(config), mailer: createMailer(config, logger), providerPayments: providerPaymentsPort };
   const app = await buildApp(ctx, { logger });
   await app.ready();
   return {

@@ -11,6 +11,7 @@ import { memoryRateLimiter } from '../http/rate-limiter.js';
 import { createMailer } from '../mail/mailer.js';
 import { logOtpSender } from '../wallets/otp-sender.js';
 import { UsageError, type Command, type CommandIo } from './command.js';
+import { providerPaymentsPort } from '../provider-payments/port.js';
 
 // Each command's module is loaded only when it runs: a CLI run loads what its command uses (about
 // 150 ms less of every run than loading them all), and the usage loads them all.
@@ -79,7 +80,7 @@ export async function runCli(argv: string[], io: CommandIo): Promise<number> {
     const config = loadConfig();
     db = await openDb(config, 'command');
     const logger = createLogger(config, process.stderr);
-    const ctx = { db, clock: systemClock, ids: cryptoIds, config, otp: logOtpSender(logger), metrics: createMetrics(db), limiter: memoryRateLimiter(), mailer: createMailer(config, logger) };
+    const ctx = { db, clock: systemClock, ids: cryptoIds, config, otp: logOtpSender(logger), metrics: createMetrics(db), limiter: memoryRateLimiter(), mailer: createMailer(config, logger), providerPayments: providerPaymentsPort };
     return await found.command.run(ctx, parsed, io);
   } catch (error) {
     if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {

@@ -32,11 +32,25 @@ describe('bhuktani provider', () => {
       const store = await openDb(loadConfig({ DATABASE_URL: 'memory:' }), 'command');
       writeFileSync(pfxFile, await sandboxPfx(store));
       await store.close();
-      const connectips = await runCli(
+      // connectIPS's login page and its validation API are two addresses; one --base-url is no longer taken.
+      const oneAddress = await runCli(
         ['provider', 'set', 'connectips', '--env', 'test', '--base-url', 'https://uat.connectips.example', '--merchant-id', '550', '--app-id', 'MER-550-APP-1', '--app-name', 'Tea', '--password', 'pw-secret', '--key-file', pfxFile],
         env,
       );
+      expect(oneAddress.code).toBe(2);
+      expect(oneAddress.stderr).toMatch(/base-url/);
+      const connectips = await runCli(
+        ['provider', 'set', 'connectips', '--env', 'test', '--gateway-url', 'https://uat.connectips.example:7443', '--api-url', 'https://uat.connectips.example:8443', '--merchant-id', '550', '--app-id', 'MER-550-APP-1', '--app-name', 'Tea', '--password', 'pw-secret', '--key-file', pfxFile],
+        env,
+      );
       expect(connectips.code, connectips.stderr).toBe(0);
+      expect(connectips.stdout).toContain('gateway_url https://uat.connectips.example:7443, api_url https://uat.connectips.example:8443');
+      const badKey = await runCli(
+        ['provider', 'set', 'connectips', '--env', 'test', '--gateway-url', 'https://g.example', '--api-url', 'https://a.example', '--merchant-id', '550', '--app-id', 'A', '--app-name', 'Tea', '--password', 'pw', '--key-file', join(dir.path, 'nothing.pfx')],
+        env,
+      );
+      expect(badKey.code).toBe(2);
+      expect(badKey.stderr).toContain('cannot read');
       const badFlags = await runCli(['provider', 'set', 'esewa', '--env', 'test', '--form-url', 'nope', '--product-code', 'P'], env);
       expect(badFlags.code).toBe(1);
       expect(badFlags.stderr).toContain('--form-url: Enter a valid URL.');

@@ -1,14 +1,16 @@
-// `bhuktani provider set|enable|disable|list|reconcile` (contract section 13). Set-up is audited as
-// the CLI and the same for every instance; credentials are sealed, never printed.
+// `bhuktani provider set|enable|disable|list|reconcile`. Set-up is audited as the CLI and the same
+// for every instance; credentials are sealed, never printed. Each provider's flags are its
+// descriptor's set-up fields (registry.ts): `--` and the field's name with dashes.
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 import { CLI_ACTOR } from '../audit/audit-entry.js';
 import { environments, type Environment } from '../environment.js';
 import { formatRupees } from '../http/money.js';
-import { isProviderName, providerNames, type ProviderName } from '../providers/provider.js';
-import { enableProvider, listProviders, setProvider, setupFields } from '../providers/provider-setup.js';
-import { reconcileReport } from '../providers/settlement-report.js';
+import { descriptorOf, isProviderName, providerNames, type ProviderName } from '../providers/registry.js';
+import type { SetupField } from '../providers/provider.js';
+import { enableProvider, listProviders, setProvider } from '../providers/provider-setup.js';
+import { reconcileReport } from '../provider-payments/settlement-report.js';
 import { command, UsageError } from './command.js';
 
 function nameAndEnv(positionals: string[], env: string | undefined): { name: ProviderName; environment: Environment } {
@@ -17,29 +19,39 @@ function nameAndEnv(positionals: string[], env: string | undefined): { name: Pro
   return { name: positionals[0], environment: env as Environment };
 }
 
-const flag = (field: string) => `--${field.replace(/_/g, '-')}`;
+/** The flag that carries a set-up field. */
+const flagOf = (field: SetupField) => field.flag ?? field.name.replace(/_/g, '-');
+
+/** `--base-url URL --secret-key KEY`: a provider's set-up as its flags. */
+function setupUsage(name: ProviderName): string {
+  const flags = descriptorOf(name).setup.map((field) => {
+    const given = `--${flagOf(field)} ${field.kind === 'file' ? 'FILE' : field.kind === 'url' ? 'URL' : field.name.toUpperCase()}`;
+    return field.optional ? `[${given}]` : given;
+  });
+  return `provider set ${name} --env test|live ${flags.join(' ')}`;
+}
 
 export const providerSet = command({
-  usage:
-    'provider set khalti --env test|live --base-url URL --secret-key KEY\n' +
-    '  bhuktani provider set esewa --env test|live --form-url URL --status-url URL --product-code C --secret-key S\n' +
-    '  bhuktani provider set connectips --env test|live --base-url URL --merchant-id M --app-id A --app-name N --password P --key-file FILE.pfx [--key-passphrase X]',
+  usage: providerNames.map(setupUsage).join('\n  bhuktani '),
   parse(args) {
     const name = args[0];
     if (!isProviderName(name)) throw new UsageError(`give one provider: ${providerNames.join(', ')}`);
-    const fields = [...setupFields[name].settings, ...setupFields[name].credentials].filter((f) => f !== 'pfx');
-    const options: Record<string, { type: 'string' }> = Object.fromEntries([...fields.map((f) => [f.replace(/_/g, '-'), { type: 'string' }]), ['env', { type: 'string' }], ...(name === 'connectips' ? [['key-file', { type: 'string' }]] : [])]);
+    const fields = descriptorOf(name).setup;
+    const options: Record<string, { type: 'string' }> = Object.fromEntries([...fields.map((f) => [flagOf(f), { type: 'string' }] as const), ['env', { type: 'string' }]]);
     const { values, positionals } = parseArgs({ args, allowPositionals: true, options }) as { values: Record<string, string | undefined>; positionals: string[] };
     const { environment } = nameAndEnv(positionals, values.env);
-    const given = Object.fromEntries(fields.map((f) => [f, values[f.replace(/_/g, '-')]]));
-    return { name, environment, given, keyFile: values['key-file'] };
+    const given = Object.fromEntries(fields.map((f) => [f.name, values[flagOf(f)]]));
+    return { name, environment, given };
   },
-  async run(ctx, { name, environment, given, keyFile }, io) {
+  async run(ctx, { name, environment, given }, io) {
+    const fields = descriptorOf(name).setup;
     const values: Record<string, string | undefined> = { ...given };
-    if (name === 'connectips') {
-      if (!keyFile) throw new UsageError('--key-file is required: the PFX (PKCS#12) file NCHL issued');
-      values.pfx = (await readFile(keyFile).catch(() => {
-        throw new UsageError(`cannot read ${keyFile}`);
+    // A file's flag names the file; the set-up holds its bytes, base64.
+    for (const field of fields.filter((f) => f.kind === 'file')) {
+      const path = given[field.name];
+      if (!path) throw new UsageError(`--${flagOf(field)} is required: ${field.label}`);
+      values[field.name] = (await readFile(path).catch(() => {
+        throw new UsageError(`cannot read ${path}`);
       })).toString('base64');
     }
     try {
@@ -48,9 +60,12 @@ export const providerSet = command({
       return 0;
     } catch (error) {
       // Field errors named as the flags that carry them.
-      const fields = (error as { fields?: Record<string, string[]> }).fields;
-      if (!fields) throw error;
-      for (const [field, problems] of Object.entries(fields)) io.err(`bhuktani: ${field === 'pfx' ? '--key-file' : flag(field)}: ${problems.join(' ')}`);
+      const problems = (error as { fields?: Record<string, string[]> }).fields;
+      if (!problems) throw error;
+      for (const [name, said] of Object.entries(problems)) {
+        const field = fields.find((f) => f.name === name);
+        io.err(`bhuktani: --${field ? flagOf(field) : name.replace(/_/g, '-')}: ${said.join(' ')}`);
+      }
       return 1;
     }
   },

@@ -5,7 +5,7 @@ import type { Queryable } from '../db/db.js';
 import type { Environment } from '../environment.js';
 import { lastLedgerVerification, type LedgerVerification } from '../ledger/ledger-verifications.js';
 import { waitingPayouts, type WaitingPayouts } from '../settlements/operator-payouts-store.js';
-import { providerAttention } from '../providers/provider-figures.js';
+import { providerAttention } from '../provider-payments/provider-figures.js';
 
 export interface Volume {
   environment: Environment;

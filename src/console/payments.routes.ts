@@ -8,6 +8,7 @@ import { findMerchantById } from '../merchants/merchant-store.js';
 import { effectiveStatus } from '../payments/payment.js';
 import { listPendingPayments, searchPayments } from '../payments/payment-search.js';
 import { findPayment, listPaymentEvents } from '../payments/payment-store.js';
+import { attemptTimelineEntry } from '../provider-payments/attempt-timeline.js';
 import { paymentTimeline } from '../payments/payment-timeline.js';
 import { resolvePayment } from '../payments/resolve-payment.js';
 import { consolePage } from './console-layout.js';
@@ -52,7 +53,7 @@ export function registerConsolePayments(app: FastifyInstance, deps: ConsoleDeps)
       payment,
       status: shown,
       merchant,
-      timeline: paymentTimeline(payment.created_at, events, shown === 'Expired' ? payment.expires_at : undefined),
+      timeline: paymentTimeline(payment.created_at, events, shown === 'Expired' ? payment.expires_at : undefined, attemptTimelineEntry),
       audit: await listAudit(ctx.db, { objectType: 'payment', objectId: pidx, limit: 20 }),
       mayResolve: mayUse(operator.role, 'payments.resolve'),
       csrf,

@@ -4,13 +4,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { environments, type Environment } from '../environment.js';
 import { AppError } from '../http/errors.js';
-import { isProviderName } from '../providers/provider.js';
-import { listEscalatedAttempts, providerFigures } from '../providers/provider-figures.js';
-import { listOperatorRefunds } from '../providers/provider-refund-store.js';
-import { markRefundedByOperator } from '../providers/provider-refunds.js';
-import { enableProvider, listProviders, setProvider, setupFields } from '../providers/provider-setup.js';
-import { resolveAttempt, type AttemptDecision } from '../providers/resolve-attempt.js';
-import { lastReconciliations } from '../providers/settlement-report.js';
+import { descriptorOf, isProviderName, type ProviderName } from '../providers/registry.js';
+import { listEscalatedAttempts, providerFigures } from '../provider-payments/provider-figures.js';
+import { listOperatorRefunds } from '../provider-payments/provider-refund-store.js';
+import { markRefundedByOperator } from '../provider-payments/provider-refunds.js';
+import { enableProvider, listProviders, setProvider } from '../providers/provider-setup.js';
+import { resolveAttempt, type AttemptDecision } from '../provider-payments/resolve-attempt.js';
+import { lastReconciliations } from '../provider-payments/settlement-report.js';
 import { insecureOtpWarning } from '../wallets/otp-sender.js';
 import { consolePage } from './console-layout.js';
 import { formExpired, notFound } from './console-pages.js';
@@ -29,8 +29,12 @@ const DONE: Record<string, string> = {
 
 const decisions: AttemptDecision[] = ['paid', 'not_paid', 'ask_again'];
 
-/** An AppError's words for the page: its fields, or its message. */
-const explain = (error: AppError) => (error.fields ? Object.entries(error.fields).map(([f, p]) => `${f.replace(/_/g, ' ')}: ${[p].flat().join(' ')}`).join('; ') : error.message);
+/** An AppError's words for the page: its fields by their labels, or its message. */
+function explain(error: AppError, name?: ProviderName): string {
+  if (!error.fields) return error.message;
+  const labelOf = (field: string) => (name && descriptorOf(name).setup.find((f) => f.name === field)?.label) ?? field.replace(/_/g, ' ');
+  return Object.entries(error.fields).map(([f, p]) => `${labelOf(f)}: ${[p].flat().join(' ')}`).join('; ');
+}
 
 export function registerConsoleProviders(app: FastifyInstance, deps: ConsoleDeps) {
   const { ctx } = deps;
@@ -64,9 +68,14 @@ export function registerConsoleProviders(app: FastifyInstance, deps: ConsoleDeps
     } catch (error) {
       if (!(error instanceof AppError) || error.status >= 500) throw error;
       if (error.code === 'not_found') return notFound(deps, request, reply, 'provider');
-      return page(request, reply, error.code === 'conflict' ? 409 : 400, explain(error));
+      return page(request, reply, error.code === 'conflict' ? 409 : 400, explain(error, providerOf(request)));
     }
     return reply.code(303).redirect(`/console/providers?done=${done}`);
+  };
+
+  const providerOf = (request: FastifyRequest): ProviderName | undefined => {
+    const { name } = request.params as { name?: string };
+    return isProviderName(name) ? name : undefined;
   };
 
   const target = (request: FastifyRequest) => {
@@ -84,7 +93,7 @@ export function registerConsoleProviders(app: FastifyInstance, deps: ConsoleDeps
     { config: { permission: 'providers.manage' } },
     act('set', async (request) => {
       const { name, environment } = target(request);
-      const values = Object.fromEntries([...setupFields[name].settings, ...setupFields[name].credentials].map((f) => [f, field(request, f)]));
+      const values = Object.fromEntries(descriptorOf(name).setup.map((f) => [f.name, field(request, f.name)]));
       await setProvider(ctx, { actor: actorOf(request), name, environment, values });
     }),
   );

@@ -8,7 +8,7 @@ import { callbackParams } from '../../test/portal-client.js';
 import { providerPayer } from '../../test/provider-payer.js';
 import { newMerchant, startTestApp, type TestApp } from '../../test/test-app.js';
 import { verifyLedger } from '../ledger/verify-ledger.js';
-import { reconcileAttempts } from '../providers/reconcile-attempts.js';
+import { reconcileAttempts } from '../provider-payments/reconcile-attempts.js';
 
 let t: TestApp;
 let key: string;
@@ -43,12 +43,17 @@ describe('the console’s Providers page', () => {
     const browser = await signedIn('support');
     const page = await browser.get('/console/providers');
     expect(page.status).toBe(200);
-    const esewa = /<tr data-provider="esewa" data-environment="test">([\s\S]*?)<\/tr>/.exec(page.body)![1];
+    const esewa = /<article class="panel provider-card" data-provider="esewa" data-environment="test"[^>]*>([\s\S]*?)<\/article>/.exec(page.body)![1];
     expect(esewa).toMatch(/data-figure="attempts">1</);
     expect(esewa).toMatch(/data-figure="success-rate"[^>]*>100%</);
     expect(esewa).toMatch(/data-figure="receivable">Rs\. 40\.00</);
     expect(esewa).toContain('sandbox simulator');
-    const khalti = /<tr data-provider="khalti" data-environment="test">([\s\S]*?)<\/tr>/.exec(page.body)![1];
+    // Every figure, and the settings in use by their labels (never a credential).
+    expect(esewa).toMatch(/data-figure="fees">Rs\. 0\.00</);
+    expect(esewa).toMatch(/data-figure="refunds-due">Rs\. 40\.00</);
+    expect(esewa).toMatch(/<dt>Product code<\/dt><dd><code>EPAYTEST<\/code>/);
+    expect(esewa).not.toContain('8gBm');
+    const khalti = /<article class="panel provider-card" data-provider="khalti" data-environment="test"[^>]*>([\s\S]*?)<\/article>/.exec(page.body)![1];
     expect(khalti).toMatch(/data-figure="open-unknowns">1</);
     expect(page.body).toContain(`data-attempt="`);
     expect(page.body).toContain('merchant refund');
@@ -91,7 +96,9 @@ describe('the console’s Providers page', () => {
     expect(page.body).toContain('/console/providers/khalti/set');
     const refused = await admin.post('/console/providers/esewa/set', { environment: 'test', form_url: 'nope', status_url: 'https://esewa.example.com/s', product_code: 'P', secret_key: 'S' });
     expect(refused.status).toBe(400);
-    expect(refused.body).toContain('form url: Enter a valid URL.');
+    expect(refused.body).toContain('Form URL (ePay v2 form): Enter a valid URL.');
+    // The set-up form's inputs are labelled for people, not with field names.
+    expect(page.body).toMatch(/<label>Gateway URL \(the payer’s login page\)<input name="gateway_url" type="url"/);
     const set = await admin.post('/console/providers/esewa/set', { environment: 'test', form_url: 'https://rc-epay.esewa.example/form', status_url: 'https://rc.esewa.example/status', product_code: 'SHOP1', secret_key: 'very-secret-hmac-key' });
     expect(set.status).toBe(303);
     const after = await admin.get('/console/providers');

@@ -6,6 +6,7 @@ import type { PaymentStatus } from '../payments/payment-status.js';
 import type { Environment } from '../environment.js';
 import { findMerchantPayment, listPaymentEvents } from '../payments/payment-store.js';
 import { maskMobile } from '../transactions/transaction-record.js';
+import { attemptTimelineEntry } from '../provider-payments/attempt-timeline.js';
 import { paymentTimeline, type TimelineEntry } from '../payments/payment-timeline.js';
 import { returnStatusOf } from '../payments/return-status.js';
 
@@ -46,7 +47,7 @@ export async function readPaymentDetails(
     status,
     payer: payment.payer_mobile ? { name: paid?.payer_name ?? '', mobile: maskMobile(payment.payer_mobile) } : undefined,
     refunds: records.filter((r) => r.type === 'Refund').map((r) => ({ idx: r.idx, amount: r.amount, at: r.created_at })),
-    timeline: paymentTimeline(payment.created_at, events, status === 'Expired' ? payment.expires_at : undefined),
+    timeline: paymentTimeline(payment.created_at, events, status === 'Expired' ? payment.expires_at : undefined, attemptTimelineEntry),
     callbackUrl: finished ? await returnAddress(ctx, { payment, status: finished }) : undefined,
     refundable: status === 'Completed' || status === 'Partially refunded' ? payment.amount - payment.refunded_amount : 0,
   };

@@ -2,7 +2,7 @@
 // (src/providers/reconcile-attempts.ts), every PROVIDER_RECONCILE_INTERVAL_SECONDS on every instance.
 import type { Logger } from 'pino';
 import type { AppContext } from '../context.js';
-import { reconcileAttempts } from '../providers/reconcile-attempts.js';
+import { reconcileAttempts } from '../provider-payments/reconcile-attempts.js';
 import { periodicJob, type Job } from './periodic-job.js';
 
 export function providerReconcileJob(ctx: AppContext, log: Pick<Logger, 'error'>, onError: (error: unknown) => void): Job {

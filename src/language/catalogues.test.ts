@@ -2,26 +2,9 @@
 // so too: ne.ts is typed as en.ts's `Messages`), each message says something in its own language,
 // and a message taken out of either catalogue is caught.
 import { describe, expect, it } from 'vitest';
-import { Html } from '../http/html.js';
+import { messages, type Tree } from '../../test/catalogue-messages.js';
 import { en } from './en.js';
 import { ne } from './ne.js';
-
-type Tree = { [key: string]: unknown };
-
-/** Every message's path (`checkout.pay`), with what it says (a function called with sample values). */
-function messages(tree: Tree, prefix = ''): Map<string, string> {
-  const found = new Map<string, string>();
-  for (const [key, value] of Object.entries(tree)) {
-    const path = prefix ? `${prefix}.${key}` : key;
-    if (typeof value === 'string') found.set(path, value);
-    else if (typeof value === 'function') {
-      const said = (value as (...args: unknown[]) => string | Html)(3, 7, 1111, 987654, 9800000007);
-      found.set(path, said instanceof Html ? said.value : said);
-    } else if (value && typeof value === 'object') for (const [inner, text] of messages(value as Tree, path)) found.set(inner, text);
-    else found.set(path, `(not a message: ${String(value)})`);
-  }
-  return found;
-}
 
 /** The paths one catalogue has and the other lacks, each way. */
 function missing(a: Tree, b: Tree) {

@@ -1,6 +1,6 @@
 // Days and moments on the payer's pages, in TIME_ZONE, in the payer's language and digits: `31 May
-// 2026, 11:59 pm` / `२०२६ मे ३१, २३:५९`. Intl's ne-NP writes "<date>: <time>"; the two are joined
-// as Nepali writes them instead.
+// 2026, 11:59 pm` / `३१ मे २०२६, २३:५९`. Intl's ne-NP writes "<year> <month> <day>: <time>"; the
+// parts are put in the order a Nepali reader reads a date of the common era, day first.
 import { localeOf, type Language } from './languages.js';
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
@@ -19,7 +19,10 @@ function formatter(language: Language, timeZone: string, what: 'day' | 'time'): 
 
 /** The calendar day of `date` in `timeZone`. */
 export function formatDay(date: Date, language: Language, timeZone: string): string {
-  return formatter(language, timeZone, 'day').format(date);
+  const f = formatter(language, timeZone, 'day');
+  if (language === 'en') return f.format(date);
+  const part = Object.fromEntries(f.formatToParts(date).map((p) => [p.type, p.value]));
+  return `${part.day} ${part.month} ${part.year}`;
 }
 
 /** The day and the time of `date` in `timeZone`. */

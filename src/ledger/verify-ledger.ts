@@ -1,6 +1,7 @@
 // Checks every ledger invariant of the contract's sections 6 and 10 against the whole store. Each check is one
 // query returning the offending rows; an empty result means the invariant holds.
 import type { Queryable } from '../db/db.js';
+import { providerNumbersForSql } from '../providers/registry.js';
 
 export interface InvariantResult {
   invariant: string;
@@ -9,7 +10,7 @@ export interface InvariantResult {
   violations: Record<string, unknown>[];
 }
 
-const checks: { invariant: string; sql: string }[] = [
+const checks: { invariant: string; sql: string; params?: () => unknown[] }[] = [
   {
     invariant: 'every journal sums to zero',
     // Postings whose journal does not exist are money without a journal: they are reported too.
@@ -141,7 +142,7 @@ const checks: { invariant: string; sql: string }[] = [
            WHERE a.state = 'Paid' AND (p.status NOT IN ('Completed', 'Partially refunded', 'Refunded') OR p.transaction_id IS DISTINCT FROM a.transaction_id OR p.amount <> a.amount)
           UNION ALL
           SELECT t.idx, NULL, p.status, 'a payment paid through a provider without its Paid attempt' FROM transactions t JOIN payments p ON p.pidx = t.pidx
-           WHERE t.type IN ('Khalti payment', 'eSewa payment', 'connectIPS payment') AND p.status IN ('Completed', 'Partially refunded', 'Refunded')
+           WHERE t.type NOT IN ('Wallet payment', 'Refund') AND p.status IN ('Completed', 'Partially refunded', 'Refunded')
              AND NOT EXISTS (SELECT FROM provider_attempts a WHERE a.transaction_id = t.idx AND a.state = 'Paid')
           UNION ALL
           SELECT a.idx, a.state, NULL, 'a Surplus attempt not owed back once, in full' FROM provider_attempts a
@@ -165,7 +166,11 @@ const checks: { invariant: string; sql: string }[] = [
     invariant:
       'money is conserved with providers: each provider owes what its Paid and Surplus attempts collected less its fees and the refunds made there, kept those fees, and owes back the refunds not yet made',
     // Ledger balances are negative for money that came in (receivable, provider_fee), positive for money owed out (refund_due).
-    sql: `WITH expected AS (
+    // A provider's accounts are those of its ledger number (the registry's); an account of no
+    // provider's number is named by its number.
+    sql: `WITH names AS (
+            SELECT * FROM unnest($1::text[], $2::int[]) AS n (name, number)
+          ), expected AS (
             SELECT environment, provider, kind, sum(amount) AS amount FROM (
               SELECT environment, provider, 'receivable' AS kind, -(amount - provider_fee) AS amount FROM provider_attempts WHERE state IN ('Paid', 'Surplus')
               UNION ALL SELECT environment, provider, 'provider_fee', -provider_fee FROM provider_attempts WHERE state IN ('Paid', 'Surplus')
@@ -173,7 +178,7 @@ const checks: { invariant: string; sql: string }[] = [
               UNION ALL SELECT environment, provider, 'refund_due', amount FROM provider_refunds WHERE state = 'Queued'
             ) moves GROUP BY environment, provider, kind
           ), held AS (
-            SELECT a.environment, CASE a.owner_id WHEN 1 THEN 'khalti' WHEN 2 THEN 'esewa' WHEN 3 THEN 'connectips' ELSE a.owner_id::text END AS provider, a.kind, coalesce(sum(p.amount), 0) AS amount
+            SELECT a.environment, coalesce((SELECT name FROM names WHERE number = a.owner_id), a.owner_id::text) AS provider, a.kind, coalesce(sum(p.amount), 0) AS amount
               FROM ledger_accounts a LEFT JOIN postings p ON p.account_id = a.id
              WHERE a.kind IN ('receivable', 'provider_fee', 'refund_due') GROUP BY a.environment, a.owner_id, a.kind
           )
@@ -181,6 +186,7 @@ const checks: { invariant: string; sql: string }[] = [
                  coalesce(e.amount, 0) AS expected, coalesce(h.amount, 0) AS held
             FROM expected e FULL JOIN held h ON h.environment = e.environment AND h.provider = e.provider AND h.kind = e.kind
            WHERE coalesce(e.amount, 0) <> coalesce(h.amount, 0)`,
+    params: providerNumbersForSql,
   },
   {
     invariant: 'no merchant balance goes negative',
@@ -228,7 +234,7 @@ const checks: { invariant: string; sql: string }[] = [
 export async function verifyLedger(db: Queryable): Promise<InvariantResult[]> {
   const results: InvariantResult[] = [];
   for (const check of checks) {
-    const rows = await db.query<Record<string, unknown>>(`${check.sql} LIMIT 20`);
+    const rows = await db.query<Record<string, unknown>>(`${check.sql} LIMIT 20`, check.params?.());
     results.push({ invariant: check.invariant, holds: rows.length === 0, violations: rows });
   }
   return results;

@@ -18,22 +18,10 @@ export interface TimelineEntry {
 
 const payerOf = (detail: Record<string, unknown>) => (typeof detail.mobile === 'string' ? ` from ${maskMobile(detail.mobile)}` : '');
 
-/** A provider's name as payers know it, from an attempt's event (contract section 13). */
-const providerOf = (detail: Record<string, unknown>) => ({ khalti: 'Khalti', esewa: 'eSewa', connectips: 'connectIPS' })[String(detail.provider)] ?? 'the provider';
-const answerOf = (detail: Record<string, unknown>) => (typeof detail.answer === 'string' && detail.answer ? ` (${detail.answer})` : '');
+/** How another room words its own events (a provider attempt's), or undefined for an event it does not know. */
+export type MoreEntries = (event: string, detail: Record<string, unknown>) => Omit<TimelineEntry, 'at'> | undefined;
 
-/** The events of an attempt at a provider, by move (src/providers/attempt-state-machine.ts). */
-const attemptEntries: Record<string, (detail: Record<string, unknown>) => Omit<TimelineEntry, 'at'>> = {
-  attempt_start: (d) => ({ title: `Payer chose ${providerOf(d)}`, note: `Sent to ${providerOf(d)} to pay.`, tone: 'info' }),
-  attempt_pay: (d) => ({ title: `Paid through ${providerOf(d)}`, note: `${providerOf(d)} confirmed the payment${answerOf(d)}.`, tone: 'ok' }),
-  attempt_surplus: (d) => ({ title: `Paid twice through ${providerOf(d)}`, note: 'The payment was decided already: this money is refunded to the payer.', tone: 'warn' }),
-  attempt_fail: (d) => ({ title: `Not paid through ${providerOf(d)}`, note: `No money was taken${answerOf(d)}.`, tone: 'bad' }),
-  attempt_doubt: (d) => ({ title: `${providerOf(d)} could not confirm yet`, note: `Asked again until it can${answerOf(d)}.`, tone: 'warn' }),
-  attempt_escalate: (d) => ({ title: `Handed to the operators`, note: `${providerOf(d)} gave no final answer${answerOf(d)}.`, tone: 'warn' }),
-  attempt_reopen: (d) => ({ title: `${providerOf(d)} asked again`, note: answerOf(d).slice(2, -1) || undefined, tone: 'info' }),
-};
-
-export function timelineEntry(e: PaymentEvent): TimelineEntry {
+export function timelineEntry(e: PaymentEvent, more?: MoreEntries): TimelineEntry {
   const at = e.occurred_at;
   const detail = e.detail ?? {};
   switch (e.event) {
@@ -69,7 +57,8 @@ export function timelineEntry(e: PaymentEvent): TimelineEntry {
     case 'provider_fail':
       return { at, title: 'Canceled', note: 'The provider said it was not paid.', tone: 'bad' };
     default:
-      if (attemptEntries[e.event]) return { at, ...attemptEntries[e.event](detail) };
+      const entry = more?.(e.event, detail);
+      if (entry) return { at, ...entry };
       return { at, title: e.event.replace(/_/g, ' '), tone: 'info' };
   }
 }
@@ -78,8 +67,8 @@ export function timelineEntry(e: PaymentEvent): TimelineEntry {
  * The payment's creation (its `created_at`; initiate writes no event of its own), then every event
  * in order; an expiry that no job has written down yet is shown at its time.
  */
-export function paymentTimeline(initiatedAt: Date, events: PaymentEvent[], expiry?: Date): TimelineEntry[] {
-  const entries: TimelineEntry[] = [{ at: initiatedAt, title: 'Payment initiated', note: 'The merchant’s server asked for a payment link.', tone: 'info' }, ...events.map(timelineEntry)];
+export function paymentTimeline(initiatedAt: Date, events: PaymentEvent[], expiry?: Date, more?: MoreEntries): TimelineEntry[] {
+  const entries: TimelineEntry[] = [{ at: initiatedAt, title: 'Payment initiated', note: 'The merchant’s server asked for a payment link.', tone: 'info' }, ...events.map((e) => timelineEntry(e, more))];
   if (expiry && !events.some((e) => e.event === 'expire')) entries.push({ at: expiry, title: 'Link expired', note: 'The payment link expired unpaid.', tone: 'bad' });
   return entries;
 }

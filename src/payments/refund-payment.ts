@@ -7,11 +7,7 @@ import type { AppContext } from '../context.js';
 import type { Queryable } from '../db/db.js';
 import { AppError } from '../http/errors.js';
 import { balanceFigures, lockSettlementAccount } from '../settlements/payout-store.js';
-import { postRefundJournal, postRefundJournalTo } from '../ledger/refund-journal.js';
-import { refundDueAccount } from '../ledger/accounts.js';
-import { findAttemptByTransactionId } from '../providers/attempt-store.js';
-import { providerNumbers } from '../providers/provider.js';
-import { insertProviderRefund } from '../providers/provider-refund-store.js';
+import { postRefundJournal } from '../ledger/refund-journal.js';
 import { postSandboxCoverJournal } from '../ledger/sandbox-cover-journal.js';
 import { refundDraw } from '../settlements/balance.js';
 import { insertRefundRecord } from '../transactions/transaction-store.js';
@@ -53,30 +49,16 @@ function insufficientBalance(balance: number): AppError {
 
 /**
  * The refund's journal and record. A wallet payment's money goes back to the wallet; a provider
- * payment's is owed back through its provider (contract section 13), queued for its refund API or
- * for the operators. Returns the refund record's id.
+ * payment's is owed back through its provider, queued for its refund API or for the operators.
+ * Returns the refund record's id.
  */
 async function refundToPayer(ctx: AppContext, tx: Queryable, moved: Payment, refund: { refundIdx: string; amount: number; now: Date }): Promise<number> {
-  const attempt = moved.payer_mobile === null ? await findAttemptByTransactionId(tx, moved.transaction_id!) : undefined;
-  if (!attempt) {
-    const wallet = (await findWallet(tx, moved.environment, moved.payer_mobile!))!;
-    await postRefundJournal(ctx, tx, moved, wallet.id, refund.amount, refund.now);
-    return insertRefundRecord(tx, moved, { idx: refund.refundIdx, amount: refund.amount, at: refund.now });
-  }
-  await postRefundJournalTo(ctx, tx, moved, { account: refundDueAccount(moved.environment, providerNumbers[attempt.provider]), wallet: false }, refund.amount, refund.now);
-  const recordId = await insertRefundRecord(tx, moved, { idx: refund.refundIdx, amount: refund.amount, at: refund.now });
-  await insertProviderRefund(tx, {
-    idx: refund.refundIdx,
-    attempt_id: attempt.id,
-    environment: attempt.environment,
-    provider: attempt.provider,
-    amount: refund.amount,
-    reason: 'refund',
-    refund_record_id: recordId,
-    created_at: refund.now,
-    nextTryAt: refund.now,
-  });
-  return recordId;
+  const record = () => insertRefundRecord(tx, moved, { idx: refund.refundIdx, amount: refund.amount, at: refund.now });
+  const throughProvider = await ctx.providerPayments.refundThroughProvider(ctx, tx, moved, { idx: refund.refundIdx, amount: refund.amount, now: refund.now }, record);
+  if (throughProvider !== undefined) return throughProvider;
+  const wallet = (await findWallet(tx, moved.environment, moved.payer_mobile!))!;
+  await postRefundJournal(ctx, tx, moved, wallet.id, refund.amount, refund.now);
+  return record();
 }
 
 export async function refundPayment(

@@ -12,8 +12,6 @@ import { findWallet } from '../wallets/wallet-store.js';
 import type { Payment } from './payment.js';
 import { findPayment } from './payment-store.js';
 import { transition } from './state-machine.js';
-import { findAttemptByTransactionId } from '../providers/attempt-store.js';
-import { resolveAttempt } from '../providers/resolve-attempt.js';
 
 export type Resolution = 'Completed' | 'User canceled';
 
@@ -28,12 +26,8 @@ export async function resolvePayment(ctx: AppContext, { actor, pidx, resolution,
   const payment = await findPayment(ctx.db, pidx);
   if (!payment) throw new AppError('not_found');
   if (payment.status !== 'Pending') throw new AppError('bad_request', { detail: `Only a Pending payment can be resolved; this one is ${payment.status}.` });
-  // Held while a provider's answer is unknown: decided through its attempt (contract section 13).
-  const held = payment.payer_mobile === null ? await findAttemptByTransactionId(ctx.db, payment.transaction_id!) : undefined;
-  if (held) {
-    await resolveAttempt(ctx, { actor, attempt: held, decision: resolution === 'Completed' ? 'paid' : 'not_paid', reason: reason?.trim() || `resolved ${resolution}` });
-    return (await findPayment(ctx.db, pidx))!;
-  }
+  // Held while a provider's answer is unknown: decided through its attempt.
+  if (await ctx.providerPayments.resolveHeld(ctx, { actor, payment, resolution, reason: reason?.trim() || `resolved ${resolution}` })) return (await findPayment(ctx.db, pidx))!;
   const now = ctx.clock.now();
   try {
     return await ctx.db.transaction(async (tx) => {

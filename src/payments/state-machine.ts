@@ -1,5 +1,6 @@
-// The payment lifecycle of contract section 4: the allowed moves, and the function that makes them
-// (the paying moves, with their money, are made by completion-store). Each move is a single
+// The payment lifecycle: the allowed moves, and the function that makes them (the wallet's paying
+// moves, with their money, are made by completion-store; a provider's, by its completion's statement
+// through withMove). Each move is a single
 // conditional UPDATE, so when requests race exactly one wins.
 import type { Queryable } from '../db/db.js';
 import { Statement } from '../db/statement.js';
@@ -16,7 +17,7 @@ export type Move =
   | { name: 'resolve_completed' }
   | { name: 'resolve_canceled' }
   | { name: 'refund'; amount: number }
-  // Through a provider (contract section 13): paid, or held while its answer is unknown, from the
+  // Through a provider: paid, or held while its answer is unknown, from the
   // hosted page; then decided by the provider's later answer.
   | { name: 'provider_pay'; transactionId: string }
   | { name: 'provider_hold'; transactionId: string }
@@ -98,16 +99,15 @@ function update(move: Exclude<Move, PayingMove>, s: Statement, now: string): Upd
 }
 
 /**
- * Makes `move` on payment `pidx` if its current status allows it, and records the event.
- * Returns the updated payment, or null when the payment was not in a state that allows the move
- * (another request won the race, or it expired).
+ * Adds `move` to `s` as its CTEs: `moved` (the payment, if its status allowed the move), its event,
+ * its webhook delivery, and its payment link's place. `pidx` is the SQL naming the payment (a
+ * parameter, or a subquery of an earlier CTE): a statement that moves a payment among other writes
+ * (a provider payment's completion) makes the move as this machine does.
  */
-export async function transition(db: Queryable, pidx: string, move: Exclude<Move, PayingMove>, now: Date): Promise<Payment | null> {
-  const s = new Statement();
-  const at = s.param(now);
+export function withMove(s: Statement, pidx: string, move: Exclude<Move, PayingMove>, at: string): void {
   const { set, where } = update(move, s, at);
   const detail = s.param(JSON.stringify(move.name === 'refund' ? { amount: move.amount } : {}));
-  s.with('moved', `UPDATE payments SET ${set}, updated_at = ${at} WHERE pidx = ${s.param(pidx)} AND ${where} RETURNING *`);
+  s.with('moved', `UPDATE payments SET ${set}, updated_at = ${at} WHERE pidx = ${pidx} AND ${where} RETURNING *`);
   s.with('event', `INSERT INTO payment_events (pidx, occurred_at, event, detail) SELECT pidx, ${at}, ${s.param(move.name)}, ${detail} FROM moved`);
   s.with('outbox', outboxInsert({ type: s.param(eventTypeOfMove[move.name]), now: at, detail }));
   // A payment of a payment link takes one of its places when it is paid or held (completion-store for
@@ -115,6 +115,17 @@ export async function transition(db: Queryable, pidx: string, move: Exclude<Move
   // one canceled gives its place back.
   if (move.name === 'provider_pay' || move.name === 'provider_hold') s.with('link_taken', `UPDATE payment_links l SET payments_taken = l.payments_taken + 1 FROM moved WHERE l.idx = moved.payment_link`);
   if (move.name === 'resolve_canceled' || move.name === 'provider_fail') s.with('link_released', `UPDATE payment_links l SET payments_taken = l.payments_taken - 1 FROM moved WHERE l.idx = moved.payment_link`);
+}
+
+/**
+ * Makes `move` on payment `pidx` if its current status allows it, and records the event.
+ * Returns the updated payment, or null when the payment was not in a state that allows the move
+ * (another request won the race, or it expired).
+ */
+export async function transition(db: Queryable, pidx: string, move: Exclude<Move, PayingMove>, now: Date): Promise<Payment | null> {
+  const s = new Statement();
+  const at = s.param(now);
+  withMove(s, s.param(pidx), move, at);
   const rows = await db.query<Payment>(s.text(`SELECT ${paymentColumns} FROM moved`), s.params);
   return rows[0] ?? null;
 }

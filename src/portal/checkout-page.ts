@@ -10,7 +10,7 @@ import { esewaSandbox, sandbox } from '../wallets/wallet.js';
 import { stepAction } from './checkout-address.js';
 import { portalLayout, type PayerFrame } from './layout.js';
 import { waysToPay } from './ways-to-pay.js';
-import type { ProviderName } from '../providers/provider.js';
+import type { ProviderName } from '../providers/registry.js';
 
 export type Step = { name: 'wallet'; mobile?: string } | { name: 'otp'; token: string; mobile: string };
 

@@ -81,14 +81,14 @@ describe('the hosted page in Nepali', () => {
     await otpPayer.get(`/pay/?pidx=${second}`);
     // A Nepali keyboard's digits are read as the digits they are.
     const otp = await otpPayer.wallet(second, '९८०००००००२', '११११');
-    expectNepali('the OTP step', otp, ['98XXXXXXX2 मा ६ अङ्कको कोड पठाइएको छ।', 'पुष्टि गर्नुहोस्'], [...secondIds, '98XXXXXXX2']);
+    expectNepali('the OTP step', otp, ['98XXXXXXX2 मा ६ अङ्कको OTP पठाइएको छ।', 'पुष्टि गर्नुहोस्'], [...secondIds, '98XXXXXXX2']);
     expectNepali('a wrong OTP', await otpPayer.otp(second, '000000'), ['OTP मिलेन। अझै २ पटक प्रयास गर्न सकिन्छ।'], [...secondIds, '98XXXXXXX2']);
     await otpPayer.otp(second, '000000');
     expectNepali('too many wrong OTPs', await otpPayer.otp(second, '000000'), ['धेरै पटक गलत OTP हालियो।'], secondIds);
     await otpPayer.wallet(second, '9800000002', '1111');
     const paid = await otpPayer.otp(second, '९८७६५४');
     expect(paid.status).toBe(303);
-    expectNepali('a payment finished', await otpPayer.get(`/pay/?pidx=${second}`), ['भुक्तानी सकियो', 'यो भुक्तानी पूरा भयो।', 'Himal Tea House मा फर्कनुहोस्']);
+    expectNepali('a payment finished', await otpPayer.get(`/pay/?pidx=${second}`), ['भुक्तानीको अवस्था', 'यो भुक्तानी पूरा भयो।', 'Himal Tea House मा फर्कनुहोस्']);
 
     const canceled = await initiate();
     const cancelPayer = nepali();
@@ -97,7 +97,7 @@ describe('the hosted page in Nepali', () => {
     expectNepali('a payment canceled', await cancelPayer.get(`/pay/?pidx=${canceled}`), ['यो भुक्तानी रद्द गरिएको थियो।']);
     const held = await initiate();
     await nepali().pay(held, '9800000007');
-    expectNepali('a payment held', await nepali().get(`/pay/?pidx=${held}`), ['यो भुक्तानी जाँच हुँदैछ।']);
+    expectNepali('a payment held', await nepali().get(`/pay/?pidx=${held}`), ['यो भुक्तानी प्रक्रियामा छ।']);
 
     const order = `order-${Date.now()}`;
     const [first, other] = [await initiate({ purchase_order_id: order }), await initiate({ purchase_order_id: order })];
@@ -108,7 +108,7 @@ describe('the hosted page in Nepali', () => {
     const expiring = await initiate();
     t.clock.advance(3601);
     try {
-      expectNepali('a payment expired', await nepali().get(`/pay/?pidx=${expiring}`), ['भुक्तानी लिङ्कको समय सकियो']);
+      expectNepali('a payment expired', await nepali().get(`/pay/?pidx=${expiring}`), ['भुक्तानीको समय सकियो']);
     } finally {
       t.clock.advance(-3601);
     }
@@ -171,10 +171,10 @@ describe('a payment link’s pages in Nepali', () => {
     const payer = linkPayer(t.app, { headers: NEPALI });
     expectNepali('a fixed link', await payer.open(codeOf(fixed.url)), ['Himal Tea House लाई भुक्तानी', 'रु. ४५०.००', 'तपाईंको नाम', 'भुक्तानी गर्न अगाडि बढ्नुहोस्']);
     const refused = (await payer.start(codeOf(fixed.url), { name: '', phone: 'call me', email: 'sita' })).answer;
-    expectNepali('a link’s form refused', refused, ['यो भर्नुहोस्।', 'फोन नम्बर लेख्नुहोस्, जस्तै 98XXXXXXXX।', 'इमेल ठेगाना लेख्नुहोस्'], ['call me', 'sita']);
+    expectNepali('a link’s form refused', refused, ['यो विवरण भर्नुहोस्।', 'सही फोन नम्बर हाल्नुहोस्, जस्तै 98XXXXXXXX।', 'सही इमेल ठेगाना हाल्नुहोस्'], ['call me', 'sita']);
 
     const range = (await links.create({ name: 'Tuition', min_amount: 100000, max_amount: 10000000, expires_on: '2099-12-31', max_payments: 2 })).body;
-    expectNepali('a link of the payer’s amount', await payer.open(codeOf(range.url)), ['रु. १,०००.०० देखि रु. १,००,०००.०० सम्म जति पनि।', '२०९९ डिसेम्बर ३१ सम्म भुक्तानी लिइन्छ।']);
+    expectNepali('a link of the payer’s amount', await payer.open(codeOf(range.url)), ['रु. १,०००.०० देखि रु. १,००,०००.०० सम्मको जुनसुकै रकम।', '३१ डिसेम्बर २०९९ सम्म भुक्तानी लिइन्छ।']);
     expectNepali('an amount below the least', (await payer.start(codeOf(range.url), { amount: '५००' })).answer, ['यहाँ कम्तीमा रु. १,०००.०० तिर्नुपर्छ।']);
 
     // Paid, held, canceled, not finished, refunded: each receipt.
@@ -183,7 +183,7 @@ describe('a payment link’s pages in Nepali', () => {
     expectNepali('a receipt, not finished', await receipt(started, payer), ['भुक्तानी पूरा भएको छैन', 'भुक्तानी जारी राख्नुहोस्'], [started.pidx!]);
     const { done, receipt: paidPage } = await payer.pay(started.pidx!);
     const transactionId = callbackParams(done.location!).transaction_id;
-    expectNepali('a receipt, paid', paidPage!, ['भुक्तानी पूरा भयो', 'तपाईंले Himal Tea House लाई रु. १,५००.०० तिर्नुभयो।', 'कारोबार नम्बर'], [transactionId]);
+    expectNepali('a receipt, paid', paidPage!, ['भुक्तानी पूरा भयो', 'तपाईंले Himal Tea House लाई रु. १,५००.०० तिर्नुभयो।', 'कारोबार आईडी'], [transactionId]);
     expect((await refund(t.app, key, transactionId, { amount: 100 })).status).toBe(200);
     expectNepali('a receipt, partly refunded', await receipt(started, payer), ['भुक्तानीको केही रकम फिर्ता भयो'], [transactionId]);
     const canceler = linkPayer(t.app, { headers: NEPALI });
@@ -195,7 +195,7 @@ describe('a payment link’s pages in Nepali', () => {
     const heldStart = await holder.start(codeOf(range.url), { amount: '1000' });
     const heldPage = (await holder.pay(heldStart.pidx!, '9800000007')).receipt!;
     const [{ transaction_id: heldTransaction }] = await t.db.query<{ transaction_id: string }>('SELECT transaction_id FROM payments WHERE pidx = $1', [heldStart.pidx]);
-    expectNepali('a receipt, held', heldPage, ['भुक्तानी जाँच हुँदैछ'], [heldTransaction]);
+    expectNepali('a receipt, held', heldPage, ['भुक्तानी प्रक्रियामा छ'], [heldTransaction]);
     expectNepali('a receipt not of this link', await payer.browser.get(`/l/${codeOf(fixed.url)}/paid?pidx=${started.pidx}`), ['भुक्तानी फेला परेन']);
 
     // Used up (two places: paid and held), inactive, expired; on the hosted page too.

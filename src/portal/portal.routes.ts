@@ -30,10 +30,10 @@ import { payerSpeech } from '../language/payer-speech.js';
 import type { PayerFrame } from './layout.js';
 import { noticePage } from './notice-page.js';
 import { handoffPage, onwardPage } from './ways-to-pay.js';
-import { offeredProvidersCached } from '../providers/offered-providers.js';
-import { isProviderName } from '../providers/provider.js';
-import { returnFromProvider } from '../providers/return-from-provider.js';
-import { startProviderAttempt } from '../providers/start-attempt.js';
+import { offeredFor } from '../provider-payments/offered-providers.js';
+import { isProviderName } from '../providers/registry.js';
+import { returnFromProvider } from '../provider-payments/return-from-provider.js';
+import { startProviderAttempt } from '../provider-payments/start-attempt.js';
 import { registerQrRoutes } from './qr.routes.js';
 
 const PIDX = /^[\w-]{1,64}$/;
@@ -137,7 +137,7 @@ export async function portalPlugin(app: FastifyInstance, { ctx, csrfSecret }: { 
 
   const page = async (request: FastifyRequest, reply: FastifyReply, loaded: Checkout, step: Step, status = 200, message?: string) => {
     const csrf = csrfToken(request, reply, csrfSecret, { binding: loaded.payment.pidx, secure });
-    const providers = step.name === 'wallet' ? await offeredProvidersCached(ctx, loaded.payment.environment) : [];
+    const providers = step.name === 'wallet' ? await offeredFor(ctx, loaded.payment) : [];
     return send(reply, status, checkoutPage({ ...frameOf(request, step), ...loaded, now: ctx.clock.now(), step, csrf, message, providers }), loaded.payment);
   };
 

@@ -11,7 +11,7 @@ import { effectiveStatus } from '../payments/payment.js';
 import { paymentPath } from '../payments/payment-url.js';
 import { askAboutQr, findQrAttempt } from '../provider-payments/qr-wait.js';
 import { findProviderSetup } from '../providers/provider-setup.js';
-import { providerLabels } from '../providers/provider.js';
+import { descriptorOf } from '../providers/registry.js';
 import { findCheckout } from './checkout-store.js';
 import { qrPage } from './qr-page.js';
 
@@ -39,7 +39,7 @@ export function registerQrRoutes(app: FastifyInstance, ctx: AppContext) {
     const { payment, merchant } = loaded.checkout;
     const setup = await findProviderSetup(ctx, loaded.attempt.provider, payment.environment);
     const sandboxBankApp = setup?.sandbox ? `${ctx.config.publicUrl}/sandbox/${loaded.attempt.provider}/bank-app?qr=${encodeURIComponent(loaded.qrMessage)}` : undefined;
-    const way = `${providerLabels[loaded.attempt.provider]} QR`;
+    const way = descriptorOf(loaded.attempt.provider).qr!.label;
     const page = await qrPage({ speech: payerSpeech(request), back: request.url, payment, way, businessName: merchant.name, attemptIdx: loaded.attempt.idx, qrMessage: loaded.qrMessage, notYet: asked, sandboxBankApp });
     return setPageHeaders(reply, { formActionOrigins: returnOrigins(payment) }).type('text/html; charset=utf-8').send(page.value);
   });

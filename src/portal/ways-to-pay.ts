@@ -4,7 +4,8 @@
 // the payer's click without it. In the payer's language (src/language/: `providers`).
 import { html, type Html } from '../http/html.js';
 import type { Payment } from '../payments/payment.js';
-import { providerLabels, qrWays, type ProviderName, type ProviderRedirect } from '../providers/provider.js';
+import { type ProviderRedirect } from '../providers/provider.js';
+import { descriptorOf, providerLabel, type ProviderName } from '../providers/registry.js';
 import { stepAction } from './checkout-address.js';
 import { portalLayout, type PayerFrame } from './layout.js';
 
@@ -24,11 +25,11 @@ export function waysToPay(view: PayerFrame & { payment: Payment; csrf: string },
   // disabled button's own value would not be sent.
   return html`<section class="ways-to-pay" aria-label="${t.providers.section}">
     <p class="ways-title">${t.providers.payWith}</p>
-    <div class="provider-buttons">${providers.flatMap((name) => [
-      button(view, name, providerLabels[name]),
-      // A provider's QR comes after its own page: on a phone the QR is little use to the phone that shows it.
-      qrWays[name] ? button(view, name, qrWays[name].label, 'qr') : '',
-    ])}</div>
+    <div class="provider-buttons">${providers.flatMap((name) => {
+      const qr = descriptorOf(name).qr;
+      // A provider's QR after its own page: on a phone the QR is little use to the phone that shows it.
+      return [button(view, name, providerLabel(name)), qr ? button(view, name, qr.label, 'qr') : ''];
+    })}</div>
   </section>
   <p class="or-wallet">${t.providers.orWallet}</p>`;
 }
@@ -40,7 +41,7 @@ export function waysToPay(view: PayerFrame & { payment: Payment; csrf: string },
  */
 export function handoffPage(options: PayerFrame & { payment: Payment; name: ProviderName; redirect: ProviderRedirect }): Html {
   const { t } = options.speech;
-  const label = providerLabels[options.name];
+  const label = providerLabel(options.name);
   const { redirect } = options;
   return portalLayout({
     speech: options.speech,

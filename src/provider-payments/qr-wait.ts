@@ -4,12 +4,12 @@
 // attempt, claimed in the store (lease_until), so any instance serves any page and one that dies
 // loses nothing. A page closed meanwhile leaves the attempt to the reconciliation job, as any other.
 import type { AppContext } from '../context.js';
-import type { Attempt } from '../providers/attempt-state-machine.js';
-import { findAttempt } from '../providers/attempt-store.js';
-import { measuredConnector } from '../providers/connectors.js';
 import { findProviderSetup } from '../providers/provider-setup.js';
-import { qrWays } from '../providers/provider.js';
-import { settleAttempt } from '../providers/settle-attempt.js';
+import { descriptorOf } from '../providers/registry.js';
+import type { Attempt } from './attempt-state-machine.js';
+import { findAttempt } from './attempt-store.js';
+import { measuredConnector } from './measured-connector.js';
+import { settleAttempt } from './settle-attempt.js';
 
 const ASK_EVERY_MS = 2000;
 
@@ -20,7 +20,7 @@ export const qrWaitPath = (attemptIdx: string) => `${qrPagePath(attemptIdx)}/wai
 /** The attempt `idx` when it went the QR way, with the QR message it shows. */
 export async function findQrAttempt(ctx: AppContext, idx: string): Promise<(Attempt & { qrMessage: string }) | undefined> {
   const attempt = /^[A-Za-z0-9]{1,40}$/.test(idx) ? await findAttempt(ctx.db, idx) : undefined;
-  const qrMessage = attempt && qrWays[attempt.provider]?.messageOf(attempt.provider_reference);
+  const qrMessage = attempt && descriptorOf(attempt.provider).qr?.messageOf(attempt.provider_reference);
   return attempt && qrMessage ? { ...attempt, qrMessage } : undefined;
 }
 

@@ -8,7 +8,7 @@ import { open, seal, sealKeys, SealError } from '../secrets/seal.js';
 import { merchantApi, validInitiate } from '../../test/api-client.js';
 import { providerPayer } from '../../test/provider-payer.js';
 import { newMerchant, startTestApp, type TestApp } from '../../test/test-app.js';
-import { offeredProviders } from './offered-providers.js';
+import { offeredProviders } from '../provider-payments/offered-providers.js';
 import { checkLiveProviderKeys, enableProvider, findProviderSetup, listProviders, setProvider } from './provider-setup.js';
 
 let t: TestApp;
@@ -64,14 +64,15 @@ describe('set-up', () => {
   });
 
   it('lists every field that is wrong at once, and refuses a key file that does not open', async () => {
-    await expect(setProvider(t.ctx, { actor: CLI_ACTOR, name: 'connectips', environment: 'test', values: { base_url: 'not a url', pfx: Buffer.from('junk').toString('base64') } })).rejects.toMatchObject({
+    await expect(setProvider(t.ctx, { actor: CLI_ACTOR, name: 'connectips', environment: 'test', values: { gateway_url: 'not a url', pfx: Buffer.from('junk').toString('base64') } })).rejects.toMatchObject({
       fields: {
-        base_url: ['Enter a valid URL.'],
+        gateway_url: ['Enter a valid URL.'],
+        api_url: ['This field is required.'],
         merchant_id: ['This field is required.'],
         app_id: ['This field is required.'],
         app_name: ['This field is required.'],
         password: ['This field is required.'],
-        key_file: [expect.stringMatching(/does not open/)],
+        pfx: [expect.stringMatching(/does not open/)],
       },
     });
   });

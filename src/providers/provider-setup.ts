@@ -1,6 +1,7 @@
-// Providers as the operator set them up (contract section 13): `bhuktani provider set|enable|disable`
-// and the console's Providers page, audited, the same for every instance (in the store). In the test
-// environment a provider nobody set up runs against its simulator, with nothing to configure.
+// Providers as the operator set them up: `bhuktani provider set|enable|disable` and the console's
+// Providers page, audited, the same for every instance (in the store). In the test environment a
+// provider nobody set up runs against its simulator, with nothing to configure. Each provider's
+// fields come from its descriptor (registry.ts).
 import type { Actor } from '../audit/audit-entry.js';
 import { appendAudit } from '../audit/audit-store.js';
 import type { AppContext } from '../context.js';
@@ -8,31 +9,11 @@ import type { Environment } from '../environment.js';
 import { AppError } from '../http/errors.js';
 import { serverSecret } from '../http/server-secret.js';
 import { keyId, open, seal, sealKeys, type SealKeys } from '../secrets/seal.js';
-import { readPfx } from './connectips/connectips-token.js';
-import { sandboxPfx } from './connectips/sandbox-certificate.js';
-import { providerLabels, type ProviderName } from './provider.js';
+import type { ProviderSetup as AnyProviderSetup } from './provider.js';
 import { findProviderRow, listProviderRows, setProviderEnabled, upsertProviderRow, type ProviderRow } from './provider-store.js';
-import { forgetOfferedProviders } from './offered-providers.js';
+import { descriptorOf, providerLabel, providerNames, type ProviderName } from './registry.js';
 
-/** The fields of each provider's set-up: settings are shown back, credentials never. */
-export const setupFields = {
-  khalti: { settings: ['base_url'], credentials: ['secret_key'] },
-  esewa: { settings: ['form_url', 'status_url', 'product_code'], credentials: ['secret_key'] },
-  connectips: { settings: ['base_url', 'merchant_id', 'app_id', 'app_name'], credentials: ['password', 'pfx', 'key_passphrase'] },
-} as const satisfies Record<ProviderName, { settings: readonly string[]; credentials: readonly string[] }>;
-
-export interface ProviderSetup {
-  name: ProviderName;
-  environment: Environment;
-  enabled: boolean;
-  /** Nobody set it up: the test environment's simulator. */
-  sandbox: boolean;
-  settings: Record<string, string>;
-  credentials: Record<string, string>;
-}
-
-/** eSewa's published test pair, which its sandbox (and the simulator) answer to. */
-export const ESEWA_TEST_PAIR = { product_code: 'EPAYTEST', secret_key: '8gBm/:&EnhH.1/q' };
+export type ProviderSetup = AnyProviderSetup & { name: ProviderName };
 
 const keysOf = new WeakMap<object, Promise<SealKeys>>();
 
@@ -51,25 +32,9 @@ const context = (name: ProviderName, environment: Environment) => `provider:${na
 
 /** The test environment's simulator of `name`: addresses under PUBLIC_URL/sandbox/, keys of the store. */
 export async function sandboxSetup(ctx: Pick<AppContext, 'db' | 'config'>, name: ProviderName): Promise<ProviderSetup> {
-  const base = `${ctx.config.publicUrl}/sandbox/${name}`;
   const secret = async (purpose: string) => (await serverSecret(ctx.db, `sandbox-${name}-${purpose}`)).toString('hex').slice(0, 32);
-  const common = { name, environment: 'test' as const, enabled: true, sandbox: true };
-  switch (name) {
-    case 'khalti':
-      return { ...common, settings: { base_url: base }, credentials: { secret_key: `test_secret_key_${await secret('key')}` } };
-    case 'esewa':
-      return {
-        ...common,
-        settings: { form_url: `${base}/api/epay/main/v2/form`, status_url: `${base}/api/epay/transaction/status/`, product_code: ESEWA_TEST_PAIR.product_code },
-        credentials: { secret_key: ESEWA_TEST_PAIR.secret_key },
-      };
-    case 'connectips':
-      return {
-        ...common,
-        settings: { base_url: base, merchant_id: '1', app_id: 'BHUKTANI-SANDBOX-1', app_name: 'Bhuktani sandbox' },
-        credentials: { password: await secret('password'), pfx: (await sandboxPfx(ctx.db)).toString('base64'), key_passphrase: '' },
-      };
-  }
+  const made = await descriptorOf(name).sandboxSetup({ base: `${ctx.config.publicUrl}/sandbox/${name}`, db: ctx.db, secret });
+  return { name, environment: 'test', enabled: true, sandbox: true, ...made };
 }
 
 async function setupOf(ctx: Pick<AppContext, 'db' | 'config'>, row: ProviderRow): Promise<ProviderSetup> {
@@ -107,10 +72,15 @@ export async function findProviderSetup(ctx: Pick<AppContext, 'db' | 'config'>, 
   return setup;
 }
 
+const changes = new WeakMap<object, number>();
+
+/** How many set-up changes this instance made: what is cached from the set-ups is stale when it moves. */
+export const setupChanges = (ctx: Pick<AppContext, 'config'>): number => changes.get(ctx.config) ?? 0;
+
 /** This instance's own changes show at once. */
 function forgetSetups(ctx: Pick<AppContext, 'config'>): void {
   setups.delete(ctx.config);
-  forgetOfferedProviders(ctx);
+  changes.set(ctx.config, setupChanges(ctx) + 1);
 }
 
 export interface ProviderListing {
@@ -128,10 +98,10 @@ export async function listProviders(ctx: Pick<AppContext, 'db' | 'config'>): Pro
   const rows = await listProviderRows(ctx.db);
   const listings: ProviderListing[] = [];
   for (const environment of ['test', 'live'] as const) {
-    for (const name of Object.keys(setupFields) as ProviderName[]) {
+    for (const name of providerNames) {
       const row = rows.find((r) => r.name === name && r.environment === environment);
-      if (row) listings.push({ name, label: providerLabels[name], environment, enabled: row.enabled, sandbox: false, settings: row.settings, updatedAt: row.updated_at });
-      else if (environment === 'test') listings.push({ name, label: providerLabels[name], environment, enabled: true, sandbox: true, settings: (await sandboxSetup(ctx, name)).settings });
+      if (row) listings.push({ name, label: providerLabel(name), environment, enabled: row.enabled, sandbox: false, settings: row.settings, updatedAt: row.updated_at });
+      else if (environment === 'test') listings.push({ name, label: providerLabel(name), environment, enabled: true, sandbox: true, settings: (await sandboxSetup(ctx, name)).settings });
     }
   }
   return listings;
@@ -153,34 +123,29 @@ function checkUrl(field: string, raw: string, environment: Environment): string 
 
 /** Checks every field at once; the settings and credentials to store. */
 function checkSetup(name: ProviderName, environment: Environment, given: Record<string, string | undefined>) {
+  const descriptor = descriptorOf(name);
   const fields: Record<string, string[]> = {};
   const settings: Record<string, string> = {};
   const credentials: Record<string, string> = {};
-  const optional = new Set(['key_passphrase']);
-  for (const field of [...setupFields[name].settings, ...setupFields[name].credentials]) {
-    const value = given[field]?.trim() ?? '';
-    if (!value && !optional.has(field)) {
-      fields[field] = [given[field] === undefined ? 'This field is required.' : 'This field may not be blank.'];
+  for (const field of descriptor.setup) {
+    const raw = given[field.name];
+    const value = raw?.trim() ?? '';
+    if (!value && !field.optional) {
+      fields[field.name] = [raw === undefined ? 'This field is required.' : 'This field may not be blank.'];
       continue;
     }
-    const into = (setupFields[name].settings as readonly string[]).includes(field) ? settings : credentials;
-    into[field] = field.endsWith('_url') ? value : field === 'pfx' || field === 'key_passphrase' ? (given[field] ?? '') : value;
-  }
-  for (const field of Object.keys(settings).filter((f) => f.endsWith('_url'))) {
+    const into = field.secret ? credentials : settings;
+    // A key file or passphrase is kept exactly as given; the rest without surrounding spaces.
+    into[field.name] = field.kind === 'file' || field.optional ? (raw ?? '') : value;
+    if (field.kind !== 'url' || !value) continue;
     try {
-      settings[field] = checkUrl(field, settings[field], environment);
+      into[field.name] = checkUrl(field.name, value, environment);
     } catch (error) {
       if (!(error instanceof AppError) || !error.fields) throw error;
       Object.assign(fields, error.fields);
     }
   }
-  if (name === 'connectips' && credentials.pfx) {
-    try {
-      readPfx(Buffer.from(credentials.pfx, 'base64'), credentials.key_passphrase ?? '');
-    } catch (error) {
-      fields.key_file = [`The key file does not open: ${(error as Error).message}`];
-    }
-  }
+  for (const [field, problem] of Object.entries(descriptor.checkCredentials?.(credentials) ?? {})) fields[field] ??= [problem];
   if (Object.keys(fields).length > 0) throw new AppError('validation_error', { fields });
   return { settings, credentials };
 }
@@ -213,7 +178,7 @@ export async function setProvider(
       before: before ? { settings: before.settings, enabled: before.enabled } : undefined,
       after: { settings, enabled: before?.enabled ?? true, credentials: Object.keys(credentials).filter((k) => credentials[k] !== '') },
     });
-    return { name, label: providerLabels[name], environment, enabled: before?.enabled ?? true, sandbox: false, settings, updatedAt: now };
+    return { name, label: providerLabel(name), environment, enabled: before?.enabled ?? true, sandbox: false, settings, updatedAt: now };
   }).finally(() => forgetSetups(ctx));
 }
 
@@ -225,7 +190,7 @@ export async function enableProvider(
   const { name, environment, enabled, actor } = input;
   const now = ctx.clock.now();
   if (!(await findProviderRow(ctx.db, name, environment))) {
-    if (environment === 'live') throw new AppError('bad_request', { detail: `${providerLabels[name]} is not set up in live: use provider set first.` });
+    if (environment === 'live') throw new AppError('bad_request', { detail: `${providerLabel(name)} is not set up in live: use provider set first.` });
     // Disabling the sandbox's simulator stores it as a set-up of its own, so the choice is kept.
     const sandbox = await sandboxSetup(ctx, name);
     await upsertProviderRow(ctx.db, { name, environment, enabled: true, settings: sandbox.settings, credentials_sealed: seal(await providerSealKeys(ctx), JSON.stringify(sandbox.credentials), context(name, environment)), updated_at: now });

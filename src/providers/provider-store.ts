@@ -1,7 +1,7 @@
 // The SQL of providers' set-up: one row per provider and environment, credentials sealed.
 import type { Queryable } from '../db/db.js';
 import type { Environment } from '../environment.js';
-import type { ProviderName } from './provider.js';
+import type { ProviderName } from './registry.js';
 
 export interface ProviderRow {
   name: ProviderName;

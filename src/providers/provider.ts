@@ -1,19 +1,98 @@
-// The one interface every upstream rail implements (contract section 13). The hosted page and the
-// reconciliation job know only this: start an attempt, read where the payer's browser came back,
-// ask the provider's own server for the attempt's status, refund. Each provider's signing, status
-// names and addresses live in its folder, beside its simulator.
+// What every upstream rail is, as the rest of Bhuktani knows it. A provider's folder exports one
+// `ProviderDescriptor` (registry.ts lists them): its names, its set-up's fields, the amounts it takes,
+// its connector, how its returning browser names the attempt, its simulator, its settlement report.
+// The connector is the one interface the hosted page and the reconciliation job call: start an
+// attempt, read where the payer's browser came back, ask the provider's own server for the
+// attempt's status, refund. Each provider's signing, status names and addresses live in its folder,
+// beside its simulator; nothing in a folder imports the registry, so folders never see each other.
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../context.js';
+import type { Queryable } from '../db/db.js';
 import type { Environment } from '../environment.js';
+import type { Transport } from './provider-http.js';
 
-export const providerNames = ['khalti', 'esewa', 'connectips'] as const;
-export type ProviderName = (typeof providerNames)[number];
+/** A provider as the operator set it up (or, in test with nothing set up, its simulator's). */
+export interface ProviderSetup {
+  name: string;
+  environment: Environment;
+  enabled: boolean;
+  /** Nobody set it up: the test environment's simulator. */
+  sandbox: boolean;
+  settings: Record<string, string>;
+  credentials: Record<string, string>;
+}
 
-export const isProviderName = (value: unknown): value is ProviderName => typeof value === 'string' && (providerNames as readonly string[]).includes(value);
+/** One field of a provider's set-up: a CLI flag (`--` and the name with dashes) and a console input. */
+export interface SetupField {
+  name: string;
+  /** What an operator reads beside the console's input. */
+  label: string;
+  /** Sealed at rest and never shown back (a credential), or a setting shown on the console. */
+  secret: boolean;
+  /** `url`: checked as an address (https in live); `file`: the CLI reads a file (`flag`), stored base64. */
+  kind?: 'url' | 'file';
+  optional?: boolean;
+  /** The CLI's flag when it is not the name's. */
+  flag?: string;
+}
 
-/** What the payer reads on the hosted page's button, and the list's `type.name`. */
-export const providerLabels: Record<ProviderName, string> = { khalti: 'Khalti', esewa: 'eSewa', connectips: 'connectIPS' };
-export const recordTypeOfProvider = { khalti: 'Khalti payment', esewa: 'eSewa payment', connectips: 'connectIPS payment' } as const;
-/** The owner id of a provider's ledger accounts. */
-export const providerNumbers: Record<ProviderName, number> = { khalti: 1, esewa: 2, connectips: 3 };
+/** The columns of a provider's settlement report (a CSV), matched without regard to case, spaces or underscores. */
+export interface ReportColumns {
+  /** The column naming the payment, and which of the attempt's ids it holds. */
+  key: string[];
+  keyField: 'provider_transaction_id' | 'idx';
+  amount: string[];
+  fee: string[];
+  date: string[];
+}
+
+/** What a simulator is given to serve under PUBLIC_URL/sandbox/<name>/. */
+export interface SimulatorTools {
+  ctx: AppContext;
+  csrfSecret: Buffer;
+  /** "Never answers": held until the caller has given up, then closed. */
+  silence: () => Promise<void>;
+  /** The set-up the test environment's Bhuktani uses for this simulator (its keys). */
+  sandboxSetup: () => Promise<ProviderSetup>;
+}
+
+/** What a provider's sandbox set-up is made of: its simulator's base address and the store's own secrets. */
+export interface SandboxTools {
+  base: string;
+  db: Queryable;
+  /** A secret of this store for `purpose`, the same on every instance (32 hex characters). */
+  secret: (purpose: string) => Promise<string>;
+}
+
+export interface ProviderDescriptor {
+  /** What the payer reads on the hosted page's button, and operators everywhere. */
+  label: string;
+  /** The transaction list's `type.name`. */
+  recordType: `${string} payment`;
+  /** The owner id of the provider's ledger accounts: never reused, never changed. */
+  ledgerNumber: number;
+  /** The set-up's fields, settings and credentials. */
+  setup: readonly SetupField[];
+  /** A problem with credentials that look right field by field (a key file that does not open), by field. */
+  checkCredentials?: (credentials: Record<string, string>) => Record<string, string> | undefined;
+  /** The amounts the provider takes, in paisa: it is not offered for others. */
+  amounts: { least: number; most?: number };
+  connector: (setup: ProviderSetup, transport: Transport) => Provider;
+  /** The attempt a payer's return names (…/pay/return/<name>/<path>?<query>), read before its set-up is known. */
+  returnedAttempt: (path: string[], query: Record<string, string>) => string | undefined;
+  /** The test environment's set-up when nobody set one: its simulator. */
+  sandboxSetup: (tools: SandboxTools) => Promise<Pick<ProviderSetup, 'settings' | 'credentials'>>;
+  registerSimulator: (app: FastifyInstance, tools: SimulatorTools) => void;
+  settlementReport: ReportColumns;
+  /**
+   * A second way on the hosted page, when the provider also issues a QR for a payment (Fonepay's
+   * dynamic QR): its button's label, and the QR message an attempt's reference holds (the connector's
+   * `startQr` gave both). Its return address takes `<attempt>/qr`: the QR page goes on through it.
+   */
+  qr?: { label: string; messageOf: (providerReference: string | null) => string | undefined };
+  /** Refunds go through its API (the connector's `refund`); otherwise to the operators' queue. */
+  refundsByApi: boolean;
+}
 
 /** How the payer's browser goes to the provider: a redirect, or a form it posts there. */
 export type ProviderRedirect = { method: 'GET'; url: string } | { method: 'POST'; url: string; fields: [string, string][] };
@@ -64,7 +143,6 @@ export interface ProviderReturn {
 export type RefundAnswer = { kind: 'refunded'; reference?: string; detail: string } | { kind: 'refused'; detail: string } | { kind: 'unknown'; detail: string; fault?: boolean };
 
 export interface Provider {
-  readonly name: ProviderName;
   /** Starts the attempt at the provider; a ProviderUnavailableError when it does not answer as it should. */
   start(attempt: AttemptToStart): Promise<{ redirect: ProviderRedirect; providerReference?: string }>;
   /** The attempt named by the payer's return (`path`: what follows /pay/return/<provider>/), unverified. */

@@ -6,7 +6,6 @@ import { formatRupees } from '../http/money.js';
 import { setPageHeaders } from '../http/page-headers.js';
 import { speechIn } from '../language/payer-speech.js';
 import { portalLayout } from '../portal/layout.js';
-import { providerLabels, type ProviderName } from './provider.js';
 import type { Simulation, SimulatedOutcome } from './simulator-store.js';
 
 const choices: [SimulatedOutcome, string, string][] = [
@@ -16,8 +15,8 @@ const choices: [SimulatedOutcome, string, string][] = [
   ['never_answers', 'Pay: status never answers', 'The payment succeeds, but the status check never answers.'],
 ];
 
-export function sendSimulatorPage(reply: FastifyReply, options: { provider: ProviderName; simulation: Simulation; action: string; fields: [string, string][]; csrf: string; returnOrigins: string[] }) {
-  const label = providerLabels[options.provider];
+export function sendSimulatorPage(reply: FastifyReply, options: { label: string; simulation: Simulation; action: string; fields: [string, string][]; csrf: string; returnOrigins: string[] }) {
+  const label = options.label;
   // It stands for the provider's own page: in English, as the simulated provider's would be, with no switch.
   const page = portalLayout({
     speech: speechIn('en'),

@@ -2,13 +2,12 @@
 // to take, and the outcome the developer picked on its page. Deterministic: an outcome, once picked,
 // answers the same way every time (pending_then_paid counts the status checks it has answered).
 import type { Queryable } from '../db/db.js';
-import type { ProviderName } from './provider.js';
 
 export const simulatedOutcomes = ['paid', 'canceled', 'pending_then_paid', 'never_answers'] as const;
 export type SimulatedOutcome = (typeof simulatedOutcomes)[number];
 
 export interface Simulation {
-  provider: ProviderName;
+  provider: string;
   reference: string;
   amount: number;
   details: Record<string, string>;
@@ -31,18 +30,18 @@ export async function insertSimulation(db: Queryable, s: Pick<Simulation, 'provi
   return rows.length > 0;
 }
 
-export async function findSimulation(db: Queryable, provider: ProviderName, reference: string): Promise<Simulation | undefined> {
+export async function findSimulation(db: Queryable, provider: string, reference: string): Promise<Simulation | undefined> {
   const [row] = await db.query<Simulation>(`SELECT ${columns} FROM provider_simulations WHERE provider = $1 AND reference = $2`, [provider, reference]);
   return row;
 }
 
-export async function findSimulationByTransaction(db: Queryable, provider: ProviderName, transactionId: string): Promise<Simulation | undefined> {
+export async function findSimulationByTransaction(db: Queryable, provider: string, transactionId: string): Promise<Simulation | undefined> {
   const [row] = await db.query<Simulation>(`SELECT ${columns} FROM provider_simulations WHERE provider = $1 AND transaction_id = $2`, [provider, transactionId]);
   return row;
 }
 
 /** Picks the outcome of an open simulated payment; the payment as it is now. */
-export async function pickOutcome(db: Queryable, provider: ProviderName, reference: string, outcome: SimulatedOutcome, transactionId: string): Promise<Simulation | undefined> {
+export async function pickOutcome(db: Queryable, provider: string, reference: string, outcome: SimulatedOutcome, transactionId: string): Promise<Simulation | undefined> {
   await db.query(`UPDATE provider_simulations SET outcome = $3, transaction_id = CASE WHEN $3 = 'canceled' THEN NULL ELSE $4 END WHERE provider = $1 AND reference = $2 AND outcome = 'open'`, [
     provider,
     reference,
@@ -53,13 +52,13 @@ export async function pickOutcome(db: Queryable, provider: ProviderName, referen
 }
 
 /** Counts a status check; the count including this one. */
-export async function countStatusCheck(db: Queryable, provider: ProviderName, reference: string): Promise<number> {
+export async function countStatusCheck(db: Queryable, provider: string, reference: string): Promise<number> {
   const [row] = await db.query<{ status_checks: number }>('UPDATE provider_simulations SET status_checks = status_checks + 1 WHERE provider = $1 AND reference = $2 RETURNING status_checks', [provider, reference]);
   return row?.status_checks ?? 0;
 }
 
 /** Refunds `amount` of a paid simulated payment if that much is left; whether it did. */
-export async function refundSimulation(db: Queryable, provider: ProviderName, reference: string, amount: number): Promise<boolean> {
+export async function refundSimulation(db: Queryable, provider: string, reference: string, amount: number): Promise<boolean> {
   const rows = await db.query('UPDATE provider_simulations SET refunded = refunded + $3 WHERE provider = $1 AND reference = $2 AND refunded + $3 <= amount RETURNING reference', [provider, reference, amount]);
   return rows.length > 0;
 }

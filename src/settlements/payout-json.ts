@@ -99,7 +99,7 @@ export const payoutWithRecordsSchema = {
         required: ['idx', 'type', 'pidx', 'purchase_order_id', 'amount', 'fee_amount', 'sandbox_covered', 'net_amount', 'created_on', 'released'],
         properties: {
           idx: { type: 'string', description: 'The transaction id (a payment) or the refund id.' },
-          type: { type: 'string', enum: ['Wallet payment', 'Khalti payment', 'eSewa payment', 'connectIPS payment', 'Refund'] },
+          type: { type: 'string', description: '`Wallet payment`, a payment through a provider (`Khalti payment`, `eSewa payment`, …) or `Refund`.' },
           pidx: { type: 'string' },
           purchase_order_id: { type: 'string' },
           amount: paisa('Gross.'),

@@ -13,7 +13,7 @@ export const transactionRecordSchema = {
   required: ['idx', 'type', 'state', 'amount', 'fee_amount', 'refunded', 'created_on', 'ebanker', 'user', 'merchant'],
   properties: {
     idx: { type: 'string', description: 'The transaction id (for a payment) or the refund id.' },
-    type: { ...idxName, description: '`Wallet payment`, `Khalti payment`, `eSewa payment`, `connectIPS payment` (how the payer paid) or `Refund`.' },
+    type: { ...idxName, description: 'How the payer paid: `Wallet payment`, or through a provider, `<provider> payment` (`Khalti payment`, `eSewa payment`, …); or `Refund`.' },
     state: {
       type: 'object',
       required: ['idx', 'name', 'template'],

@@ -1,14 +1,13 @@
 // The transaction record of specification 2.5, built from one row of `transactions`.
 import { formatTimestamp } from '../http/timestamp.js';
 
-export const recordTypes = {
-  'Wallet payment': { idx: 'wallet_payment', name: 'Wallet payment' },
-  // Paid through a provider (contract section 13).
-  'Khalti payment': { idx: 'khalti_payment', name: 'Khalti payment' },
-  'eSewa payment': { idx: 'esewa_payment', name: 'eSewa payment' },
-  'connectIPS payment': { idx: 'connectips_payment', name: 'connectIPS payment' },
-  Refund: { idx: 'refund', name: 'Refund' },
-} as const;
+/**
+ * A record's type: a wallet payment, a refund, or a payment through a provider, which its descriptor
+ * names (`Khalti payment`; the providers' registry); `idx` is the name in snake case.
+ */
+export type RecordType = 'Wallet payment' | 'Refund' | `${string} payment`;
+
+export const recordTypeOf = (name: RecordType) => ({ idx: name.toLowerCase().replace(/ /g, '_'), name });
 
 export const recordStates = {
   Completed: { idx: 'completed', name: 'Completed', template: 'is complete' },
@@ -16,7 +15,6 @@ export const recordStates = {
   Canceled: { idx: 'canceled', name: 'Canceled', template: 'is cancel' },
 } as const;
 
-export type RecordType = keyof typeof recordTypes;
 export type RecordState = keyof typeof recordStates;
 export const recordStateNames = Object.keys(recordStates) as RecordState[];
 
@@ -48,7 +46,7 @@ export function maskMobile(mobile: string): string {
 export function transactionRecord(row: TransactionRow, timeZone: string) {
   return {
     idx: row.idx,
-    type: recordTypes[row.type],
+    type: recordTypeOf(row.type),
     state: recordStates[row.state],
     amount: row.amount,
     fee_amount: row.fee_amount,

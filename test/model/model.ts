@@ -4,6 +4,9 @@
 // records and the money, and what the payer, the merchant's server and the operator should be answered.
 // The model-based test runs random operations against the real service and this model side by side.
 
+// Which providers there are, and the list's name for a payment through each, are the registry's.
+import { recordTypeOf, type ProviderName, type ProviderRecordType } from '../../src/providers/registry.js';
+
 export type Environment = 'test' | 'live';
 export type Status = 'Initiated' | 'Pending' | 'Completed' | 'Partially refunded' | 'Refunded' | 'Expired' | 'User canceled';
 export type RecordState = 'Completed' | 'Confirmed' | 'Canceled';
@@ -39,14 +42,13 @@ export interface ModelPayment {
   heldOn?: 'pending_then_paid' | 'never_answers';
 }
 
-export type Provider = 'khalti' | 'esewa' | 'connectips';
-export const PROVIDER_RECORD_TYPES = { khalti: 'Khalti payment', esewa: 'eSewa payment', connectips: 'connectIPS payment' } as const;
+export type Provider = ProviderName;
 /** The outcomes a sandbox provider's simulator offers the payer (docs/providers.md). */
 export type ProviderOutcome = 'paid' | 'canceled' | 'pending_then_paid' | 'never_answers';
 
 export interface ModelRecord {
   seq: number;
-  type: 'Wallet payment' | 'Refund' | (typeof PROVIDER_RECORD_TYPES)[Provider];
+  type: 'Wallet payment' | 'Refund' | ProviderRecordType;
   pidx: string;
   merchant: number;
   environment: Environment;
@@ -361,7 +363,7 @@ export function providerPay(model: Model, p: ModelPayment, provider: Provider, o
   p.status = paid ? 'Completed' : 'Pending';
   p.paidThrough = provider;
   if (!paid) p.heldOn = outcome;
-  addRecord(model, { type: PROVIDER_RECORD_TYPES[provider], p, amount: p.amount, feeAmount: p.fee, state: paid ? 'Completed' : 'Confirmed' });
+  addRecord(model, { type: recordTypeOf(provider), p, amount: p.amount, feeAmount: p.fee, state: paid ? 'Completed' : 'Confirmed' });
   return { kind: 'paid', status: p.status as 'Completed' | 'Pending' };
 }
 

@@ -37,10 +37,11 @@ import { findPayoutSchedule } from '../../src/settlements/payout-schedule-store.
 import { runPayoutSchedules } from '../../src/settlements/run-payout-schedules.js';
 import { settlementBalance } from '../../src/settlements/settlement-balance.js';
 import { topupWallet } from '../../src/wallets/topup-wallet.js';
-import { reconcileAttempts } from '../../src/providers/reconcile-attempts.js';
+import { reconcileAttempts } from '../../src/provider-payments/reconcile-attempts.js';
 import { formOf, handoffLink } from '../provider-payer.js';
 import { operatorWallet, otpSentFor, walletBalanceOf, type TestWallet } from '../portal-client.js';
 import { newMerchant, startTestApp } from '../test-app.js';
+import { providerNames } from '../../src/providers/registry.js';
 import * as M from './model.js';
 import type { Environment, Model, ModelPayment } from './model.js';
 
@@ -1017,7 +1018,7 @@ const initiateArb = fc
 const payArb = fc.tuple(pickArb, fc.nat()).map(([pick, slot]) => new Pay(pick, slot));
 const startArb = fc.tuple(pickArb, fc.nat()).map(([pick, slot]) => new StartAttempt(pick, slot));
 const providerArb = fc
-  .tuple(pickArb, fc.constantFrom<M.Provider>('khalti', 'esewa', 'connectips'), fc.constantFrom<M.ProviderOutcome>('paid', 'paid', 'canceled', 'pending_then_paid', 'never_answers'))
+  .tuple(pickArb, fc.constantFrom<M.Provider>(...providerNames), fc.constantFrom<M.ProviderOutcome>('paid', 'paid', 'canceled', 'pending_then_paid', 'never_answers'))
   .map(([pick, provider, outcome]) => new PayThroughProvider(pick, provider, outcome));
 const reconcileArb = fc.constant(null).map(() => new Reconcile());
 const confirmArb = fc

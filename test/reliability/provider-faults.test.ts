@@ -13,7 +13,7 @@ import { verifyLedger } from '../../src/ledger/verify-ledger.js';
 import { paymentPath } from '../../src/payments/payment-url.js';
 import { stepAction } from '../../src/portal/checkout-address.js';
 import { setProvider } from '../../src/providers/provider-setup.js';
-import { reconcileAttempts } from '../../src/providers/reconcile-attempts.js';
+import { reconcileAttempts } from '../../src/provider-payments/reconcile-attempts.js';
 import { merchantApi, validInitiate } from '../api-client.js';
 import { payerBrowser } from '../portal-client.js';
 import { freePort, runCli, tempDir } from '../processes.js';

@@ -4,7 +4,7 @@
 // (PUBLIC_URL/pay/return/connectips/success and …/failure) with TXNID; the validation API
 // (validatetxn, HTTP basic authentication with the app id and password, a signed token) decides.
 // connectIPS has no refund API.
-import type { ProviderSetup } from '../provider-setup.js';
+import type { ProviderSetup } from '../provider.js';
 import { TransportError, type Transport } from '../provider-http.js';
 import type { Provider } from '../provider.js';
 import { formTokenMessage, readPfx, signToken, validationTokenMessage, type FormFields, type PfxContents } from './connectips-token.js';
@@ -33,14 +33,10 @@ function nepalDate(at: Date): string {
 /** NCHL's fields allow letters, digits, spaces and a few marks; the rest is dropped. */
 const plain = (text: string, length: number) => text.replace(/[^\w .,-]/g, '').slice(0, length) || '-';
 
-/** The attempt a payer's return names (…/pay/return/connectips/<path>?<query>), read before the attempt's set-up is known. */
-export const connectipsReturnedAttempt = (path: string[], query: Record<string, string>): string | undefined => query.TXNID;
-
 export function connectipsConnector(setup: ProviderSetup, transport: Transport): Provider {
-  const { base_url: base, merchant_id: merchantId, app_id: appId, app_name: appName } = setup.settings;
+  const { gateway_url: gateway, api_url: api, merchant_id: merchantId, app_id: appId, app_name: appName } = setup.settings;
 
   return {
-    name: 'connectips',
 
     async start(attempt) {
       const fields: FormFields = {
@@ -56,7 +52,7 @@ export function connectipsConnector(setup: ProviderSetup, transport: Transport):
         PARTICULARS: plain(attempt.merchantName, 100),
       };
       const token = signToken(pfxOf(setup).privateKey, formTokenMessage(fields));
-      return { redirect: { method: 'POST', url: `${base}/connectipswebgw/loginpage`, fields: [...Object.entries(fields), ['TOKEN', token]] } };
+      return { redirect: { method: 'POST', url: `${gateway}/connectipswebgw/loginpage`, fields: [...Object.entries(fields), ['TOKEN', token]] } };
     },
 
     readReturn(path, query) {
@@ -69,7 +65,7 @@ export function connectipsConnector(setup: ProviderSetup, transport: Transport):
       const body = { ...request, merchantId: Number(merchantId), token: signToken(pfxOf(setup).privateKey, validationTokenMessage(request)) };
       try {
         const answer = await transport({
-          url: `${base}/connectipswebws/api/creditor/validatetxn`,
+          url: `${api}/connectipswebws/api/creditor/validatetxn`,
           method: 'POST',
           headers: { authorization: `Basic ${Buffer.from(`${appId}:${setup.credentials.password}`).toString('base64')}`, 'content-type': 'application/json' },
           body: JSON.stringify(body),

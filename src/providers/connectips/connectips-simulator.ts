@@ -4,9 +4,8 @@
 // TOKEN against the sandbox merchant's certificate, as NCHL checks a merchant's.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { timingSafeEqual } from 'node:crypto';
-import type { AppContext } from '../../context.js';
 import { csrfToken, csrfValid } from '../../http/csrf.js';
-import { sandboxSetup } from '../provider-setup.js';
+import type { SimulatorTools } from '../provider.js';
 import { sendSimulatorPage } from '../simulator-page.js';
 import { countStatusCheck, findSimulation, insertSimulation, pickOutcome, simulatedOutcomes, simulatedStatus, type SimulatedOutcome } from '../simulator-store.js';
 import { formFieldOrder, formTokenMessage, readPfx, tokenValid, validationTokenMessage, type FormFields } from './connectips-token.js';
@@ -16,9 +15,9 @@ const text = (source: unknown, name: string) => {
   return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '';
 };
 
-export function registerConnectipsSimulator(app: FastifyInstance, ctx: AppContext, csrfSecret: Buffer, silence: () => Promise<void>) {
+export function registerConnectipsSimulator(app: FastifyInstance, { ctx, csrfSecret, silence, sandboxSetup }: SimulatorTools) {
   const merchant = async () => {
-    const setup = await sandboxSetup(ctx, 'connectips');
+    const setup = await sandboxSetup();
     return { setup, publicKey: readPfx(Buffer.from(setup.credentials.pfx, 'base64'), '').publicKey };
   };
   const back = (outcome: 'success' | 'failure', txnId: string) => `${ctx.config.publicUrl}/pay/return/connectips/${outcome}?TXNID=${encodeURIComponent(txnId)}`;
@@ -41,7 +40,7 @@ export function registerConnectipsSimulator(app: FastifyInstance, ctx: AppContex
     const simulation = ref ? await findSimulation(ctx.db, 'connectips', ref) : undefined;
     if (!simulation) return reply.code(404).type('text/plain').send('Not found');
     const csrf = csrfToken(request, reply, csrfSecret, { binding: `sandbox:connectips:${ref}`, secure: ctx.config.publicUrl.startsWith('https:') });
-    return sendSimulatorPage(reply, { provider: 'connectips', simulation, action: '/sandbox/connectips/pay', fields: [['txn', ref]], csrf, returnOrigins: [new URL(ctx.config.publicUrl).origin] });
+    return sendSimulatorPage(reply, { label: 'connectIPS', simulation, action: '/sandbox/connectips/pay', fields: [['txn', ref]], csrf, returnOrigins: [new URL(ctx.config.publicUrl).origin] });
   });
 
   app.post('/sandbox/connectips/pay', async (request, reply) => {

@@ -1,7 +1,7 @@
 // eSewa's ePay v2, spoken as a client (contract sections 12 and 13): the payer's browser posts a
 // signed form to form_url; on the way back the signed `data` is read as a hint only, and the status
 // check (status_url, no authorization, as eSewa publishes it) decides. eSewa has no refund API.
-import type { ProviderSetup } from '../provider-setup.js';
+import type { ProviderSetup } from '../provider.js';
 import { TransportError, type Transport } from '../provider-http.js';
 import type { Provider } from '../provider.js';
 import { esewaSignature, rupees } from './signature.js';
@@ -9,15 +9,11 @@ import { returnedData, statusAnswer } from './transformers.js';
 
 const SIGNED = 'total_amount,transaction_uuid,product_code';
 
-/** The attempt a payer's return names (…/pay/return/esewa/<path>?<query>), read before the attempt's set-up is known. */
-export const esewaReturnedAttempt = (path: string[], query: Record<string, string>): string | undefined => path[0];
-
 export function esewaConnector(setup: ProviderSetup, transport: Transport): Provider {
   const { form_url: formUrl, status_url: statusUrl, product_code: productCode } = setup.settings;
   const secretKey = setup.credentials.secret_key;
 
   return {
-    name: 'esewa',
 
     async start(attempt) {
       const total = rupees(attempt.amount);

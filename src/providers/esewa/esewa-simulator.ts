@@ -2,9 +2,9 @@
 // PUBLIC_URL/sandbox/esewa, with eSewa's shapes and signature, and its payment page, where the
 // developer picks what happens. It answers to eSewa's published test pair (EPAYTEST).
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../context.js';
 import { csrfToken, csrfValid } from '../../http/csrf.js';
-import { ESEWA_TEST_PAIR } from '../provider-setup.js';
+import type { SimulatorTools } from '../provider.js';
+import { ESEWA_TEST_PAIR } from './test-pair.js';
 import { sendSimulatorPage } from '../simulator-page.js';
 import { countStatusCheck, findSimulation, insertSimulation, pickOutcome, simulatedOutcomes, simulatedStatus, type SimulatedOutcome } from '../simulator-store.js';
 import { esewaSignature, esewaSignatureValid, paisaOf } from './signature.js';
@@ -20,7 +20,7 @@ const RETURN_SIGNED = 'transaction_code,status,total_amount,transaction_uuid,pro
 /** eSewa writes amounts with one decimal at least: `100.0`. */
 const esewaAmount = (paisa: number) => (paisa % 100 === 0 ? `${paisa / 100}.0` : (paisa / 100).toFixed(2));
 
-export function registerEsewaSimulator(app: FastifyInstance, ctx: AppContext, csrfSecret: Buffer, silence: () => Promise<void>) {
+export function registerEsewaSimulator(app: FastifyInstance, { ctx, csrfSecret, silence }: SimulatorTools) {
   const { product_code: productCode, secret_key: secretKey } = ESEWA_TEST_PAIR;
 
   app.post('/sandbox/esewa/api/epay/main/v2/form', async (request, reply) => {
@@ -48,7 +48,7 @@ export function registerEsewaSimulator(app: FastifyInstance, ctx: AppContext, cs
     if (!simulation) return reply.code(404).send({ code: 0, error_message: 'Not found.' });
     const csrf = csrfToken(request, reply, csrfSecret, { binding: `sandbox:esewa:${ref}`, secure: ctx.config.publicUrl.startsWith('https:') });
     const origins = [simulation.details.success_url, simulation.details.failure_url].map((u) => new URL(u).origin);
-    return sendSimulatorPage(reply, { provider: 'esewa', simulation, action: '/sandbox/esewa/pay', fields: [['ref', ref]], csrf, returnOrigins: origins });
+    return sendSimulatorPage(reply, { label: 'eSewa', simulation, action: '/sandbox/esewa/pay', fields: [['ref', ref]], csrf, returnOrigins: origins });
   });
 
   // The payer's choice; then to success_url with the signed `data`, or to failure_url.

@@ -5,12 +5,12 @@ import { describe, expect, it } from 'vitest';
 import { createHmac } from 'node:crypto';
 import { TransportError, type HttpAnswer, type HttpRequest, type Transport } from '../provider-http.js';
 import { ProviderUnavailableError, type AttemptToStart } from '../provider.js';
-import type { ProviderSetup } from '../provider-setup.js';
+import type { ProviderSetup } from '../provider.js';
 import { fonepayConnector, qrApiBase } from './fonepay-connector.js';
 
 const NBQM_KEY = 'a7e3512f5032480a83137793cb2021dc';
 const setupOf = (merchantCode: string, secretKey: string): ProviderSetup => ({
-  name: 'fonepay' as ProviderSetup['name'],
+  name: 'fonepay',
   environment: 'test',
   enabled: true,
   sandbox: false,

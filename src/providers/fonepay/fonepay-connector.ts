@@ -3,9 +3,8 @@
 // result; its trace id (UID) then lets verificationMerchant decide. The dynamic QR: Fonepay issues
 // a QR message for the PRN (thirdPartyDynamicQrDownload), any bank app pays it, and the status check
 // (thirdPartyDynamicQrGetStatus) decides. Fonepay has no refund API.
-import type { ProviderSetup } from '../provider-setup.js';
 import { TransportError, type HttpRequest, type Transport } from '../provider-http.js';
-import { ProviderUnavailableError, type AttemptRef, type AttemptToStart, type ProviderAnswer, type ProviderReturn } from '../provider.js';
+import { ProviderUnavailableError, type AttemptRef, type AttemptToStart, type Provider, type ProviderAnswer, type ProviderReturn, type ProviderSetup } from '../provider.js';
 import { dataValidation } from './data-validation.js';
 import {
   checkoutRequestSigned,
@@ -28,11 +27,6 @@ import {
 export const qrReference = (qrMessage: string) => `qr:${qrMessage}`;
 export const webReference = (uid: string, bankCode: string) => `web:${uid}:${bankCode}`;
 export const qrMessageOf = (reference: string | null) => (reference?.startsWith('qr:') ? reference.slice(3) : undefined);
-
-/** A return, and what the attempt's reference becomes once its DV holds. */
-export interface FonepayReturn extends ProviderReturn {
-  providerReference?: string;
-}
 
 /**
  * The QR API's root for a set-up's base URL: Fonepay serves the web checkout and the QR API from
@@ -58,7 +52,7 @@ const plain = (text: string, length: number, marks = ' ._-') => text.replace(new
 /** The attempt a payer's return names (…/pay/return/fonepay/<attempt>/success?PRN=…), read before the attempt's set-up is known. */
 export const fonepayReturnedAttempt = (path: string[], query: Record<string, string>): string | undefined => (path[0] && (query.PRN === undefined || query.PRN === path[0]) ? path[0] : undefined);
 
-export function fonepayConnector(setup: ProviderSetup, transport: Transport) {
+export function fonepayConnector(setup: ProviderSetup, transport: Transport): Provider & Required<Pick<Provider, 'startQr'>> {
   const { base_url: base, merchant_code: merchantCode } = setup.settings;
   const { secret_key: secretKey, username, password } = setup.credentials;
   const qrApi = `${qrApiBase(base)}/merchant/merchantDetailsForThirdParty`;
@@ -74,8 +68,6 @@ export function fonepayConnector(setup: ProviderSetup, transport: Transport) {
   const postJson = (path: string, body: object): HttpRequest => ({ url: `${qrApi}/${path}`, method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(body) });
 
   return {
-    name: 'fonepay',
-
     /** The web checkout: the payer's browser goes to Fonepay's page with the signed request. */
     async start(attempt: AttemptToStart) {
       const request: Omit<CheckoutRequest, 'DV'> = {
@@ -108,7 +100,7 @@ export function fonepayConnector(setup: ProviderSetup, transport: Transport) {
       return { qrMessage, providerReference: qrReference(qrMessage) };
     },
 
-    readReturn(path: string[], query: Record<string, string>): FonepayReturn {
+    readReturn(path: string[], query: Record<string, string>): ProviderReturn {
       const attemptIdx = fonepayReturnedAttempt(path, query);
       if (!attemptIdx) return { claim: 'unclear' };
       const read = readCheckoutReturn(query, { secretKey, merchantCode, prn: attemptIdx });

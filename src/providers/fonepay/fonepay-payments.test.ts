@@ -10,7 +10,7 @@ import { merchantApi, validInitiate } from '../../../test/api-client.js';
 import { callbackParams } from '../../../test/portal-client.js';
 import { handoffLink, providerPayer } from '../../../test/provider-payer.js';
 import { newMerchant, startTestApp, type TestApp } from '../../../test/test-app.js';
-import type { ProviderName } from '../provider.js';
+import type { ProviderName } from '../registry.js';
 
 const FONEPAY = 'fonepay' as ProviderName;
 let t: TestApp;

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { TransportError, type Transport } from '../provider-http.js';
 import type { AttemptToStart } from '../provider.js';
-import type { ProviderSetup } from '../provider-setup.js';
+import type { ProviderSetup } from '../provider.js';
 import { startTestApp, type TestApp } from '../../../test/test-app.js';
 import { fonepayConnector, qrMessageOf } from './fonepay-connector.js';
 import { parseQrMessage } from './emvco-qr.js';
@@ -33,10 +33,10 @@ beforeAll(async () => {
   sandbox = Fastify();
   await sandbox.register(formbody);
   await sandbox.register(cookie);
-  registerFonepaySimulator(sandbox, t.ctx, randomBytes(32), () => new Promise((resolve) => setTimeout(resolve, TIMEOUT_MS * 3)));
+  registerFonepaySimulator(sandbox, { ctx: t.ctx, csrfSecret: randomBytes(32), silence: () => new Promise((resolve) => setTimeout(resolve, TIMEOUT_MS * 3)), sandboxSetup: async () => setup });
   await sandbox.ready();
   const { merchant_code, ...credentials } = FONEPAY_TEST_MERCHANT;
-  setup = { name: 'fonepay' as ProviderSetup['name'], environment: 'test', enabled: true, sandbox: true, settings: { base_url: `${t.ctx.config.publicUrl}/sandbox/fonepay`, merchant_code }, credentials };
+  setup = { name: 'fonepay', environment: 'test', enabled: true, sandbox: true, settings: { base_url: `${t.ctx.config.publicUrl}/sandbox/fonepay`, merchant_code }, credentials };
 });
 afterAll(async () => {
   await sandbox?.close();

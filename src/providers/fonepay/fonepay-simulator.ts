@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { escapeHtml } from '../../http/html.js';
 import { csrfToken, csrfValid } from '../../http/csrf.js';
-import type { ProviderName } from '../provider.js';
+import type { SimulatorTools } from '../provider.js';
 import { countStatusCheck, findSimulation, insertSimulation, pickOutcome, simulatedOutcomes, simulatedStatus, type SimulatedOutcome, type Simulation } from '../simulator-store.js';
 import { dataValidation, dataValidationMatches } from './data-validation.js';
 import { buildQrMessage, parseQrMessage, readDataObjects } from './emvco-qr.js';
@@ -17,8 +17,7 @@ import { sendBankAppDone, sendBankAppPage, sendCheckoutPage } from './simulator-
 export const FONEPAY_TEST_MERCHANT = { merchant_code: 'fonepay123', secret_key: 'fonepay', username: 'bijayk', password: 'password' };
 const MERCHANT_NAME = 'Bhuktani sandbox';
 
-// Until the providers' registry names Fonepay, its simulations are kept under this name.
-const FONEPAY = 'fonepay' as ProviderName;
+const FONEPAY = 'fonepay';
 
 const text = (source: unknown, name: string) => {
   const value = (source as Record<string, unknown> | undefined)?.[name];
@@ -37,7 +36,7 @@ const invalidRequest = (reply: FastifyReply, why: string) => reply.code(400).typ
 /** A number for a trace id, from the context's ids (deterministic in tests). */
 const traceId = (ctx: AppContext) => `1${ctx.ids.random(6).replace(/./g, (c) => String(c.charCodeAt(0) % 10))}`;
 
-export function registerFonepaySimulator(app: FastifyInstance, ctx: AppContext, csrfSecret: Buffer, silence: () => Promise<void>) {
+export function registerFonepaySimulator(app: FastifyInstance, { ctx, csrfSecret, silence }: SimulatorTools) {
   const { merchant_code: merchantCode, secret_key: secretKey, username, password } = FONEPAY_TEST_MERCHANT;
   const secure = ctx.config.publicUrl.startsWith('https:');
 

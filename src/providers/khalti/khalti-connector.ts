@@ -1,13 +1,10 @@
 // Khalti's v2 web checkout, spoken as a client (contract section 13): initiate, send the payer to
 // payment_url, and on the way back ask lookup; refunds through its refund API. `base_url` is the
 // root that /api/v2/epayment/initiate/ is appended to; the secret key goes as `Authorization: Key …`.
-import type { ProviderSetup } from '../provider-setup.js';
+import type { ProviderSetup } from '../provider.js';
 import { TransportError, type Transport } from '../provider-http.js';
 import { ProviderUnavailableError, type Provider } from '../provider.js';
 import { initiated, lookupAnswer, refundAnswer } from './transformers.js';
-
-/** The attempt a payer's return names (…/pay/return/khalti/<path>?<query>), read before the attempt's set-up is known. */
-export const khaltiReturnedAttempt = (path: string[], query: Record<string, string>): string | undefined => path[0];
 
 export function khaltiConnector(setup: ProviderSetup, transport: Transport): Provider {
   const base = setup.settings.base_url;
@@ -16,7 +13,6 @@ export function khaltiConnector(setup: ProviderSetup, transport: Transport): Pro
     transport({ url: `${base}${path}`, method: 'POST', headers: { ...headers, ...extra }, body: JSON.stringify(body) });
 
   return {
-    name: 'khalti',
 
     async start(attempt) {
       try {

@@ -3,20 +3,19 @@
 // developer picks what happens. It answers only to the sandbox's own key.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { timingSafeEqual } from 'node:crypto';
-import type { AppContext } from '../../context.js';
 import { csrfToken, csrfValid } from '../../http/csrf.js';
-import { sandboxSetup } from '../provider-setup.js';
+import type { SimulatorTools } from '../provider.js';
 import { sendSimulatorPage } from '../simulator-page.js';
 import { countStatusCheck, findSimulation, findSimulationByTransaction, insertSimulation, pickOutcome, refundSimulation, simulatedOutcomes, simulatedStatus, type SimulatedOutcome } from '../simulator-store.js';
 
 const field = (body: unknown, name: string): unknown => (body as Record<string, unknown> | undefined)?.[name];
 const text = (value: unknown) => (typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '');
 
-export function registerKhaltiSimulator(app: FastifyInstance, ctx: AppContext, csrfSecret: Buffer, silence: () => Promise<void>) {
+export function registerKhaltiSimulator(app: FastifyInstance, { ctx, csrfSecret, silence, sandboxSetup }: SimulatorTools) {
   const base = `${ctx.config.publicUrl}/sandbox/khalti`;
 
   async function authorized(request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
-    const expected = Buffer.from(`Key ${(await sandboxSetup(ctx, 'khalti')).credentials.secret_key}`);
+    const expected = Buffer.from(`Key ${(await sandboxSetup()).credentials.secret_key}`);
     const given = Buffer.from(String(request.headers.authorization ?? ''));
     if (given.length === expected.length && timingSafeEqual(given, expected)) return true;
     reply.code(401).send({ detail: 'Invalid token.', status_code: 401 });
@@ -80,7 +79,7 @@ export function registerKhaltiSimulator(app: FastifyInstance, ctx: AppContext, c
     const simulation = pidx ? await findSimulation(ctx.db, 'khalti', pidx) : undefined;
     if (!simulation) return reply.code(404).send({ detail: 'Not found.' });
     const csrf = csrfToken(request, reply, csrfSecret, { binding: `sandbox:khalti:${pidx}`, secure: ctx.config.publicUrl.startsWith('https:') });
-    return sendSimulatorPage(reply, { provider: 'khalti', simulation, action: '/sandbox/khalti/pay', fields: [['pidx', pidx]], csrf, returnOrigins: [new URL(simulation.details.return_url).origin] });
+    return sendSimulatorPage(reply, { label: 'Khalti', simulation, action: '/sandbox/khalti/pay', fields: [['pidx', pidx]], csrf, returnOrigins: [new URL(simulation.details.return_url).origin] });
   });
 
   // The payer's choice; then back to return_url with Khalti's callback parameters.

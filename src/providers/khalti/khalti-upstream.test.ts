@@ -14,7 +14,7 @@ import { payUpstream, startUpstreamBhuktani } from '../../../test/upstream-payer
 import { handoffLink } from '../../../test/provider-payer.js';
 import { newMerchant, startTestApp, type TestApp } from '../../../test/test-app.js';
 import { setProvider } from '../provider-setup.js';
-import { reconcileAttempts } from '../reconcile-attempts.js';
+import { reconcileAttempts } from '../../provider-payments/reconcile-attempts.js';
 
 const PROCESS_TIMEOUT = 120_000;
 let second: Awaited<ReturnType<typeof startUpstreamBhuktani>>;

@@ -1,9 +1,11 @@
-// The providers the hosted page offers for a payment's environment, in one statement: set up and
-// enabled (in test, a provider nobody set up is its simulator, enabled), and not cooling down.
+// The providers the hosted page offers for a payment, in one statement: set up and enabled in its
+// environment (in test, a provider nobody set up is its simulator, enabled), not cooling down, and
+// taking its amount.
 import type { AppContext } from '../context.js';
 import type { Queryable } from '../db/db.js';
 import type { Environment } from '../environment.js';
-import { providerNames, type ProviderName } from './provider.js';
+import { setupChanges } from '../providers/provider-setup.js';
+import { acceptsAmount, providerNames, type ProviderName } from '../providers/registry.js';
 
 export async function offeredProviders(db: Queryable, environment: Environment, now: Date): Promise<ProviderName[]> {
   const rows = await db.query<{ name: ProviderName }>(
@@ -17,7 +19,7 @@ export async function offeredProviders(db: Queryable, environment: Environment, 
   return rows.map((r) => r.name);
 }
 
-const cached = new WeakMap<object, Map<Environment, { until: number; names: ProviderName[] }>>();
+const cached = new WeakMap<object, Map<Environment, { until: number; changes: number; names: ProviderName[] }>>();
 
 /**
  * The same, read at most once per KEY_CACHE_SECONDS by this instance (as secret keys are): a change
@@ -29,14 +31,16 @@ export async function offeredProvidersCached(ctx: Pick<AppContext, 'db' | 'clock
   let byEnvironment = cached.get(ctx.config);
   if (!byEnvironment) cached.set(ctx.config, (byEnvironment = new Map()));
   const now = Date.now();
+  // This instance's own set-up changes show at once.
+  const changes = setupChanges(ctx);
   const hit = byEnvironment.get(environment);
-  if (hit && hit.until > now) return hit.names;
+  if (hit && hit.until > now && hit.changes === changes) return hit.names;
   const names = await offeredProviders(ctx.db, environment, ctx.clock.now());
-  byEnvironment.set(environment, { until: now + ttlMs, names });
+  byEnvironment.set(environment, { until: now + ttlMs, changes, names });
   return names;
 }
 
-/** Forgets this instance's cached lists (its own set-up changes show at once). */
-export function forgetOfferedProviders(ctx: Pick<AppContext, 'config'>): void {
-  cached.delete(ctx.config);
+/** The providers offered for `payment`: those of its environment that take its amount. */
+export async function offeredFor(ctx: Pick<AppContext, 'db' | 'clock' | 'config'>, payment: { environment: Environment; amount: number }): Promise<ProviderName[]> {
+  return (await offeredProvidersCached(ctx, payment.environment)).filter((name) => acceptsAmount(name, payment.amount));
 }

@@ -8,7 +8,7 @@ import type { AppContext } from '../context.js';
 import { AppError } from '../http/errors.js';
 import { isSettled, moveAttempt, type Attempt } from './attempt-state-machine.js';
 import { findAttempt } from './attempt-store.js';
-import { providerLabels } from './provider.js';
+import { providerLabel } from '../providers/registry.js';
 import { settleAttempt, type Settled } from './settle-attempt.js';
 
 export type AttemptDecision = 'paid' | 'not_paid' | 'ask_again';
@@ -30,7 +30,7 @@ export async function resolveAttempt(ctx: AppContext, input: { actor: Actor; att
       return { kind: 'reopened' } as const;
     });
   }
-  const detail = `${input.decision === 'paid' ? 'paid' : 'not paid'} at ${providerLabels[attempt.provider]}, by ${input.actor.label}`;
+  const detail = `${input.decision === 'paid' ? 'paid' : 'not paid'} at ${providerLabel(attempt.provider)}, by ${input.actor.label}`;
   const answer = input.decision === 'paid' ? ({ kind: 'paid', transactionId: attempt.provider_transaction_id ?? '', fee: attempt.provider_fee, detail } as const) : ({ kind: 'failed', detail } as const);
   const settled = await settleAttempt(ctx, attempt, answer, { payerBack: false, alsoInTransaction: audit(input.decision === 'paid' ? 'Paid' : 'Failed') });
   if (settled.kind === 'already') throw new AppError('conflict', { detail: 'The attempt was settled by someone else meanwhile.' });

@@ -10,10 +10,10 @@ import { AppError } from '../http/errors.js';
 import { postProviderRefundJournal } from '../ledger/provider-journals.js';
 import { findAttempt } from './attempt-store.js';
 import type { Attempt } from './attempt-state-machine.js';
-import { measuredConnector } from './connectors.js';
-import { providerNumbers } from './provider.js';
+import { measuredConnector } from './measured-connector.js';
+import { ledgerNumberOf } from '../providers/registry.js';
 import { findProviderRefund, markProviderRefunded, recordRefundTry, type ProviderRefund } from './provider-refund-store.js';
-import { findProviderSetup } from './provider-setup.js';
+import { findProviderSetup } from '../providers/provider-setup.js';
 import { nextCheck } from './settle-attempt.js';
 
 async function markDone(ctx: AppContext, refund: ProviderRefund, attempt: Pick<Attempt, 'pidx'>, done: { by: string; reference?: string; answer: string }, audit?: { actor: Actor; reason?: string }): Promise<boolean> {
@@ -21,7 +21,7 @@ async function markDone(ctx: AppContext, refund: ProviderRefund, attempt: Pick<A
   return ctx.db.transaction(async (tx) => {
     const marked = await markProviderRefunded(tx, refund.id, { ...done, at: now });
     if (!marked) return false;
-    await postProviderRefundJournal(ctx, tx, { environment: refund.environment, provider: providerNumbers[refund.provider], amount: refund.amount, pidx: attempt.pidx, providerRefundId: refund.id }, now);
+    await postProviderRefundJournal(ctx, tx, { environment: refund.environment, provider: ledgerNumberOf(refund.provider), amount: refund.amount, pidx: attempt.pidx, providerRefundId: refund.id }, now);
     if (audit) {
       await appendAudit(tx, {
         now,

@@ -3,7 +3,7 @@
 // fees, refunds due), read for that one page.
 import type { Queryable } from '../db/db.js';
 import type { Environment } from '../environment.js';
-import type { ProviderName } from './provider.js';
+import { providerNumbersForSql, type ProviderName } from '../providers/registry.js';
 
 export interface ProviderFigures {
   name: ProviderName;
@@ -29,14 +29,14 @@ export interface ProviderFigures {
 export async function providerFigures(db: Queryable): Promise<ProviderFigures[]> {
   const rows = await db.query<Record<string, unknown>>(
     `WITH names AS (
-       SELECT n.name, e.environment FROM unnest(ARRAY['khalti', 'esewa', 'connectips']) AS n (name), unnest(ARRAY['test', 'live']) AS e (environment)
+       SELECT n.name, n.number, n.ord, e.environment FROM unnest($1::text[], $2::int[]) WITH ORDINALITY AS n (name, number, ord), unnest(ARRAY['test', 'live']) AS e (environment)
      ), attempts AS (
        SELECT provider, environment, count(*) AS attempts, count(*) FILTER (WHERE state = 'Paid') AS paid, count(*) FILTER (WHERE state = 'Failed') AS failed,
               count(*) FILTER (WHERE state = 'Surplus') AS surplus, count(*) FILTER (WHERE state IN ('Unknown', 'Escalated')) AS open_unknowns,
               count(*) FILTER (WHERE state = 'Escalated') AS escalated
          FROM provider_attempts GROUP BY provider, environment
      ), money AS (
-       SELECT a.environment, CASE a.owner_id WHEN 1 THEN 'khalti' WHEN 2 THEN 'esewa' WHEN 3 THEN 'connectips' END AS provider,
+       SELECT a.environment, a.owner_id AS number,
               sum(p.amount) FILTER (WHERE a.kind = 'receivable') AS receivable, sum(p.amount) FILTER (WHERE a.kind = 'provider_fee') AS fees,
               sum(p.amount) FILTER (WHERE a.kind = 'refund_due') AS refunds_due
          FROM ledger_accounts a JOIN postings p ON p.account_id = a.id
@@ -49,8 +49,9 @@ export async function providerFigures(db: Queryable): Promise<ProviderFigures[]>
        FROM names n
        LEFT JOIN attempts t ON t.provider = n.name AND t.environment = n.environment
        LEFT JOIN provider_health h ON h.name = n.name AND h.environment = n.environment
-       LEFT JOIN money m ON m.provider = n.name AND m.environment = n.environment
-      ORDER BY n.environment DESC, array_position(ARRAY['khalti', 'esewa', 'connectips'], n.name)`,
+       LEFT JOIN money m ON m.number = n.number AND m.environment = n.environment
+      ORDER BY n.environment DESC, n.ord`,
+    providerNumbersForSql(),
   );
   return rows.map((r) => {
     const calls = Number(r.calls);

@@ -1,7 +1,7 @@
 // The SQL of money owed back to payers at providers (migration 040's provider_refunds).
 import type { Queryable } from '../db/db.js';
 import type { Environment } from '../environment.js';
-import type { ProviderName } from './provider.js';
+import type { ProviderName } from '../providers/registry.js';
 
 export interface ProviderRefund {
   id: number;

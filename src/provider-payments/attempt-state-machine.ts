@@ -10,7 +10,7 @@
 import type { Queryable } from '../db/db.js';
 import { Statement } from '../db/statement.js';
 import type { Environment } from '../environment.js';
-import type { ProviderName } from './provider.js';
+import type { ProviderName } from '../providers/registry.js';
 
 export const attemptStates = ['Started', 'Unknown', 'Paid', 'Surplus', 'Failed', 'Escalated'] as const;
 export type AttemptState = (typeof attemptStates)[number];

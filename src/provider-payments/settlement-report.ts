@@ -1,5 +1,5 @@
-// A provider's settlement report (a CSV) matched against the ledger (contract section 13:
-// `bhuktani provider reconcile`). Each provider's columns are named below and in docs/providers.md;
+// A provider's settlement report (a CSV) matched against the ledger (`bhuktani provider reconcile`).
+// Each provider's columns are named by its descriptor (its folder) and in docs/providers.md;
 // headers are matched without regard to case, spaces or underscores, amounts are rupees (`1,234.50`).
 // Every collected attempt (Paid or Surplus) must be in the report with its amount and, where the
 // report has one, its fee; every row of the report must be such an attempt. Only attempts of the
@@ -10,23 +10,8 @@ import type { AppContext } from '../context.js';
 import type { Environment } from '../environment.js';
 import { AppError } from '../http/errors.js';
 import { localDay } from '../local-days.js';
-import { paisaOf } from './esewa/signature.js';
-import type { ProviderName } from './provider.js';
-
-interface Columns {
-  /** The column naming the payment, and which of the attempt's ids it is. */
-  key: string[];
-  keyField: 'provider_transaction_id' | 'idx';
-  amount: string[];
-  fee: string[];
-  date: string[];
-}
-
-export const reportColumns: Record<ProviderName, Columns> = {
-  khalti: { key: ['transaction_id', 'transaction id', 'idx'], keyField: 'provider_transaction_id', amount: ['amount'], fee: ['fee', 'fee_amount', 'service charge'], date: ['date', 'created_on', 'transaction date'] },
-  esewa: { key: ['ref_id', 'reference id', 'reference code', 'transaction_code'], keyField: 'provider_transaction_id', amount: ['total_amount', 'amount'], fee: ['commission', 'fee'], date: ['date', 'transaction date'] },
-  connectips: { key: ['txn_id', 'txnid', 'reference_id', 'merchant txn id'], keyField: 'idx', amount: ['txn_amount', 'amount'], fee: ['charge_amount', 'charge', 'fee'], date: ['txn_date', 'date'] },
-};
+import { paisaOf } from '../providers/esewa/signature.js';
+import { descriptorOf, type ProviderName } from '../providers/registry.js';
 
 /** RFC 4180: quoted fields, doubled quotes, CRLF or LF. */
 export function parseCsv(text: string): string[][] {
@@ -84,7 +69,7 @@ export async function reconcileReport(
   ctx: AppContext,
   input: { actor: Actor; name: ProviderName; environment: Environment; fileName: string; csv: string },
 ): Promise<Reconciliation> {
-  const columns = reportColumns[input.name];
+  const columns = descriptorOf(input.name).settlementReport;
   const [header, ...lines] = parseCsv(input.csv);
   if (!header) throw new AppError('bad_request', { detail: 'The file is empty.' });
   const at = (names: string[]) => header.map(normal).findIndex((h) => names.map(normal).includes(h));

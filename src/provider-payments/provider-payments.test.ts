@@ -1,6 +1,6 @@
-// The hosted page's ways to pay through providers, end to end against each provider's sandbox
-// simulator (contract section 13): the payer picks Khalti, eSewa or connectIPS, pays on its page,
-// comes back; the payment completes only on the provider's server-to-server answer.
+// The hosted page's ways to pay through providers, end to end against each registered provider's
+// sandbox simulator: the payer picks one, pays on its page, comes back; the payment completes only on
+// the provider's server-to-server answer.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyLedger } from '../ledger/verify-ledger.js';
 import { merchantApi, validInitiate } from '../../test/api-client.js';
@@ -9,7 +9,7 @@ import { providerPayer } from '../../test/provider-payer.js';
 import { newMerchant, startTestApp, type TestApp } from '../../test/test-app.js';
 import { reconcileAttempts } from './reconcile-attempts.js';
 import { ESEWA_FORM, esewaForm, postForm } from '../../test/esewa-client.js';
-import type { ProviderName } from './provider.js';
+import { providerLabel, providerNames, recordTypeOf, type ProviderName } from '../providers/registry.js';
 
 let t: TestApp;
 let api: ReturnType<typeof merchantApi>;
@@ -26,18 +26,15 @@ async function initiate(amount = 1500) {
   return body.pidx as string;
 }
 
-const providers: [ProviderName, string][] = [
-  ['khalti', 'Khalti payment'],
-  ['esewa', 'eSewa payment'],
-  ['connectips', 'connectIPS payment'],
-];
+// Every registered provider, with the list's name of a payment through it.
+const providers: [ProviderName, string][] = providerNames.map((name) => [name, recordTypeOf(name)]);
 
 describe.each(providers)('paying through %s in the sandbox', (name, typeName) => {
   it('offers the provider on the hosted page, as a button named for it', async () => {
     const pidx = await initiate();
     const page = await providerPayer(t.app).browser.open(pidx);
     expect(page.body).toContain(`name="provider" value="${name}"`);
-    expect(page.body).toMatch(new RegExp(`<button type="submit" class="provider provider-${name}">${{ khalti: 'Khalti', esewa: 'eSewa', connectips: 'connectIPS' }[name]}</button>`));
+    expect(page.body).toMatch(new RegExp(`<button type="submit" class="provider provider-${name}">${providerLabel(name)}</button>`));
   });
 
   it('completes the payment once the provider says it was paid, with the record named for the provider', async () => {

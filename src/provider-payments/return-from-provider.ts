@@ -6,13 +6,10 @@ import type { AppContext } from '../context.js';
 import { findPayment } from '../payments/payment-store.js';
 import { returnStatusOf, type PayerReturn } from '../payments/return-status.js';
 import type { PayerErrorCode } from '../payments/payer-error.js';
-import { connectipsReturnedAttempt } from './connectips/connectips-connector.js';
-import { esewaReturnedAttempt } from './esewa/esewa-connector.js';
-import { khaltiReturnedAttempt } from './khalti/khalti-connector.js';
 import { findAttempt, setProviderReference } from './attempt-store.js';
-import { measuredConnector } from './connectors.js';
-import type { ProviderName } from './provider.js';
-import { findProviderSetup } from './provider-setup.js';
+import { measuredConnector } from './measured-connector.js';
+import { descriptorOf, type ProviderName } from '../providers/registry.js';
+import { findProviderSetup } from '../providers/provider-setup.js';
 import { settleAttempt } from './settle-attempt.js';
 
 export type ReturnResult =
@@ -21,8 +18,6 @@ export type ReturnResult =
   /** Paid at the provider for a payment decided before: the payer is told it is refunded, then sent on. */
   | { kind: 'surplus'; pidx: string; back?: PayerReturn }
   | { kind: 'not-found' };
-
-const returnedAttempt = { khalti: khaltiReturnedAttempt, esewa: esewaReturnedAttempt, connectips: connectipsReturnedAttempt };
 
 const ATTEMPT = /^[A-Za-z0-9]{1,40}$/;
 
@@ -35,7 +30,7 @@ async function onwards(ctx: AppContext, pidx: string, notice?: PayerErrorCode): 
 }
 
 export async function returnFromProvider(ctx: AppContext, name: ProviderName, path: string[], query: Record<string, string>): Promise<ReturnResult> {
-  const idx = returnedAttempt[name](path, query);
+  const idx = descriptorOf(name).returnedAttempt(path, query);
   const attempt = idx && ATTEMPT.test(idx) ? await findAttempt(ctx.db, idx) : undefined;
   if (!attempt || attempt.provider !== name) return { kind: 'not-found' };
   if (attempt.state !== 'Started') {

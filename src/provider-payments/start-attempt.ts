@@ -8,26 +8,27 @@ import type { Payment } from '../payments/payment.js';
 import { PayerError } from '../payments/payer-error.js';
 import { moveAttempt } from './attempt-state-machine.js';
 import { insertAttempt } from './attempt-store.js';
-import { measuredConnector } from './connectors.js';
-import { offeredProvidersCached } from './offered-providers.js';
-import { ProviderUnavailableError, qrWays, type ProviderName, type ProviderRedirect } from './provider.js';
-import { qrPagePath } from '../provider-payments/qr-wait.js';
-import { findProviderSetup } from './provider-setup.js';
+import { measuredConnector } from './measured-connector.js';
+import { offeredFor } from './offered-providers.js';
+import { ProviderUnavailableError, type ProviderRedirect } from '../providers/provider.js';
+import { descriptorOf, type ProviderName } from '../providers/registry.js';
+import { qrPagePath } from './qr-wait.js';
+import { findProviderSetup } from '../providers/provider-setup.js';
 
 /** Where a provider sends the payer back: PUBLIC_URL/pay/return/<provider>/<attempt>/<outcome>. */
 export const returnUrl = (publicUrl: string, name: ProviderName, attemptIdx: string, outcome: 'success' | 'failure') =>
   `${publicUrl}/pay/return/${name}/${encodeURIComponent(attemptIdx)}/${outcome}`;
 
 /**
- * `way`: `qr` for a provider's QR (the payer goes to its page on the hosted page); otherwise the
- * provider's own page.
+ * `way`: `qr` for the provider's QR, which the hosted page shows (the payer goes to its page there);
+ * otherwise the provider's own page.
  */
 export async function startProviderAttempt(ctx: AppContext, { payment, merchant }: { payment: Payment; merchant: Pick<Merchant, 'name'> }, name: ProviderName, way: 'page' | 'qr' = 'page'): Promise<ProviderRedirect> {
   const now = ctx.clock.now();
   await assertPayable(ctx.db, payment, now);
-  if (!(await offeredProvidersCached(ctx, payment.environment)).includes(name)) throw new PayerError('provider_unavailable');
+  if (!(await offeredFor(ctx, payment)).includes(name)) throw new PayerError('provider_unavailable');
   const setup = await findProviderSetup(ctx, name, payment.environment);
-  if (!setup?.enabled || (way === 'qr' && !qrWays[name])) throw new PayerError('provider_unavailable');
+  if (!setup?.enabled || (way === 'qr' && !descriptorOf(name).qr)) throw new PayerError('provider_unavailable');
   // 12 random bytes: 17 letters and digits, within connectIPS's 20 for a TXNID.
   const idx = ctx.ids.random(12);
   const attempt = { idx, pidx: payment.pidx, environment: payment.environment, provider: name, amount: payment.amount, now, nextCheckAt: new Date(now.getTime() + ctx.config.providerReconcileIntervalSeconds * 2000) };

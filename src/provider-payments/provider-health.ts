@@ -5,7 +5,7 @@
 import type { AppContext } from '../context.js';
 import type { Queryable } from '../db/db.js';
 import type { Environment } from '../environment.js';
-import type { ProviderName } from './provider.js';
+import type { ProviderName } from '../providers/registry.js';
 
 export type Operation = 'start' | 'status' | 'refund';
 

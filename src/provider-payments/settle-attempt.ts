@@ -14,7 +14,8 @@ import { transition } from '../payments/state-machine.js';
 import { insertProviderPaymentRecord, setPaymentRecordState } from '../transactions/transaction-store.js';
 import { isSettled, moveAttempt, type Attempt } from './attempt-state-machine.js';
 import { lockAttempt, recordCheck } from './attempt-store.js';
-import { providerNumbers, recordTypeOfProvider, type ProviderAnswer } from './provider.js';
+import { type ProviderAnswer } from '../providers/provider.js';
+import { ledgerNumberOf, recordTypeOf } from '../providers/registry.js';
 import { insertProviderRefund } from './provider-refund-store.js';
 import { completeInOneStatement } from './provider-completion.js';
 
@@ -70,7 +71,7 @@ const holdsPayment = (payment: Payment, attempt: Attempt) => payment.status === 
  */
 async function pay(ctx: AppContext, attempt: Attempt, answer: Extract<ProviderAnswer, { kind: 'paid' }>, also: AlsoInTransaction | undefined, checkOrder: boolean): Promise<Settled> {
   const now = ctx.clock.now();
-  const provider = providerNumbers[attempt.provider];
+  const provider = ledgerNumberOf(attempt.provider);
   const paidFields = { answer: answer.detail, providerTransactionId: answer.transactionId, providerFee: answer.fee };
   return ctx.db.transaction(async (tx) => {
     const current = await lockAttempt(tx, attempt.id);
@@ -90,7 +91,7 @@ async function pay(ctx: AppContext, attempt: Attempt, answer: Extract<ProviderAn
       if (moved) {
         await moveAttempt(tx, current, 'pay', { ...paidFields, transactionId }, now);
         await postProviderPaymentJournal(ctx, tx, moved, { provider, providerFee: answer.fee }, now);
-        await insertProviderPaymentRecord(tx, moved, { type: recordTypeOfProvider[attempt.provider], state: 'Completed', at: now });
+        await insertProviderPaymentRecord(tx, moved, { type: recordTypeOf(attempt.provider), state: 'Completed', at: now });
         await also?.(tx);
         return { kind: 'completed', payment: moved } as const;
       }
@@ -147,7 +148,7 @@ async function doubt(ctx: AppContext, attempt: Attempt, detail: string, checkOrd
       const held = await transition(tx, payment.pidx, { name: 'provider_hold', transactionId }, now);
       if (held) {
         await moveAttempt(tx, current, 'doubt', { answer: detail, transactionId, nextCheckAt }, now);
-        await insertProviderPaymentRecord(tx, held, { type: recordTypeOfProvider[attempt.provider], state: 'Confirmed', at: now });
+        await insertProviderPaymentRecord(tx, held, { type: recordTypeOf(attempt.provider), state: 'Confirmed', at: now });
         return { kind: 'held', payment: held } as const;
       }
     }

@@ -9,11 +9,11 @@ import type { AppContext } from '../context.js';
 import type { Logger } from 'pino';
 import { leaseDueAttempts } from './attempt-store.js';
 import type { Attempt } from './attempt-state-machine.js';
-import { measuredConnector } from './connectors.js';
+import { measuredConnector } from './measured-connector.js';
 import { flushHealth } from './provider-health.js';
 import { leaseDueRefunds } from './provider-refund-store.js';
 import { refundAtProvider } from './provider-refunds.js';
-import { findProviderSetup } from './provider-setup.js';
+import { findProviderSetup } from '../providers/provider-setup.js';
 import { settleAttempt } from './settle-attempt.js';
 
 const BATCH = 50;

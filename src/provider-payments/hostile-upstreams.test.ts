@@ -4,15 +4,15 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { khaltiConnector } from './khalti/khalti-connector.js';
-import { esewaConnector } from './esewa/esewa-connector.js';
-import { esewaSignature } from './esewa/signature.js';
-import { connectipsConnector } from './connectips/connectips-connector.js';
-import { validationAnswer } from './connectips/transformers.js';
-import { initiated, lookupAnswer } from './khalti/transformers.js';
-import { statusAnswer } from './esewa/transformers.js';
-import { fetchTransport, MAX_ANSWER_BYTES } from './provider-http.js';
-import type { ProviderSetup } from './provider-setup.js';
+import { khaltiConnector } from '../providers/khalti/khalti-connector.js';
+import { esewaConnector } from '../providers/esewa/esewa-connector.js';
+import { esewaSignature } from '../providers/esewa/signature.js';
+import { connectipsConnector } from '../providers/connectips/connectips-connector.js';
+import { validationAnswer } from '../providers/connectips/transformers.js';
+import { initiated, lookupAnswer } from '../providers/khalti/transformers.js';
+import { statusAnswer } from '../providers/esewa/transformers.js';
+import { fetchTransport, MAX_ANSWER_BYTES } from '../providers/provider-http.js';
+import type { ProviderSetup } from '../providers/provider-setup.js';
 
 let server: Server;
 let base: string;

@@ -1,0 +1,91 @@
+// The registry is the one list of providers: every other place that names them is derived from it
+// or held to it here (the store's checks, the ledger's numbers, the list's type names, the typed
+// client's names, the CLI's flags, the console's labels, the refund way).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '../db/db.js';
+import { openTestDb } from '../../test/test-app.js';
+import { attemptTimelineEntry } from '../provider-payments/attempt-timeline.js';
+import { recordTypeOf as recordOf } from '../transactions/transaction-record.js';
+import type { ProviderSetup } from './provider.js';
+import { providerNames, providers, recordTypeOf } from './registry.js';
+
+const setupOf = (name: string): ProviderSetup => ({ name, environment: 'test', enabled: true, sandbox: true, settings: {}, credentials: {} });
+
+describe('the providers’ registry', () => {
+  let db: Db;
+  beforeAll(async () => {
+    db = await openTestDb();
+  });
+  afterAll(async () => {
+    await db.close();
+  });
+
+  /** Each CHECK of `table` on `column`, evaluated for `value` by the store itself. */
+  async function checksHold(table: string, column: string, value: string): Promise<boolean[]> {
+    const checks = await db.query<{ def: string }>(
+      `SELECT pg_get_constraintdef(c.oid) AS def FROM pg_constraint c JOIN pg_class t ON t.oid = c.conrelid
+        WHERE t.relname = $1 AND c.contype = 'c' AND pg_get_constraintdef(c.oid) ~ $2`,
+      [table, `\\m${column}\\M`],
+    );
+    expect(checks.length, `${table}.${column} has a check`).toBeGreaterThan(0);
+    return Promise.all(
+      checks.map(async ({ def }) => {
+        const expression = def.replace(/^CHECK /, '').replace(/ NOT VALID$/, '').replace(new RegExp(`\\b${column}\\b`, 'g'), '$1::text');
+        const [row] = await db.query<{ holds: boolean }>(`SELECT (${expression}) AS holds`, [value]);
+        return row.holds;
+      }),
+    );
+  }
+
+  it('names each provider as the store’s checks allow, and no check lists providers', async () => {
+    for (const name of providerNames) {
+      expect(await checksHold('providers', 'name', name)).not.toContain(false);
+      expect(await checksHold('provider_attempts', 'provider', name)).not.toContain(false);
+      expect(await checksHold('transactions', 'type', recordTypeOf(name))).not.toContain(false);
+    }
+    expect(await checksHold('providers', 'name', 'Not A Name')).toContain(false);
+    expect(await checksHold('transactions', 'type', 'Payment')).toContain(false);
+    const listing = await db.query<{ def: string }>(`SELECT pg_get_constraintdef(oid) AS def FROM pg_constraint WHERE contype = 'c'`);
+    for (const name of providerNames) expect(listing.filter((c) => c.def.includes(`'${name}'`)).map((c) => c.def)).toEqual([]);
+  });
+
+  it('gives each provider its own ledger number, its label’s list name, and keeps the numbers it gave', () => {
+    const numbers = providerNames.map((name) => providers[name].ledgerNumber);
+    expect(new Set(numbers).size).toBe(numbers.length);
+    expect(numbers.every((n) => Number.isSafeInteger(n) && n > 0)).toBe(true);
+    // Ledger accounts of these numbers hold money: a number never moves to another provider.
+    expect({ khalti: providers.khalti.ledgerNumber, esewa: providers.esewa.ledgerNumber, connectips: providers.connectips.ledgerNumber }).toEqual({ khalti: 1, esewa: 2, connectips: 3 });
+    for (const name of providerNames) {
+      expect(providers[name].recordType).toBe(`${providers[name].label} payment`);
+      expect(recordOf(providers[name].recordType)).toEqual({ idx: `${name}_payment`, name: providers[name].recordType });
+    }
+    expect(new Set(providerNames.map((name) => providers[name].label)).size).toBe(providerNames.length);
+  });
+
+  it('is in the typed client’s record types, and words each provider’s attempts on the timeline', () => {
+    const client = readFileSync(join(import.meta.dirname, '..', 'client', 'types.ts'), 'utf8');
+    const declared = /type: \{ idx: string; name: ([^\n]*)/.exec(client)![1];
+    for (const name of providerNames) {
+      expect(declared).toContain(`'${recordTypeOf(name)}'`);
+      expect(attemptTimelineEntry('attempt_start', { provider: name })?.title).toBe(`Payer chose ${providers[name].label}`);
+    }
+  });
+
+  it('labels every set-up field for people, with one CLI flag each, and refunds by API exactly when the connector has one', () => {
+    for (const name of providerNames) {
+      const { setup } = providers[name];
+      const flags = setup.map((f) => ('flag' in f && f.flag) || f.name.replace(/_/g, '-'));
+      expect(new Set(flags).size, name).toBe(flags.length);
+      expect(flags).not.toContain('env');
+      for (const field of setup) {
+        expect(field.name).toMatch(/^[a-z][a-z0-9_]*$/);
+        expect(field.label).toMatch(/^[A-Z]/);
+      }
+      const connector = providers[name].connector(setupOf(name), async () => ({ status: 200, contentType: 'application/json', text: '{}' }));
+      expect(typeof connector.refund === 'function', name).toBe(providers[name].refundsByApi);
+      expect(providers[name].amounts.least).toBeGreaterThanOrEqual(10);
+    }
+  });
+});

@@ -1,0 +1,42 @@
+// Every provider Bhuktani speaks to, one line each: a provider is its folder and its line here.
+// Everything else that names providers (the CLI's options, the console's forms, the hosted page's
+// buttons, the list's type names, the ledger's accounts, the simulators' routes, the settlement
+// report's columns) is derived from these descriptors, and registry.test.ts holds the rest (the
+// store's checks, the typed client's names) to them.
+import { connectips } from './connectips/connectips.js';
+import { esewa } from './esewa/esewa.js';
+import { fonepay } from './fonepay/fonepay.js';
+import { khalti } from './khalti/khalti.js';
+import type { ProviderDescriptor } from './provider.js';
+
+/** In the order the hosted page offers them. */
+export const providers = {
+  khalti,
+  esewa,
+  connectips,
+  fonepay,
+} as const satisfies Record<string, ProviderDescriptor>;
+
+export type ProviderName = keyof typeof providers;
+export const providerNames = Object.keys(providers) as ProviderName[];
+
+export const isProviderName = (value: unknown): value is ProviderName => typeof value === 'string' && Object.hasOwn(providers, value);
+
+export const descriptorOf = (name: ProviderName): ProviderDescriptor => providers[name];
+export const providerLabel = (name: ProviderName): string => providers[name].label;
+/** The list's `type.name` of a payment through it. */
+export const recordTypeOf = (name: ProviderName): ProviderRecordType => providers[name].recordType;
+export type ProviderRecordType = (typeof providers)[ProviderName]['recordType'];
+/** The owner id of its ledger accounts. */
+export const ledgerNumberOf = (name: ProviderName): number => providers[name].ledgerNumber;
+/** Which provider owns ledger accounts of `owner_id` `number`. */
+export const providerOfLedgerNumber = (number: number): ProviderName | undefined => providerNames.find((name) => providers[name].ledgerNumber === number);
+
+/** Whether the provider takes a payment of `amount` paisa. */
+export function acceptsAmount(name: ProviderName, amount: number): boolean {
+  const { least, most } = providers[name].amounts as ProviderDescriptor['amounts'];
+  return amount >= least && (most === undefined || amount <= most);
+}
+
+/** The names and ledger numbers as parallel arrays, for SQL's unnest (`unnest($1::text[], $2::int[])`). */
+export const providerNumbersForSql = (): [string[], number[]] => [providerNames, providerNames.map(ledgerNumberOf)];
