@@ -14,8 +14,8 @@ const setupOf = (merchantCode: string, secretKey: string): ProviderSetup => ({
   environment: 'test',
   enabled: true,
   sandbox: false,
-  settings: { base_url: 'https://dev-clientapi.fonepay.com', merchant_code: merchantCode },
-  credentials: { secret_key: secretKey, username: 'admin', password: 'admin123456' },
+  settings: { base_url: 'https://dev-clientapi.fonepay.com', merchant_code: merchantCode, username: 'admin' },
+  credentials: { secret_key: secretKey, password: 'admin123456' },
 });
 const NBQM = setupOf('NBQM', NBQM_KEY);
 

@@ -53,8 +53,8 @@ const plain = (text: string, length: number, marks = ' ._-') => text.replace(new
 export const fonepayReturnedAttempt = (path: string[], query: Record<string, string>): string | undefined => (path[0] && (query.PRN === undefined || query.PRN === path[0]) ? path[0] : undefined);
 
 export function fonepayConnector(setup: ProviderSetup, transport: Transport): Provider & Required<Pick<Provider, 'startQr'>> {
-  const { base_url: base, merchant_code: merchantCode } = setup.settings;
-  const { secret_key: secretKey, username, password } = setup.credentials;
+  const { base_url: base = '', merchant_code: merchantCode, username } = setup.settings;
+  const { secret_key: secretKey, password } = setup.credentials;
   const qrApi = `${qrApiBase(base)}/merchant/merchantDetailsForThirdParty`;
 
   const ask = async (request: HttpRequest, read: (answer: Awaited<ReturnType<Transport>>) => ProviderAnswer): Promise<ProviderAnswer> => {

@@ -35,8 +35,8 @@ beforeAll(async () => {
   await sandbox.register(cookie);
   registerFonepaySimulator(sandbox, { ctx: t.ctx, csrfSecret: randomBytes(32), silence: () => new Promise((resolve) => setTimeout(resolve, TIMEOUT_MS * 3)), sandboxSetup: async () => setup });
   await sandbox.ready();
-  const { merchant_code, ...credentials } = FONEPAY_TEST_MERCHANT;
-  setup = { name: 'fonepay', environment: 'test', enabled: true, sandbox: true, settings: { base_url: `${t.ctx.config.publicUrl}/sandbox/fonepay`, merchant_code }, credentials };
+  const { merchant_code, username, secret_key, password } = FONEPAY_TEST_MERCHANT;
+  setup = { name: 'fonepay', environment: 'test', enabled: true, sandbox: true, settings: { base_url: `${t.ctx.config.publicUrl}/sandbox/fonepay`, merchant_code, username }, credentials: { secret_key, password } };
 });
 afterAll(async () => {
   await sandbox?.close();
