@@ -276,7 +276,7 @@ export async function portalPlugin(app: FastifyInstance, { ctx, csrfSecret }: { 
     }
   });
 
-  registerQrRoutes(app, ctx);
+  registerQrRoutes(app, ctx, notFound);
 
   // The provider sends the payer back here; its own server is asked before anything is decided.
   app.get('/pay/return/:provider/*', async (request, reply) => {

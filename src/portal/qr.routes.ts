@@ -2,7 +2,7 @@
 // script asks which page comes next. Each answer asks the provider first when it is the request's
 // turn (provider-payments/qr-wait.ts); a QR paid, declined or decided otherwise goes on through the
 // provider's return address (…/<attempt>/qr), which shows what came of it, as for any return.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import { returnOrigins } from '../doors/return-address.js';
 import { setPageHeaders } from '../http/page-headers.js';
@@ -15,7 +15,8 @@ import { descriptorOf } from '../providers/registry.js';
 import { findCheckout } from './checkout-store.js';
 import { qrPage } from './qr-page.js';
 
-export function registerQrRoutes(app: FastifyInstance, ctx: AppContext) {
+/** `notFound`: the hosted page's own not-found page. */
+export function registerQrRoutes(app: FastifyInstance, ctx: AppContext, notFound: (request: FastifyRequest, reply: FastifyReply) => unknown) {
   /** The attempt and its payment, and the page that follows the QR page when there is one. */
   async function load(request: FastifyRequest, ask: boolean) {
     const found = await findQrAttempt(ctx, (request.params as { idx: string }).idx);
@@ -34,7 +35,7 @@ export function registerQrRoutes(app: FastifyInstance, ctx: AppContext) {
   app.get('/pay/qr/:idx', async (request, reply) => {
     const asked = (request.query as Record<string, unknown>).ask === '1';
     const loaded = await load(request, asked);
-    if (!loaded) return reply.code(404).type('text/plain').send('Not found');
+    if (!loaded) return notFound(request, reply);
     if (loaded.next) return reply.code(303).redirect(loaded.next);
     const { payment, merchant } = loaded.checkout;
     const setup = await findProviderSetup(ctx, loaded.attempt.provider, payment.environment);
