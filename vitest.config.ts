@@ -1,12 +1,14 @@
 import { defineConfig } from 'vitest/config';
 import { PROCESS_SUITE } from './vitest.processes.config.js';
+import { SANDBOX_SUITE } from './vitest.sandbox.config.js';
 
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     // The HA suite builds a cluster of its own: `npm run test:ha` (vitest.ha.config.ts); the CLI's
-    // and the long reliability files run as `npm run test:processes` (vitest.processes.config.ts).
-    exclude: ['test/ha/**', ...PROCESS_SUITE, 'node_modules/**'],
+    // and the long reliability files run as `npm run test:processes` (vitest.processes.config.ts); the
+    // providers' real sandboxes as `npm run test:sandbox` (vitest.sandbox.config.ts).
+    exclude: ['test/ha/**', ...PROCESS_SUITE, ...SANDBOX_SUITE, 'node_modules/**'],
     globalSetup: ['test/global-setup.ts'],
     setupFiles: ['test/cheap-passwords.ts'],
     testTimeout: 30_000,

@@ -2,7 +2,7 @@
 // transaction_uuid each time, form-encoded as a browser posts it), against the INSERT reference as
 // initiate is; the status check over a thousand eSewa payments, against the SELECT reference as
 // lookup is. The forms are signed with the door's own signature code, as an eSewa client would.
-import { signFields } from '../src/doors/esewa-epay/signature.js';
+import { signFields } from '../src/protocols/esewa-epay/signature.js';
 import { inParallel, type Client } from './http.js';
 import { measureLoad, type LoadResult } from './load.js';
 import { cpuWindow, type CpuSplit } from './processes.js';

@@ -30,6 +30,7 @@ import { totpCode } from '../src/people/totp.js';
 import { markPayout } from '../src/settlements/move-payout.js';
 import { requestPayout } from '../src/settlements/request-payout.js';
 import { invitationLinkFor, newOperator, type TestOperator } from '../test/console-client.js';
+import { esewaForm } from '../test/esewa-client.js';
 import { mailedLinkSoon } from '../test/dashboard-client.js';
 import { merchantIn } from '../test/merchant-approval.js';
 import { operatorWallet, payerBrowser, payWithLiveWallet } from '../test/portal-client.js';
@@ -128,6 +129,10 @@ function order(overrides: Record<string, unknown> = {}) {
     ...overrides,
   };
 }
+
+/** A merchant with eSewa's sandbox keys, made once. */
+let esewaOne: ReturnType<typeof newMerchant> | undefined;
+const esewaMerchant = () => (esewaOne ??= newMerchant(suite.service.t.ctx, { name: 'Kathmandu Books' }));
 
 /** The shop's server initiates with `key` (the harness merchant's unless given): the payment_url. */
 const initiate = async (body = order(), key?: string) => (await suite.service.initiate(body, key)).payment_url;
@@ -334,7 +339,7 @@ const PAGES: PageKind[] = [
       await page.goto(await initiate());
       await page.getByRole('button', { name: 'eSewa', exact: true }).click();
       await page.getByRole('button', { name: 'Cancel', exact: true }).click();
-      await page.getByText(t.payerErrors.provider_not_paid).waitFor();
+      await page.getByText(t.providers.notPaidThere('eSewa')).waitFor();
     },
   },
   {
@@ -413,6 +418,19 @@ const PAGES: PageKind[] = [
       await enterWallet(page, SANDBOX.mobile, SANDBOX.mpin, t);
       await enterOtp(page, SANDBOX.otp, t);
       await page.getByRole('heading', { name: t.receipt.Completed.title }).waitFor();
+    },
+  },
+  // Paying through eSewa's form: its parts of the total, in the payer's language.
+  {
+    name: 'portal: a payment of eSewa’s form, its parts of the total',
+    as: 'visitor',
+    payer: true,
+    open: async (page) => {
+      const fields = esewaForm((await esewaMerchant()).esewa.test, { tax_amount: '10', product_delivery_charge: '5', total_amount: '115', success_url: `${suite.shop.origin}/ok`, failure_url: `${suite.shop.origin}/no` });
+      await page.goto(`${suite.shop.origin}/checkout`);
+      await page.setContent(`<form method="post" action="${suite.service.origin}/api/epay/main/v2/form">${Object.entries(fields).map(([n, v]) => `<input type="hidden" name="${n}" value="${v}">`).join('')}</form>`);
+      await page.locator('form').evaluate((form: HTMLFormElement) => form.submit());
+      await page.waitForURL((url) => url.origin === suite.service.origin && url.pathname === '/pay/');
     },
   },
 
@@ -618,6 +636,38 @@ const PAGES: PageKind[] = [
       await page.getByText('Payout requested.').waitFor();
       await page.getByRole('link', { name: 'Statement' }).first().click();
       await page.getByText('Payout statement').waitFor();
+    },
+  },
+  {
+    name: 'dashboard: payment links, the create form refused',
+    as: 'merchant',
+    open: async (page) => {
+      await page.goto(`${suite.service.origin}/dashboard/links`);
+      await page.getByLabel('The payer chooses, between a least and a most').check();
+      await page.getByRole('button', { name: 'Create link' }).click();
+      await page.getByText('Check the fields marked below.').waitFor();
+    },
+  },
+  {
+    name: 'dashboard: one payment link',
+    as: 'merchant',
+    open: async (page) => {
+      await page.goto(`${suite.service.origin}/dashboard/links`);
+      await page.getByLabel('What is it for').fill('Tuition, Baisakh');
+      await page.getByLabel('Fixed amount in rupees').fill('1,23,456.50');
+      await page.getByLabel('Last day (optional)').fill('2099-12-27');
+      await page.getByRole('button', { name: 'Create link' }).click();
+      await page.getByText('Payment link created.').waitFor();
+    },
+  },
+  {
+    name: 'dashboard: a payment link’s counter card',
+    as: 'merchant',
+    open: async (page) => {
+      await page.goto(`${suite.service.origin}/dashboard/links`);
+      await page.getByRole('link', { name: 'Tuition, Baisakh' }).first().click();
+      await page.getByRole('link', { name: 'Print for the counter' }).click();
+      await page.getByText('Scan to pay').waitFor();
     },
   },
   { name: 'dashboard: team', as: 'merchant', open: visit('/dashboard/team') },

@@ -2,6 +2,7 @@ import type { FastifyInstance, RouteOptions } from 'fastify';
 import type { AppContext } from './context.js';
 import { authenticate } from './http/authenticate.js';
 import { idempotency } from './http/idempotency.js';
+import { acceptMultipart } from './http/multipart-body.js';
 import { apiRateLimit } from './http/rate-limit.js';
 import { secretKeyResolver } from './merchants/secret-key-resolver.js';
 import { registerInitiate } from './doors/khalti-v2/initiate.route.js';
@@ -17,6 +18,7 @@ export async function apiPlugin(app: FastifyInstance, { ctx, routes }: { ctx: Ap
   app.addHook('onRoute', (route) => {
     routes.push(route);
   });
+  acceptMultipart(app);
   app.addHook('onRequest', authenticate(secretKeyResolver(ctx)));
   app.addHook('onRequest', apiRateLimit(ctx.limiter, ctx.config));
   idempotency(app, ctx);

@@ -1,6 +1,6 @@
-// The README's configuration table names every variable the service reads, and nothing else: the
-// names come from loadConfig itself (an environment that records what is read), so a new variable
-// without a row, or a row whose variable is gone, fails here by name.
+// The configuration table of docs/configuration.md names every variable the service reads, and
+// nothing else: the names come from loadConfig itself (an environment that records what is read), so
+// a new variable without a row, or a row whose variable is gone, fails here by name.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -21,7 +21,7 @@ function namesRead(values: Record<string, string>): Set<string> {
       return name in target;
     },
     ownKeys() {
-      throw new Error('loadConfig lists the environment: read each variable by name, so that the README check sees it');
+      throw new Error('loadConfig lists the environment: read each variable by name, so that the check of the configuration table sees it');
     },
   });
   loadConfig(recording, false);
@@ -44,10 +44,10 @@ function variablesRead(): string[] {
   return [...new Set([...namesRead({}), ...namesRead(everythingOn)])].sort();
 }
 
-/** The first column of the table under the README's "## Configuration". */
+/** The first column of the table under docs/configuration.md's "## Configuration". */
 function variablesDocumented(): string[] {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const section = readme.split(/^## Configuration$/m)[1]?.split(/^#/m)[0] ?? '';
+  const doc = readFileSync(join(ROOT, 'docs', 'configuration.md'), 'utf8');
+  const section = doc.split(/^## Configuration$/m)[1]?.split(/^#/m)[0] ?? '';
   return [...section.matchAll(/^\| `([A-Z][A-Z0-9_]*)` \|/gm)].map((m) => m[1]).sort();
 }
 
@@ -59,7 +59,7 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-describe('the configuration table of README.md', () => {
+describe('the configuration table of docs/configuration.md', () => {
   it('lists every variable loadConfig reads, and only those', () => {
     const read = variablesRead();
     const documented = variablesDocumented();

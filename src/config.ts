@@ -48,13 +48,13 @@ export interface Config {
   smtpUrl: string | undefined;
   /** The sender of every e-mail (required with SMTP_URL). */
   mailFrom: string;
-  /** How long a payment's net amount stays pending before a payout may take it (contract section 10). */
+  /** How long a payment's net amount stays pending before a payout may take it. */
   settlementHoldHours: number;
   /** How often the sandbox bank moves test payouts on (Requested → Processing → Paid). */
   sandboxBankIntervalMs: number;
   /** How often the automatic payout schedules are checked for a payout that is due. */
   payoutScheduleIntervalSeconds: number;
-  /** The key that seals credentials at rest (secrets/seal.ts; SECRETS_KEY, or PROVIDER_SECRETS_KEY, contract section 13's name for it); unset: a key kept in the store. Required once a live provider is set. */
+  /** The key that seals credentials at rest (secrets/seal.ts; SECRETS_KEY, or PROVIDER_SECRETS_KEY, its other name, as providers' set-up knows it); unset: a key kept in the store. Required once a live provider is set. */
   secretsKey: Buffer | undefined;
   /** How often each instance asks providers again about attempts whose outcome is not known. */
   providerReconcileIntervalSeconds: number;
@@ -214,7 +214,7 @@ function secretsKey(name: string, raw: string | undefined): Buffer | undefined {
   return key;
 }
 
-/** One key seals every secret at rest: SECRETS_KEY, or PROVIDER_SECRETS_KEY (contract section 13's name); both set, they must be the same. */
+/** One key seals every secret at rest: SECRETS_KEY, or PROVIDER_SECRETS_KEY (its other name, as providers' set-up knows it); both set, they must be the same. */
 function sharedSecretsKey(env: Env): Buffer | undefined {
   const key = secretsKey('SECRETS_KEY', env.SECRETS_KEY);
   const providers = secretsKey('PROVIDER_SECRETS_KEY', env.PROVIDER_SECRETS_KEY);

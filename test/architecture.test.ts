@@ -5,6 +5,7 @@
 // The providers are two rooms: providers/ (the connectors: the interface, the registry, the HTTP
 // client, a folder per provider) sits low and is used by others; provider-payments/ (attempts,
 // settling, refunds, health, reports) uses it, and payments/, which it builds on, knows neither.
+// A provider's simulator is the provider's other half: it reaches none of its connector's files.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -67,6 +68,37 @@ function circles(graph: Map<string, string[]>): string[][] {
   return found;
 }
 
+/** The files of `folder` that `file` reaches through imports that stay in that folder, `file` included. */
+function reachedWithin(graph: Map<string, string[]>, file: string, folder: string): Set<string> {
+  const seen = new Set<string>();
+  const visit = (at: string) => {
+    if (seen.has(at) || !at.startsWith(folder)) return;
+    seen.add(at);
+    for (const next of graph.get(at) ?? []) visit(next);
+  };
+  visit(file);
+  return seen;
+}
+
+/**
+ * Each simulator's files that are its connector's: a provider's simulator is the provider's other half,
+ * written from the provider's protocol, so within its provider's folder it reaches nothing its
+ * connector reaches (the connector, its transformers, its message builders). A rule all sides share
+ * lives outside both, in src/protocols/.
+ */
+function simulatorsOnConnectors(graph: Map<string, string[]>): string[] {
+  const breaches: string[] = [];
+  for (const file of graph.keys()) {
+    const match = /^providers\/([^/]+)\/[^/]*-simulator\.ts$/.exec(file);
+    if (!match) continue;
+    const folder = `providers/${match[1]}/`;
+    const connectors = [...graph.keys()].filter((f) => f.startsWith(folder) && f.endsWith('-connector.ts'));
+    const connectorSide = new Set(connectors.flatMap((c) => [...reachedWithin(graph, c, folder)]));
+    for (const reached of reachedWithin(graph, file, folder)) if (connectorSide.has(reached)) breaches.push(`${file} → ${reached}`);
+  }
+  return breaches.sort();
+}
+
 describe('the import graph of src/', () => {
   const graph = importGraph();
 
@@ -79,6 +111,25 @@ describe('the import graph of src/', () => {
     withCircle.set('a.ts', ['b.ts']);
     withCircle.set('b.ts', ['a.ts']);
     expect(circles(withCircle)).toContainEqual(['a.ts', 'b.ts']);
+  });
+
+  it('has protocols/ import nothing outside it: the doors and the providers both build on it', () => {
+    const reaching = [...graph].filter(([file, targets]) => file.startsWith('protocols/') && targets.some((t) => !t.startsWith('protocols/')));
+    expect(reaching.map(([file]) => file)).toEqual([]);
+  });
+
+  it('has no simulator that imports its connector, its transformers or its message builders', () => {
+    expect(simulatorsOnConnectors(graph)).toEqual([]);
+  });
+
+  it('finds a simulator that reaches its connector’s builders, directly or through another file', () => {
+    const breached = new Map<string, string[]>();
+    breached.set('providers/p/p-connector.ts', ['providers/p/transformers.ts', 'providers/p/p-token.ts']);
+    breached.set('providers/p/p-token.ts', []);
+    breached.set('providers/p/transformers.ts', []);
+    breached.set('providers/p/p-simulator.ts', ['providers/p/p-helper.ts', 'protocols/p/signature.ts']);
+    breached.set('providers/p/p-helper.ts', ['providers/p/p-token.ts']);
+    expect(simulatorsOnConnectors(breached)).toEqual(['providers/p/p-simulator.ts → providers/p/p-token.ts']);
   });
 
   it.each(['merchants', 'wallets', 'webhooks', 'db', 'http'])('%s/ does not import payments/', (domain) => {

@@ -3,6 +3,7 @@
 // payment's status and, for v1, verifies. Reads `data` as a merchant's success page does.
 import { createHmac, randomUUID } from 'node:crypto';
 import type { FastifyInstance, InjectOptions } from 'fastify';
+import { multipart } from './multipart.js';
 
 export const ESEWA_FORM = '/api/epay/main/v2/form';
 export const ESEWA_STATUS = '/api/epay/transaction/status/';
@@ -57,6 +58,12 @@ async function sent(app: FastifyInstance, options: InjectOptions): Promise<Answe
 
 export const postForm = (app: FastifyInstance, path: string, fields: Record<string, string> | [string, string][]) =>
   sent(app, { method: 'POST', url: path, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams(fields).toString() });
+
+/** The fields as multipart/form-data, as PHP's curl posts an array. */
+export async function postMultipart(app: FastifyInstance, path: string, fields: Record<string, string> | [string, string][], files?: Parameters<typeof multipart>[1]) {
+  const { payload, contentType } = await multipart(fields, files);
+  return sent(app, { method: 'POST', url: path, headers: { 'content-type': contentType }, payload });
+}
 
 export const postJson = (app: FastifyInstance, path: string, body: unknown) => sent(app, { method: 'POST', url: path, headers: { 'content-type': 'application/json' }, payload: JSON.stringify(body) });
 

@@ -1,5 +1,5 @@
 // The audit log's vocabulary: who acted, what they did, to what. Every operator action writes one
-// entry (contract section 8), in the transaction of the action itself.
+// entry, in the transaction of the action itself.
 import type { Environment } from '../environment.js';
 
 /** An operator signed in to the console, or a command run on the server (`bhuktani …`). */

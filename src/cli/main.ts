@@ -71,8 +71,10 @@ function describe(error: unknown): string {
 export async function runCli(argv: string[], io: CommandIo): Promise<number> {
   const found = await findCommand(argv);
   if (!found) {
-    io.err(await usage());
-    return argv.length === 0 || argv[0] === 'help' || argv[0] === '--help' ? 0 : 2;
+    // Asked for, the usage is the answer (stdout, exit 0); after a mistake it explains it (stderr, 2).
+    const asked = argv.length === 0 || argv[0] === 'help' || argv[0] === '--help';
+    (asked ? io.out : io.err)(await usage());
+    return asked ? 0 : 2;
   }
   let db;
   try {

@@ -1,4 +1,4 @@
-// `bhuktani merchant create`, run as a real process (contract section 1).
+// `bhuktani merchant create`, run as a real process.
 import { afterAll, describe, expect, it } from 'vitest';
 import { merchantBrowser, pageText } from '../../test/dashboard-client.js';
 import { esewaForm, ESEWA_FORM, postForm } from '../../test/esewa-client.js';
@@ -64,7 +64,7 @@ describe('bhuktani merchant create', () => {
   );
 
   it(
-    'makes an approved merchant whose owner counts as confirmed: no notice to confirm, live payouts asked from the dashboard (issue 24)',
+    'makes an approved merchant whose owner counts as confirmed: no notice to confirm, live payouts asked from the dashboard',
     async () => {
       const env = { DATA_DIR: dataDir() };
       const result = await create({ name: 'Operator Made', email: 'made@example.com', password: 'correct horse battery' }, env);
@@ -91,7 +91,7 @@ describe('bhuktani merchant create', () => {
   );
 
   it(
-    '--json adds each environment’s eSewa product code and secret key (contract section 12), which a server on the store accepts',
+    '--json adds each environment’s eSewa product code and secret key, which a server on the store accepts',
     async () => {
       const env = { DATA_DIR: dataDir() };
       const result = await create({ name: 'eSewa Shop', email: 'esewa@example.com', password: 'correct horse battery' }, env);

@@ -1,5 +1,5 @@
 // `bhuktani merchant approve|reject|suspend|reactivate IDX [--reason R]` and `merchant fee IDX --bps B`:
-// the console's merchant decisions for scripts, audited as the CLI actor (contract section 8).
+// the console's merchant decisions for scripts, audited as the CLI actor.
 import { parseArgs } from 'node:util';
 import { CLI_ACTOR } from '../audit/audit-entry.js';
 import type { AppContext } from '../context.js';

@@ -1,4 +1,4 @@
-// `bhuktani operator create`, run as a real process (contract section 8); the operator then signs in
+// `bhuktani operator create`, run as a real process; the operator then signs in
 // to the console of a server on the same data directory with the printed secret.
 import { afterAll, describe, expect, it } from 'vitest';
 import { totpCode } from '../people/totp.js';

@@ -1,5 +1,5 @@
-// `bhuktani payout export` and `bhuktani payout mark`: the operator's side of live payouts (contract
-// section 10). Both are audited as the CLI.
+// `bhuktani payout export` and `bhuktani payout mark`: the operator's side of live payouts.
+// Both are audited as the CLI.
 import { rm, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { CLI_ACTOR } from '../audit/audit-entry.js';

@@ -1,5 +1,5 @@
 // `bhuktani provider set|enable|disable|list|reconcile` as real processes on one data directory
-// (contract section 13): flags, exit codes, credentials never printed, a live provider only with
+// flags, exit codes, credentials never printed, a live provider only with
 // PROVIDER_SECRETS_KEY, and a server that refuses to start with live credentials it cannot open.
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';

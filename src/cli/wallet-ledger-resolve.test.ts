@@ -1,4 +1,4 @@
-// The operator's CLI (contract section 1) as real processes, on an embedded store in a temporary
+// The operator's CLI as real processes, on an embedded store in a temporary
 // DATA_DIR: merchants, wallets, `ledger verify`, and `payment resolve` on a payment held through a
 // real server. DATABASE_URL is never passed on: `memory:` would not keep data between processes, and
 // the PostgreSQL test database must not see these rows.

@@ -95,7 +95,7 @@ describe('the client, end to end', () => {
     expect(await client.refund(paid.transaction_id!, { amount: 23456 })).toEqual({ detail: 'Transaction refund successful.' });
     expect(await client.lookup(initiated.pidx)).toMatchObject({ status: 'Partially refunded', refunded: true, refunded_amount: 23456 });
     await expect(client.refund(paid.transaction_id!, { amount: 100001 })).rejects.toBeInstanceOf(ValidationError);
-    // The whole refund gives back the fee too, which the merchant's balance must hold (contract section 10).
+    // The whole refund gives back the fee too, which the merchant's balance must hold.
     await pay((await client.initiate(order({ amount: 10_000 }))).pidx);
     expect(await client.refund(paid.transaction_id!)).toEqual({ detail: 'Transaction refund successful.' });
     expect(await client.lookup(initiated.pidx)).toMatchObject({ status: 'Refunded', refunded_amount: 123456 });

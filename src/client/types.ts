@@ -1,5 +1,5 @@
-// The wire shapes of the v2 web-checkout API, as Bhuktani serves them (specification section 2,
-// contract section 3). Amounts are integers in paisa; names are the wire's names.
+// The wire shapes of the v2 web-checkout API, as Bhuktani serves them (specification section 2).
+// Amounts are integers in paisa; names are the wire's names.
 
 export type PaymentStatus = 'Initiated' | 'Pending' | 'Completed' | 'Partially refunded' | 'Refunded' | 'Expired' | 'User canceled';
 

@@ -4,11 +4,11 @@ import { refuseUndeclaredRoutes } from './console.routes.js';
 import { mayUse, PERMISSIONS } from '../people/operator-permissions.js';
 
 describe('console permissions', () => {
-  it('give each role what contract section 8 says', () => {
+  it('give each role its permissions: admin everything, support payments and wallets, finance payouts and refunds', () => {
     const of = (role: 'admin' | 'support' | 'finance') => Object.keys(PERMISSIONS).filter((p) => mayUse(role, p as keyof typeof PERMISSIONS));
     expect(of('admin')).toEqual(Object.keys(PERMISSIONS));
     expect(of('support')).toEqual(['read', 'ledger.verify', 'payments.resolve', 'wallets.freeze']);
-    // Finance marks refunds made at providers by hand (contract section 13); admins set providers up.
+    // Finance marks refunds made at providers by hand; admins set providers up.
     expect(of('finance')).toEqual(['read', 'ledger.verify', 'payouts.process', 'providers.refunds']);
   });
 

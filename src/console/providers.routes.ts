@@ -1,4 +1,4 @@
-// The console's Providers page (contract section 13): admins set providers up and enable or disable
+// The console's Providers page: admins set providers up and enable or disable
 // them; support and admins decide attempts the providers could not; finance and admins mark refunds
 // made at providers by hand. Every act is audited by its use case.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';

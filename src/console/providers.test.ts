@@ -1,4 +1,4 @@
-// The console's Providers page (contract section 13): health per provider and environment, admins
+// The console's Providers page: health per provider and environment, admins
 // set up and disable providers (audited, credentials never shown), support decides an attempt handed
 // to the operators, finance marks a refund made at a provider; a role never does what it may not.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,8 @@
+import { createCipheriv, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listAudit } from '../audit/audit-store.js';
+import type { Queryable } from '../db/db.js';
+import { serverSecret } from '../http/server-secret.js';
 import { totpCode } from '../people/totp.js';
 import { newOperator, operatorBrowser, type TestOperator } from '../../test/console-client.js';
 import { merchantBrowser, pageText, uniqueSignUp } from '../../test/dashboard-client.js';
@@ -136,8 +139,25 @@ describe('signing in to the console', () => {
 
   it('keeps the TOTP secret sealed in the database', async () => {
     const [row] = await t.db.query<{ totp_secret_sealed: string }>('SELECT totp_secret_sealed FROM operators WHERE id = $1', [admin.id]);
-    expect(row.totp_secret_sealed).toMatch(/^v1\./);
+    expect(row.totp_secret_sealed).toMatch(/^s1\./);
     expect(row.totp_secret_sealed).not.toContain(admin.secret);
     expect(totpCode(admin.secret, t.clock.now())).toMatch(/^\d{6}$/);
   });
+
+  it('signs in an operator whose TOTP secret was sealed in the format before (v1), as stores made earlier hold it', async () => {
+    const operator = await newOperator(t.ctx, 'support');
+    await t.db.query('UPDATE operators SET totp_secret_sealed = $2 WHERE id = $1', [operator.id, await sealedAsBefore(t.db, operator.secret)]);
+    const browser = operatorBrowser(t.app, t.ctx);
+    const signedIn = await browser.signIn(operator);
+    expect(signedIn.status).toBe(303);
+    expect(signedIn.location).toBe('/console');
+  });
 });
+
+/** A TOTP secret as it was sealed before secrets/seal.ts: `v1.<iv>.<tag>.<ciphertext>` under the store's `totp-seal` key. */
+async function sealedAsBefore(db: Queryable, secret: string): Promise<string> {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', await serverSecret(db, 'totp-seal'), iv);
+  const sealed = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
+  return ['v1', iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), sealed.toString('base64url')].join('.');
+}

@@ -1,4 +1,4 @@
-// An approved merchant's settlement bank account (issue 24): a merchant made by the operator (the
+// An approved merchant's settlement bank account: a merchant made by the operator (the
 // function `bhuktani merchant create` calls) has its owner's e-mail confirmed, adds its bank account
 // on the Business page (step-up, the owner told, the team's log), and is paid out live; a merchant
 // not yet approved cannot change the account it applied with.
@@ -42,7 +42,7 @@ function mailsTo(to: string): { subject: string; text: string }[] {
 const settlementsApi = (key: string, payload: object = {}) =>
   t.app.inject({ method: 'POST', url: '/api/v2/settlements/', headers: { authorization: `Key ${key}` }, payload }).then((r) => ({ status: r.statusCode, body: r.json() }));
 
-describe('an approved merchant’s bank account (issue 24)', () => {
+describe('an approved merchant’s bank account', () => {
   it('an operator-made merchant, its owner confirmed, adds its bank account with step-up and is paid out live', async () => {
     const { created, browser, email } = await operatorMade();
     await browser.useEnvironment('live');

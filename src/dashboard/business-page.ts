@@ -1,6 +1,6 @@
 // The "Go live" page: where the merchant stands with the operators, and the form of its business
 // details and settlement bank account, to apply (or, once rejected, correct and apply again); once
-// approved, the details read-only and a form of the bank account alone (issue 24).
+// approved, the details read-only and a form of the bank account alone.
 import { html, type Html } from '../http/html.js';
 import { bankAccountLine, type BankAccount } from '../merchants/bank-account.js';
 import { businessTypes, type BusinessDetails } from '../merchants/business-details.js';

@@ -1,6 +1,6 @@
 // GET /dashboard/business (the "Go live" page) and its forms: the merchant's business details and
 // settlement bank account, and the application to go live; once approved, the bank account alone
-// (issue 24). Only the session's own merchant. The owner is told by e-mail where payouts will go.
+// too. Only the session's own merchant. The owner is told by e-mail where payouts will go.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../http/errors.js';
 import { applyForLive } from '../merchants/apply-for-live.js';

@@ -7,7 +7,7 @@ import { ACTIONS, type Action, may, permissionTableMarkdown } from '../people/me
 describe('dashboard permissions', () => {
   const of = (role: Parameters<typeof may>[0]) => (Object.keys(ACTIONS) as Action[]).filter((action) => may(role, action));
 
-  it('give each role the defaults of issue 17: the owner everything, an admin all but the hand-over and the team’s two-factor rule', () => {
+  it('give each role its defaults: the owner everything, an admin all but the hand-over and the team’s two-factor rule', () => {
     expect(of('owner')).toEqual(Object.keys(ACTIONS));
     expect(of('admin')).toEqual(Object.keys(ACTIONS).filter((a) => a !== 'team.transfer' && a !== 'team.require_two_factor'));
     expect(of('developer')).toEqual(['view', 'keys.view', 'keys.rotate', 'webhooks.manage', 'links.manage']);

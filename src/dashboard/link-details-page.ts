@@ -3,6 +3,8 @@
 // may) the button that deactivates or activates it.
 import { html, type Html } from '../http/html.js';
 import { formatRupees } from '../http/money.js';
+import { speechIn } from '../language/payer-speech.js';
+import { expiryWords } from '../payment-links/expiry-words.js';
 import { linkUrls, type PaymentLink } from '../payment-links/payment-link.js';
 import type { LinkPayment, LinkTotals } from '../payment-links/payment-link-store.js';
 import { maskMobile } from '../transactions/transaction-record.js';
@@ -88,7 +90,7 @@ ${alertBox(view.done, 'success')}
     ${row('Amount', linkAmount(link), 'link-amount')}
     ${link.description ? row('Description', link.description) : ''}
     ${row('Asks the payer for', link.ask.length ? link.ask.map((a) => ASK_LABELS[a]).join(', ') : 'Nothing')}
-    ${row('Takes payments until', link.expires_at ? formatDateTime(link.expires_at, tz) : 'No end')}
+    ${row('Expiry', link.expires_at ? expiryWords(link.expires_at, speechIn('en'), tz) : 'None', 'link-expiry')}
     ${row('Most payments', link.max_payments !== null ? `${link.max_payments} (${link.payments_taken} taken)` : 'No limit')}
     ${row('Created', `${formatDateTime(link.created_at, tz)} by ${link.created_by}`)}
     ${row('Link id', html`<code>${link.idx}</code>`)}

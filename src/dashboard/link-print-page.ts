@@ -4,7 +4,7 @@
 import { html, type Html } from '../http/html.js';
 import { pageDocument } from '../http/page-document.js';
 import { pageHead } from '../http/page-head.js';
-import { formatAmount } from '../language/amounts.js';
+import { unbrokenAmount } from '../language/amounts.js';
 import { en } from '../language/en.js';
 import { ne } from '../language/ne.js';
 import { linkUrls, type PaymentLink } from '../payment-links/payment-link.js';
@@ -12,7 +12,7 @@ import { linkUrls, type PaymentLink } from '../payment-links/payment-link.js';
 export function linkPrintPage(view: { link: PaymentLink; publicUrl: string }): Html {
   const { link } = view;
   const { url } = linkUrls(view.publicUrl, link.code);
-  const amount = link.amount !== null ? formatAmount(link.amount, 'en') : en.link.anyAmount(formatAmount(link.min_amount!, 'en'), formatAmount(link.max_amount!, 'en'));
+  const amount = link.amount !== null ? unbrokenAmount(link.amount, 'en') : en.link.anyAmount(unbrokenAmount(link.min_amount!, 'en'), unbrokenAmount(link.max_amount!, 'en'));
   return pageDocument({
     head: pageHead({ title: `${link.name} · counter card · Bhuktani`, stylesheet: '/assets/dashboard.css' }),
     bodyClass: 'print-card-page',

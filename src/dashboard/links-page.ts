@@ -5,7 +5,7 @@ import { html, type Html } from '../http/html.js';
 import { formatRupees } from '../http/money.js';
 import { askable, linkStatus, type LinkStatus, type PaymentLink } from '../payment-links/payment-link.js';
 import type { LinkTotals } from '../payment-links/payment-link-store.js';
-import { alertBox, csrfField, textInput } from './form-controls.js';
+import { csrfField, textInput } from './form-controls.js';
 import { formatDateAndTime } from './format.js';
 import { dashboardLayout, type PageFrame, userMay } from './layout.js';
 
@@ -61,35 +61,57 @@ ${view.links.map((link) => {
 </tbody></table></div>`;
 }
 
+/** What a refused form says first, inside it: the page's message and a link to each field it marks. */
+function errorSummary(view: LinksView, labels: Record<string, string>): Html | '' {
+  if (!view.message) return '';
+  const marked = Object.entries(view.errors ?? {});
+  return html`<div class="alert error" role="alert"><p>${view.message}</p>${
+    marked.length ? html`<ul>${marked.map(([name, error]) => html`<li><a href="#field-${name}">${labels[name] ?? name}: ${error}</a></li>`)}</ul>` : ''
+  }</div>`;
+}
+
 function createForm(frame: PageFrame, view: LinksView): Html {
   const v = view.values ?? {};
   const e = view.errors ?? {};
   const text = (name: string) => (typeof v[name] === 'string' ? (v[name] as string) : '');
   const range = text('pricing') === 'range';
   const asked = new Set([v.ask ?? []].flat());
+  const labels: Record<string, string> = {
+    name: 'What is it for',
+    description: 'Description (optional)',
+    amount: 'Fixed amount in rupees',
+    min_amount: 'Least in rupees',
+    max_amount: 'Most in rupees',
+    expires_on: 'Last day (optional)',
+    max_payments: 'Most payments (optional)',
+    ask: 'Ask the payer for',
+  };
+  const rupees = (name: string) => textInput({ name, label: labels[name], value: text(name), error: e[name], autocomplete: 'off', attributes: html` inputmode="decimal"` });
   return html`<section class="panel" aria-labelledby="create-heading">
   <h2 id="create-heading">Create a payment link</h2>
   <p class="hint">Share its address or print its QR code: payers pay you without a website. Each payment is an ordinary payment of your ${frame.session.environment} data.</p>
   <form method="post" action="/dashboard/links" class="stack" novalidate>
     ${csrfField(frame.csrf)}
-    ${textInput({ name: 'name', label: 'What is it for', value: text('name'), error: e.name, hint: 'The payer sees it: "Momo platter", "Tuition, May".', required: true, autocomplete: 'off' })}
-    ${textInput({ name: 'description', label: 'Description (optional)', value: text('description'), error: e.description, autocomplete: 'off' })}
-    <fieldset class="choices">
+    ${errorSummary(view, labels)}
+    ${textInput({ name: 'name', label: labels.name, value: text('name'), error: e.name, hint: 'The payer sees it: "Momo platter", "Tuition, May".', required: true, autocomplete: 'off' })}
+    ${textInput({ name: 'description', label: labels.description, value: text('description'), error: e.description, autocomplete: 'off' })}
+    <fieldset class="choices pricing">
       <legend>Amount</legend>
-      <label><input type="radio" name="pricing" value="fixed"${range ? '' : html` checked`}> A fixed amount</label>
-      <label><input type="radio" name="pricing" value="range"${range ? html` checked` : ''}> The payer chooses, between a least and a most</label>
+      <div class="choice">
+        <label><input type="radio" name="pricing" value="fixed"${range ? '' : html` checked`}> A fixed amount</label>
+        <div class="choice-fields">${rupees('amount')}</div>
+      </div>
+      <div class="choice">
+        <label><input type="radio" name="pricing" value="range"${range ? html` checked` : ''}> The payer chooses, between a least and a most</label>
+        <div class="choice-fields form-grid">${rupees('min_amount')}${rupees('max_amount')}</div>
+      </div>
     </fieldset>
     <div class="form-grid">
-      ${textInput({ name: 'amount', label: 'Fixed amount in rupees', value: text('amount'), error: e.amount, autocomplete: 'off', attributes: html` inputmode="decimal"` })}
-      ${textInput({ name: 'min_amount', label: 'Least in rupees', value: text('min_amount'), error: e.min_amount, autocomplete: 'off', attributes: html` inputmode="decimal"` })}
-      ${textInput({ name: 'max_amount', label: 'Most in rupees', value: text('max_amount'), error: e.max_amount, autocomplete: 'off', attributes: html` inputmode="decimal"` })}
+      ${textInput({ name: 'expires_on', label: labels.expires_on, type: 'date', value: text('expires_on'), error: e.expires_on, hint: `It takes payments until that day ends (${frame.timeZone}).` })}
+      ${textInput({ name: 'max_payments', label: labels.max_payments, value: text('max_payments'), error: e.max_payments, autocomplete: 'off', attributes: html` inputmode="numeric"`, hint: 'Exactly this many can be paid.' })}
     </div>
-    <div class="form-grid">
-      ${textInput({ name: 'expires_on', label: 'Last day (optional)', type: 'date', value: text('expires_on'), error: e.expires_on, hint: `It takes payments until that day ends (${frame.timeZone}).` })}
-      ${textInput({ name: 'max_payments', label: 'Most payments (optional)', value: text('max_payments'), error: e.max_payments, autocomplete: 'off', attributes: html` inputmode="numeric"`, hint: 'Exactly this many can be paid.' })}
-    </div>
-    <fieldset class="choices${e.ask ? ' invalid' : ''}">
-      <legend>Ask the payer for</legend>
+    <fieldset class="choices${e.ask ? ' invalid' : ''}" id="field-ask">
+      <legend>${labels.ask}</legend>
       ${askable.map((field) => html`<label><input type="checkbox" name="ask" value="${field}"${asked.has(field) ? html` checked` : ''}> ${ASK_LABELS[field]}</label>`)}
       ${e.ask ? html`<p class="field-error">${e.ask}</p>` : ''}
     </fieldset>
@@ -107,16 +129,18 @@ export function linksPage(frame: PageFrame, view: LinksView): Html {
     ${view.hasNext ? html`<a class="button small" rel="next" href="/dashboard/links?page=${view.page + 1}">Older →</a>` : ''}
   </p></nav>`
       : '';
+  const form = userMay(frame.session, 'links.manage') ? createForm(frame, view) : '';
   return dashboardLayout({
     ...frame,
     title: 'Payment links',
+    // A refused form comes first, its summary beside its fields; else the links, then the form.
     body: html`<h1 class="page-title">Payment links</h1>
-${alertBox(view.message)}
+${view.message ? form : ''}
 <section class="panel" aria-labelledby="links-heading">
   <h2 id="links-heading">Your links</h2>
   ${linkTable(view, frame.timeZone)}
   ${pager}
 </section>
-${userMay(frame.session, 'links.manage') ? createForm(frame, view) : ''}`,
+${view.message ? '' : form}`,
   });
 }

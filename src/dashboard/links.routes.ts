@@ -5,9 +5,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, type FieldErrors } from '../http/errors.js';
 import { formatRupees, parseRupees } from '../http/money.js';
+import { formatNumber } from '../language/amounts.js';
 import { liveRefusal } from '../merchants/approval-state-machine.js';
 import { createPaymentLink } from '../payment-links/create-payment-link.js';
-import { paymentLinkRequest, type PaymentLinkInput } from '../payment-links/payment-link-request.js';
+import { MAX_PAYMENTS_LIMIT, paymentLinkRequest, type PaymentLinkInput } from '../payment-links/payment-link-request.js';
 import { findOwnLink, linkTotals, listLinkPayments, listLinks } from '../payment-links/payment-link-store.js';
 import { setPaymentLinkActive } from '../payment-links/set-payment-link-active.js';
 import { MIN_AMOUNT_PAISA } from '../payments/payment.js';
@@ -26,6 +27,7 @@ function linkFields(values: Record<string, string | string[]>, maxAmountPaisa: n
   const text = (name: string) => (typeof values[name] === 'string' ? (values[name] as string).trim() : '');
   const errors: Record<string, string> = {};
   const body: Record<string, unknown> = { name: text('name'), ask: [values.ask ?? []].flat() };
+  if (!text('name')) errors.name = 'Say what the payer pays for.';
   if (text('description')) body.description = text('description');
   if (text('expires_on')) body.expires_on = text('expires_on');
   if (text('max_payments')) body.max_payments = text('max_payments');
@@ -47,8 +49,17 @@ function linkFields(values: Record<string, string | string[]>, maxAmountPaisa: n
   return { body, errors };
 }
 
-const firstMessages = (fields: FieldErrors) =>
-  Object.fromEntries(Object.entries(fields).map(([name, messages]) => [name, Array.isArray(messages) && typeof messages[0] === 'string' ? messages[0] : 'Choose from the list.']));
+/** What the form says of a field the link's rules refuse, in the merchant's words (the API's name its fields and their types). */
+const FORM_WORDS: Record<string, string> = {
+  name: 'Keep it to 120 characters or fewer.',
+  description: 'Keep it to 1,000 characters or fewer.',
+  expires_on: 'Choose a day: today or a later one.',
+  max_payments: `A whole number from 1 to ${formatNumber(MAX_PAYMENTS_LIMIT, 'en')}, or leave it empty for no limit.`,
+  ask: 'Choose from the list.',
+};
+
+const formMessages = (fields: FieldErrors) =>
+  Object.fromEntries(Object.entries(fields).map(([name, messages]) => [name, FORM_WORDS[name] ?? (Array.isArray(messages) && typeof messages[0] === 'string' ? messages[0] : 'Choose from the list.')]));
 
 export function registerLinks(app: FastifyInstance, deps: DashboardDeps) {
   const { ctx } = deps;
@@ -76,8 +87,8 @@ export function registerLinks(app: FastifyInstance, deps: DashboardDeps) {
     const read = linkFields(values, ctx.config.maxAmountPaisa);
     const parsed = request.parse(read.body);
     if (!parsed.ok || Object.keys(read.errors).length) {
-      // An amount the form could not read is said as such, not as the API's "Give amount …".
-      const errors = { ...(parsed.ok ? {} : firstMessages(parsed.error as FieldErrors)), ...read.errors };
+      // An amount the form could not read, or a name left empty, is said as such, not as the API's "Give amount …".
+      const errors = { ...(parsed.ok ? {} : formMessages(parsed.error as FieldErrors)), ...read.errors };
       return list(req, reply, { values, errors, message: 'Check the fields marked below.' }, 400);
     }
     const link = await createPaymentLink(ctx, {

@@ -65,23 +65,53 @@ describe('payment links on the dashboard', () => {
     expect(payment.body).toContain(`href="/dashboard/links/${link.idx}"`);
   });
 
-  it('refuses what does not fit, each field said in rupees, and stores nothing', async () => {
+  it('writes rupees in lakhs on the list and the counter card, as the payer’s pages do', async () => {
+    const { browser, merchantId } = await signedUp();
+    await browser.get('/dashboard/links');
+    expect((await browser.post('/dashboard/links', { name: 'Tuition, Baisakh', pricing: 'fixed', amount: '1,23,456.50' })).status).toBe(303);
+    const [link] = await linksOf(merchantId);
+    expect(pageText((await browser.get('/dashboard/links')).body)).toMatch(/Tuition, Baisakh\/l\/\w+ Rs\. 1,23,456\.50 Active/);
+    expect(pageText((await browser.get(`/dashboard/links/${link.idx}`)).body)).toContain('Amount Rs. 1,23,456.50');
+    // On the card, "Rs." and its amount are one word: a line never ends between them.
+    expect((await browser.get(`/dashboard/links/${link.idx}/print`)).body).toContain('<p class="card-amount">Rs.\u00a01,23,456.50</p>');
+  });
+
+  it('says a link’s last day as the payer’s page says it', async () => {
+    const { browser, merchantId } = await signedUp();
+    await browser.get('/dashboard/links');
+    expect((await browser.post('/dashboard/links', { name: 'Tuition', pricing: 'fixed', amount: '1500', expires_on: '2099-12-27' })).status).toBe(303);
+    const [link] = await linksOf(merchantId);
+    const details = await browser.get(`/dashboard/links/${link.idx}`);
+    const said = 'Takes payments until the end of 27 December 2099.';
+    expect(pageText(details.body)).toContain(`Expiry ${said}`);
+    const code = codeOf(/data-testid="link-url">([^<]+)</.exec(details.body)![1]);
+    expect(pageText((await linkPayer(t.app).open(code)).body)).toContain(said);
+  });
+
+  it('refuses what does not fit, each field said in rupees and in people’s words (not the API’s), and stores nothing', async () => {
     const { browser, merchantId } = await signedUp();
     await browser.get('/dashboard/links');
     const cases: [Record<string, string>, string[]][] = [
-      [{ name: '', pricing: 'fixed', amount: '' }, ['This field may not be blank.', 'Enter an amount in rupees.']],
+      [{ name: '', pricing: 'fixed', amount: '' }, ['Say what the payer pays for.', 'Enter an amount in rupees.']],
       [{ name: 'Tea', pricing: 'fixed', amount: 'sixty' }, ['Enter an amount in rupees, for example 1500 or 1,500.50.']],
       [{ name: 'Tea', pricing: 'fixed', amount: '0.05' }, ['At least Rs. 0.10.']],
       [{ name: 'Tea', pricing: 'range', min_amount: '500', max_amount: '100' }, ['The most must be at least the least.']],
-      [{ name: 'Tea', pricing: 'fixed', amount: '60', expires_on: '2001-01-01' }, ['The expiry must be in the future.']],
-      [{ name: 'Tea', pricing: 'fixed', amount: '60', max_payments: '0' }, ['Ensure this value is greater than or equal to 1.']],
+      [{ name: 'Tea', pricing: 'fixed', amount: '60', expires_on: '2001-01-01' }, ['Choose a day: today or a later one.']],
+      [{ name: 'Tea', pricing: 'fixed', amount: '60', max_payments: '0' }, ['A whole number from 1 to 10,00,000, or leave it empty for no limit.']],
       [{ name: 'Tea', pricing: 'fixed', amount: '60', ask: 'address' }, ['Choose from the list.']],
+      [{ name: 'T'.repeat(121), pricing: 'fixed', amount: '60' }, ['Keep it to 120 characters or fewer.']],
     ];
     for (const [fields, messages] of cases) {
       const answer = await browser.post('/dashboard/links', fields);
       expect(answer.status, JSON.stringify(fields)).toBe(400);
-      for (const message of messages) expect(pageText(answer.body), JSON.stringify(fields)).toContain(message);
+      const text = pageText(answer.body);
+      for (const message of messages) expect(text, JSON.stringify(fields)).toContain(message);
+      expect(text, JSON.stringify(fields)).not.toMatch(/This field|Ensure this|Datetime|expiry/);
     }
+    // The summary says where: a link to each field it marks, inside the form.
+    const blank = await browser.post('/dashboard/links', { name: '', pricing: 'fixed', amount: '' });
+    expect(blank.body).toMatch(/<form method="post" action="\/dashboard\/links"[^>]*>\s*<input type="hidden" name="csrf_token"[^>]*>\s*<div class="alert error" role="alert">/);
+    expect(blank.body).toContain('<a href="#field-name">What is it for: Say what the payer pays for.</a>');
     expect(await linksOf(merchantId)).toEqual([]);
     // A range, with an expiry day and a most number, goes through.
     const range = await browser.post('/dashboard/links', { name: 'Tuition', pricing: 'range', min_amount: '1,000', max_amount: '1,00,000', expires_on: '2099-12-31', max_payments: '30' });

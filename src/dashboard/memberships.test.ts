@@ -1,4 +1,4 @@
-// One person, several businesses (issue 24): an accountant invited by three merchants accepts each
+// One person, several businesses: an accountant invited by three merchants accepts each
 // invitation (a new password once, then their own account), logs in once, switches between the three
 // with the switcher, and sees only the business they look at, with their role there. Removed from
 // one, they keep the others; a team's two-factor rule holds for them on that team only. Through the

@@ -1,4 +1,4 @@
-// The team's record of its users' security acts (issue 17): each act done through the dashboard's
+// The team's record of its users' security acts: each act done through the dashboard's
 // forms as a person does it, then the team page's log shows it with who did it, to every role that
 // sees the team; never a code, a secret, a password or a link's token; escaped; and another
 // merchant's log shows none of it.

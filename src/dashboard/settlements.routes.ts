@@ -62,7 +62,7 @@ export function registerSettlements(app: FastifyInstance, deps: DashboardDeps) {
     const session = sessionOf(request);
     const values = { payout: field(request, 'payout') === 'amount' ? 'amount' : 'all', amount: field(request, 'amount').trim() };
     const amount = values.payout === 'all' ? undefined : parseRupees(values.amount);
-    // Live money goes out only at the request of someone whose e-mail is confirmed (issue 17); a
+    // Live money goes out only at the request of someone whose e-mail is confirmed; a
     // merchant not approved is told that first, by the use case.
     if (session.environment === 'live' && session.merchant.status === 'approved' && !session.user.email_verified_at) return show(request, reply, { values, message: UNVERIFIED_MESSAGE }, 403);
     if (values.payout === 'amount' && !amount) {

@@ -1,4 +1,4 @@
-// The team page and invitations (issue 17), through the dashboard's forms as a person would use them,
+// The team page and invitations, through the dashboard's forms as a person would use them,
 // with a real SMTP server in the test process receiving the e-mails: invite, follow the link, set a
 // password; resend, revoke, expiry; change a role, remove a user (logged out at once), hand ownership
 // over; the invitations of whoever is removed or may no longer invite revoked with it; the invitation

@@ -1,5 +1,5 @@
 // Batch statements keep one generic plan per connection, made at their first run. On a new store
-// that run sees empty tables; the plan must still be the one a full table needs (issue 24: a lookup
+// that run sees empty tables; the plan must still be the one a full table needs (once, a lookup
 // planned as a sequential scan over an empty `payments` stayed one over 60,000 rows until PostgreSQL
 // next analyzed the table). Every batch statement the service sends, planned as its connection plans
 // it on a new store, reads its tables through their indexes.

@@ -59,7 +59,7 @@ const BATCH_CONNECTIONS = 4 * storeBatches.inFlight;
  * which for a short array it always does, and planning these statements costs more than running
  * them. A generic plan is made at a statement's first run on a connection, from the statistics of
  * that moment, and kept until the table is next analyzed: on a new store, a sequential scan of an
- * empty table, kept while the table grows (issue 24: lookups fell from 13,000 to 1,100 a second
+ * empty table, kept while the table grows (measured: lookups fell from 13,000 to 1,100 a second
  * after a burst of initiates). Every batch statement reads and writes by keys, so sequential scans
  * are off for them: their plans use the indexes whatever the statistics said when they were made.
  */

@@ -7,7 +7,7 @@ export interface Metrics {
   registry: Registry;
   webhookDeliveries: Counter<'result'>;
   otpSends: Counter<'result'>;
-  /** Calls to upstream providers (contract section 13): start, status, refund; ok or failed. */
+  /** Calls to upstream providers: start, status, refund; ok or failed. */
   providerCalls: Counter<'provider' | 'environment' | 'operation' | 'result'>;
   providerLatency: Histogram<'provider' | 'operation'>;
   /** Settled provider attempts by outcome (Paid, Surplus, Failed, Unknown, Escalated). */
@@ -68,7 +68,7 @@ export function createMetrics(db: Db): Metrics {
   });
   const providerCalls = new Counter({
     name: 'bhuktani_provider_calls_total',
-    help: 'Calls to payment providers by provider, environment, operation (start, status, refund) and result (ok, failed)',
+    help: 'Calls to payment providers by provider, environment, operation (start, status, refund) and result (ok, failed, refused: the provider refused the request as invalid)',
     labelNames: ['provider', 'environment', 'operation', 'result'],
     registers: [registry],
   });

@@ -1,9 +1,12 @@
-/** Paisa for people: 123456 → `Rs. 1,234.56`. Only at the edge; everything else is whole paisa. */
+import { formatAmount } from '../language/amounts.js';
+
+/**
+ * Paisa for people who read English (the dashboard, the console, the CLI, a provider's sandbox page):
+ * `Rs. 1,23,456.50`, grouped as Nepal writes rupees, by the payer's pages' own formatter. Only at the
+ * edge; everything else is whole paisa.
+ */
 export function formatRupees(paisa: number): string {
-  const sign = paisa < 0 ? '-' : '';
-  const abs = Math.abs(paisa);
-  const rupees = Math.floor(abs / 100).toLocaleString('en-US');
-  return `${sign}Rs. ${rupees}.${String(abs % 100).padStart(2, '0')}`;
+  return formatAmount(paisa, 'en');
 }
 
 /** `1234.56` for 123456 paisa: rupees as a plain number, for CSV files (spreadsheets, the bank's bulk transfer). */

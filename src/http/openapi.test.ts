@@ -40,7 +40,7 @@ describe('GET /api/v2/openapi.json', () => {
     ]);
     const initiate = doc.paths['/api/v2/epayment/initiate/'].post;
     expect(Object.keys(initiate.responses).sort()).toEqual(['200', '400', '401', '403', '409', '413', '415', '429', '503']);
-    // A live key of a merchant not approved, or suspended (contract section 8).
+    // A live key of a merchant not approved, or suspended.
     expect(initiate.responses['403'].content['application/json'].examples).toEqual({
       forbidden: { value: { detail: 'This merchant is suspended: live payments are off.', status_code: 403 } },
     });
@@ -70,7 +70,7 @@ describe('GET /api/v2/openapi.json', () => {
     const { body: initiated } = await api.initiate(validInitiate({ amount: 5000 }));
     const done = await payerBrowser(t.app).pay(initiated.pidx);
     const transactionId = callbackParams(done.location!).transaction_id;
-    // A balance for the whole refund (its fee too) and the payouts of the examples (contract section 10).
+    // A balance for the whole refund (its fee too) and the payouts of the examples.
     await payerBrowser(t.app).pay((await api.initiate(validInitiate({ amount: 1_000_000 }))).body.pidx);
     let tried = 0;
     for (const [path, methods] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {

@@ -42,6 +42,12 @@ describe('per-IP limits on MPIN and OTP posts', () => {
       statuses.push((await browser.post(url, { mobile: '9800000001', mpin: '0000' })).status);
     }
     expect(statuses).toEqual([400, 400, 400, 429, 429]);
+    // A post answered 429 goes no further: its MPIN is not checked, and the right one starts nothing.
+    expect((await browser.post(`/pay/wallet?pidx=${body.pidx}`, { mobile: '9800000001', mpin: '1111' })).status).toBe(429);
+    const events = await t.db.query<{ event: string }>('SELECT event FROM payment_events WHERE pidx = $1', [body.pidx]);
+    expect(events.map((e) => e.event)).toEqual(['wrong_mpin', 'wrong_mpin', 'wrong_mpin']);
+    expect(t.sentOtps.filter((m) => m.pidx === body.pidx)).toEqual([]);
+    expect(t.logs.filter((line) => line.includes('FST_ERR_REP_ALREADY_SENT'))).toEqual([]);
   });
 });
 

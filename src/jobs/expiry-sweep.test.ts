@@ -1,4 +1,4 @@
-// The background sweep persists `Expired` (contract section 4): each overdue payment once, never a
+// The background sweep persists `Expired`: each overdue payment once, never a
 // paid one, and a confirm racing it ends in exactly one outcome.
 //
 // The sweep expires every overdue payment in the store, and on PostgreSQL the store is shared by all

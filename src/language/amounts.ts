@@ -15,9 +15,18 @@ const RUPEE_SIGN: Record<Language, string> = { en: 'Rs.', ne: 'रु.' };
 
 /** Paisa for a payer: 10000000 → `Rs. 1,00,000.00` (en), `रु. १,००,०००.००` (ne). Whole paisa, never a float. */
 export function formatAmount(paisa: number, language: Language): string {
+  return written(paisa, language, ' ');
+}
+
+/** `formatAmount` that a line never breaks between its sign and its digits (a card, a receipt): `Rs.\u00a01,234.56`. */
+export function unbrokenAmount(paisa: number, language: Language): string {
+  return written(paisa, language, '\u00a0');
+}
+
+function written(paisa: number, language: Language, space: string): string {
   const sign = paisa < 0 ? '-' : '';
   const abs = Math.abs(paisa);
-  return `${sign}${RUPEE_SIGN[language]} ${grouped[language].format(Math.floor(abs / 100))}.${twoDigits[language].format(abs % 100)}`;
+  return `${sign}${RUPEE_SIGN[language]}${space}${grouped[language].format(Math.floor(abs / 100))}.${twoDigits[language].format(abs % 100)}`;
 }
 
 /** A whole number in the language's digits, grouped: 12345 → `12,345` / `१२,३४५`. */

@@ -13,7 +13,7 @@ function missing(a: Tree, b: Tree) {
   return { fromSecond: [...left.keys()].filter((k) => !right.has(k)), fromFirst: [...right.keys()].filter((k) => !left.has(k)) };
 }
 
-// Said the same in both: the names payers know (contract section 5 keeps MPIN and OTP), and examples of what they type.
+// Said the same in both: the names payers know (MPIN and OTP in both), and examples of what they type.
 const SAME_IN_BOTH = new Set(['layout.testMode', 'checkout.mpin', 'checkout.otp', 'checkout.steps.otp', 'checkout.mobilePlaceholder']);
 
 describe('the payer’s catalogues', () => {
@@ -42,7 +42,7 @@ describe('the payer’s catalogues', () => {
     }
   });
 
-  it('keep contract section 5’s labels and buttons in English, and MPIN and OTP in Nepali too', () => {
+  it('keep the hosted page’s labels (Mobile, MPIN, OTP) and buttons (Pay, Confirm, Cancel) in English, and MPIN and OTP in Nepali too', () => {
     expect([en.checkout.mobile, en.checkout.mpin, en.checkout.otp, en.checkout.pay, en.checkout.confirm, en.checkout.cancel]).toEqual(['Mobile number', 'MPIN', 'OTP', 'Pay', 'Confirm', 'Cancel']);
     expect([ne.checkout.mpin, ne.checkout.otp]).toEqual(['MPIN', 'OTP']);
   });

@@ -25,7 +25,7 @@ export function formatDay(date: Date, language: Language, timeZone: string): str
   return `${part.day} ${part.month} ${part.year}`;
 }
 
-/** The day and the time of `date` in `timeZone`. */
+/** The day and the time of `date` in `timeZone`; a line may break after the day, never inside the time (`5:16\u00a0pm`). */
 export function formatMoment(date: Date, language: Language, timeZone: string): string {
-  return `${formatDay(date, language, timeZone)}, ${formatter(language, timeZone, 'time').format(date)}`;
+  return `${formatDay(date, language, timeZone)}, ${formatter(language, timeZone, 'time').format(date).replaceAll(' ', '\u00a0')}`;
 }

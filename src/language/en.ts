@@ -4,7 +4,7 @@
 // check. Templates name messages and never hold sentences. A message that takes values is a
 // function; counts come as numbers (each language writes its own digits and plurals), amounts and
 // dates already written in the payer's language. One that marks some of its words up returns Html,
-// escaping the values. Contract section 5's labels and buttons are these words exactly.
+// escaping the values. The hosted page's labels and buttons are these words exactly (Mobile, Pay…).
 import { html, type Html } from '../http/html.js';
 import { unavailableNotice } from '../http/page-errors.js';
 
@@ -26,6 +26,8 @@ export const en = {
     products: 'Products',
     breakdown: 'Breakdown',
     total: 'Total',
+    /** The parts of a total a door names itself (eSewa's form): the merchant's own labels are shown as written. */
+    amountParts: { amount: 'Amount', tax: 'Tax', serviceCharge: 'Service charge', deliveryCharge: 'Delivery charge' },
     order: (id: string) => `Order ${id}`,
     expiresIn: 'Link expires in',
     hoursMinutes: (hours: number, minutes: number) => `${hours} h ${minutes} min`,
@@ -95,7 +97,7 @@ export const en = {
     /** The switch's own page, when it was not told where to go back to. */
     switched: { title: 'Language changed', message: 'The pages of your payment are in English now.' },
   },
-  /** Paying through a provider (contract section 13): the buttons, and the pages that hand the payer over and back. */
+  /** Paying through a provider: the buttons, and the pages that hand the payer over and back. */
   providers: {
     section: 'Pay through a provider',
     payWith: 'Pay with',
@@ -103,6 +105,7 @@ export const en = {
     continueTo: (provider: string) => `Continue to ${provider}`,
     payThere: (provider: string) => `You pay on ${provider}'s page, then come back here.`,
     takingBack: (business: string) => `Taking you back to ${business}.`,
+    notPaidThere: (provider: string) => `Back from ${provider}: the payment was not completed there, and you have not been charged. Choose a way to pay.`,
     alreadyDecided: 'Already decided',
     continue: 'Continue',
   },
@@ -229,7 +232,7 @@ export const en = {
       title: 'No demo here',
       heading: 'The demo shop is not set up on this server',
       why: "Bhuktani creates its demo merchant only when it starts on an empty store, and this store already had merchants when it started (or the demo's key was removed).",
-      instead: (): Html => html`To try a payment, create a merchant with <code>npx bhuktani merchant create</code> and initiate a payment with its test key, as the README shows.`,
+      instead: (): Html => html`To try a payment, create a merchant with <code>node bin/bhuktani.js merchant create</code> and initiate a payment with its test key, as the README shows.`,
     },
   },
 };

@@ -1,4 +1,4 @@
-// The languages the payer's pages speak (contract section 14): English, and Nepali. Shared
+// The languages the payer's pages speak: English, and Nepali. Shared
 // vocabulary below the domains, like environment.ts.
 export const languages = ['en', 'ne'] as const;
 export type Language = (typeof languages)[number];

@@ -25,6 +25,7 @@ export const ne: Messages = {
     products: 'सामान',
     breakdown: 'रकमको विवरण',
     total: 'जम्मा',
+    amountParts: { amount: 'रकम', tax: 'कर', serviceCharge: 'सेवा शुल्क', deliveryCharge: 'ढुवानी शुल्क' },
     order: (id: string) => `अर्डर ${id}`,
     expiresIn: 'तिर्न बाँकी समय',
     hoursMinutes: (hours: number, minutes: number) => `${n(hours)} घण्टा ${n(minutes)} मिनेट`,
@@ -99,6 +100,7 @@ export const ne: Messages = {
     continueTo: (provider: string) => `${provider} मा जानुहोस्`,
     payThere: (provider: string) => `${provider} को पेजमा तिरेपछि तपाईं फेरि यहीँ फर्कनुहुनेछ।`,
     takingBack: (business: string) => `तपाईंलाई ${business} मा फर्काइँदै छ।`,
+    notPaidThere: (provider: string) => `${provider} मा भुक्तानी पूरा भएन, तपाईंको पैसा काटिएको छैन। फेरि तिर्न कुनै माध्यम छान्नुहोस्।`,
     alreadyDecided: 'भुक्तानी पहिले नै टुङ्गिसकेको छ',
     continue: 'अगाडि बढ्नुहोस्',
   },
@@ -228,7 +230,7 @@ export const ne: Messages = {
       heading: 'यो सर्भरमा डेमो पसल राखिएको छैन',
       why: 'Bhuktani ले खाली डाटाबेसबाट सुरु हुँदा मात्र डेमो पसल बनाउँछ; यो सर्भर सुरु हुँदा डाटाबेसमा अरू पसल पहिले नै थिए (वा डेमोको सिक्रेट की हटाइएको छ)।',
       instead: (): Html =>
-        html`भुक्तानी गरेर हेर्न <code>npx bhuktani merchant create</code> आदेशले पसल बनाउनुहोस्, अनि त्यसको परीक्षणको सिक्रेट की प्रयोग गरेर भुक्तानी सुरु गर्नुहोस्, <code>README</code> मा देखाइएझैँ।`,
+        html`भुक्तानी गरेर हेर्न <code>node bin/bhuktani.js merchant create</code> आदेशले पसल बनाउनुहोस्, अनि त्यसको परीक्षणको सिक्रेट की प्रयोग गरेर भुक्तानी सुरु गर्नुहोस्, <code>README</code> मा देखाइएझैँ।`,
     },
   },
 };

@@ -1,4 +1,4 @@
-// Which language a payer's page speaks (contract section 14): the browser's Accept-Language first,
+// Which language a payer's page speaks: the browser's Accept-Language first,
 // the payer's choice with the switch after (a cookie, a year); the switch brings the payer back only
 // to one of the payer's own pages, never elsewhere.
 import { afterAll, describe, expect, it } from 'vitest';

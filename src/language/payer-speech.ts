@@ -1,6 +1,6 @@
 // Which language a payer's page speaks: the one the payer chose with the switch (a cookie), else the
-// first of English and Nepali their browser's Accept-Language asks for, else English (contract
-// section 14). `Speech` is that language with its words, handed to every payer page.
+// first of English and Nepali their browser's Accept-Language asks for, else English.
+// `Speech` is that language with its words, handed to every payer page.
 import type { FastifyRequest } from 'fastify';
 import { en, type Messages } from './en.js';
 import { isLanguage, type Language } from './languages.js';

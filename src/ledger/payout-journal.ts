@@ -1,4 +1,4 @@
-// The journals of a payout (contract section 10): requested, the merchant's money goes to clearing;
+// The journals of a payout: requested, the merchant's money goes to clearing;
 // paid, from clearing to the bank; failed, from clearing back to the merchant.
 import type { AppContext } from '../context.js';
 import type { Queryable } from '../db/db.js';

@@ -1,4 +1,4 @@
-// The journals of money that came in through a provider (contract section 13). The provider collects
+// The journals of money that came in through a provider. The provider collects
 // from the payer and owes it to the operator: its receivable (a negative balance, money in, like the
 // funding account's), less the fee it keeps (provider_fee). What is owed back to payers through it
 // waits in refund_due until it is refunded there, which returns it from the receivable.

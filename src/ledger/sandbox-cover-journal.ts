@@ -1,4 +1,4 @@
-// What a test refund needs beyond the merchant's balance (issue 24): the sandbox covers it, as it
+// What a test refund needs beyond the merchant's balance: the sandbox covers it, as it
 // keeps sandbox wallets funded, from the test environment's funding account. Written in the refund's
 // transaction, naming the refund's record, so `ledger verify` can tie each cover to its refund.
 import type { AppContext } from '../context.js';

@@ -1,4 +1,4 @@
-// verifyLedger must notice each kind of damage (contract section 6), not only report success.
+// verifyLedger must notice each kind of damage, not only report success.
 // Each break is made inside a transaction that is rolled back, so no other test (on PostgreSQL the
 // database is shared by every test file) ever sees it.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -230,7 +230,7 @@ describe('verifyLedger', () => {
     expect(broken.map((r) => r.invariant)).toEqual([INVARIANTS.records]);
   });
 
-  // Contract section 10. Each damage below passes every check of section 6: only the new one sees it.
+  // Payouts. Each damage below passes every check of payments and refunds: only the new one sees it.
   it('detects a payout whose journals do not match its state (a paid journal relabelled failed)', async () => {
     const broken = await brokenBy((tx) =>
       tx.query(`UPDATE journals SET kind = 'payout_failed' WHERE kind = 'payout_paid' AND payout_id = (SELECT id FROM payouts WHERE idx = $1)`, [paidPayout]),
@@ -254,7 +254,7 @@ describe('verifyLedger', () => {
     ]);
   });
 
-  // Issue 24: the sandbox's covers of test refunds. Each damage passes every other check.
+  // The sandbox's covers of test refunds. Each damage passes every other check.
   it('detects a second sandbox cover of one refund (money given twice)', async () => {
     const broken = await brokenBy(async (tx) => {
       await tx.query('DROP INDEX journals_one_cover_per_refund');

@@ -1,4 +1,4 @@
-// Checks every ledger invariant of the contract's sections 6 and 10 against the whole store. Each check is one
+// Checks every invariant of the ledger against the whole store. Each check is one
 // query returning the offending rows; an empty result means the invariant holds.
 import type { Queryable } from '../db/db.js';
 import { providerNumbersForSql } from '../providers/registry.js';
@@ -53,7 +53,7 @@ const checks: { invariant: string; sql: string; params?: () => unknown[] }[] = [
   },
   {
     invariant: 'each payment journal moves the payment amount: payer pays it, merchant and fee account share it',
-    // The payer's side is a wallet, or a provider's receivable and the fee it keeps (contract section 13).
+    // The payer's side is a wallet, or a provider's receivable and the fee it keeps.
     sql: `SELECT pay.pidx, pay.amount, pay.fee, sum(CASE WHEN a.kind IN ('wallet', 'receivable', 'provider_fee') THEN -p.amount ELSE 0 END) AS paid,
                  sum(CASE WHEN a.kind = 'merchant' AND a.owner_id = pay.merchant_id THEN p.amount ELSE 0 END) AS to_merchant,
                  sum(CASE WHEN a.kind = 'fee' THEN p.amount ELSE 0 END) AS to_fee

@@ -1,4 +1,4 @@
-// Racing requests end in exactly one outcome (contract sections 4 and 6): many payments on one
+// Racing requests end in exactly one outcome: many payments on one
 // wallet never overdraw it, two payers of one payment or of one order never both pay, and a
 // confirm racing the expiry either pays or expires, never both.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';

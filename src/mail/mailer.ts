@@ -1,6 +1,6 @@
 // The one way the gateway sends e-mail (operator and merchant-team invitations, the e-mails to a
 // merchant's owner; resets later). Over SMTP when SMTP_URL is set, otherwise each e-mail goes to the server log, so a
-// sandbox needs nothing else (contract section 9). Plain text with a simple HTML part, no remote images.
+// sandbox needs nothing else. Plain text with a simple HTML part, no remote images.
 import { createRequire } from 'node:module';
 import type { Config } from '../config.js';
 

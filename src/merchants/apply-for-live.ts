@@ -1,4 +1,4 @@
-// A merchant applies to go live (contract section 8): its business details and settlement bank
+// A merchant applies to go live: its business details and settlement bank
 // account, saved with the move to `applied` in one transaction, so the operators never see an
 // application without its details. A rejected merchant corrects them and applies again.
 import type { AppContext } from '../context.js';

@@ -1,4 +1,4 @@
-// Merchant approval (contract section 8): the allowed moves, and the function that makes them. Each
+// Merchant approval: the allowed moves, and the function that makes them. Each
 // move is one conditional UPDATE (… AND status IN (<from>)), so when two operators decide at once
 // exactly one wins, and the other finds the merchant already moved.
 import type { Queryable } from '../db/db.js';

@@ -1,4 +1,4 @@
-// A merchant's settlement bank account: where its payouts go (contract section 10). The request's
+// A merchant's settlement bank account: where its payouts go. The request's
 // fields are one definition, so the website's forms and any API give the same messages.
 import { object, text } from '../http/fields.js';
 

@@ -1,5 +1,5 @@
-// What a merchant tells the operators about its business when it applies to go live (contract
-// section 8). One definition of the fields, so the website's form and the console show the same rules.
+// What a merchant tells the operators about its business when it applies to go live.
+// One definition of the fields, so the website's form and the console show the same rules.
 import { choice, object, text, url } from '../http/fields.js';
 
 export const businessTypes = ['Sole proprietorship', 'Partnership', 'Private limited company', 'Public limited company', 'Cooperative', 'Non-profit organisation'] as const;

@@ -1,4 +1,4 @@
-// An approved merchant adds or changes its settlement bank account (issue 24): live payouts requested
+// An approved merchant adds or changes its settlement bank account: live payouts requested
 // from then on go to it (a payout keeps the account it was requested with). The account and the act
 // in the team's log are one transaction; the route asks step-up before and tells the owner after.
 import type { AppContext } from '../context.js';

@@ -1,4 +1,4 @@
-// An operator changes a merchant's fee (contract section 8). It applies to payments initiated from
+// An operator changes a merchant's fee. It applies to payments initiated from
 // now on (within KEY_CACHE_SECONDS, the key cache holding the merchant); existing ones keep theirs.
 import type { Actor } from '../audit/audit-entry.js';
 import { appendAudit } from '../audit/audit-store.js';

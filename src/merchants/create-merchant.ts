@@ -33,7 +33,7 @@ export interface CreatedMerchant {
   owner: MerchantUser;
   test_secret_key: string;
   live_secret_key: string;
-  /** The eSewa product code and secret key of each environment (contract section 12), in full only here. */
+  /** The eSewa product code and secret key of each environment, in full only here. */
   esewa: Record<Environment, IssuedEsewaCredential>;
 }
 

@@ -1,4 +1,4 @@
-// The operators' decisions on a merchant (contract section 8): approve, reject, suspend, reactivate.
+// The operators' decisions on a merchant: approve, reject, suspend, reactivate.
 // Each is one transaction: the move through the approval state machine and its audit entry.
 import type { Actor } from '../audit/audit-entry.js';
 import { appendAudit } from '../audit/audit-store.js';

@@ -1,4 +1,4 @@
-// A merchant's eSewa credentials (contract section 12): per environment a product code, which
+// A merchant's eSewa credentials: per environment a product code, which
 // selects the merchant and the environment, and an HMAC secret key that signs both ways. Pure: the
 // rules of their form; the store is esewa-credential-store.ts.
 import { randomBytes, randomInt } from 'node:crypto';

@@ -1,4 +1,4 @@
-// A merchant's live key and live hosted pages work only while it is approved (contract section 8);
+// A merchant's live key and live hosted pages work only while it is approved;
 // test keys work in every status. By HTTP, as the merchant's server and a payer's browser see it.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { merchantApi, validInitiate } from '../../test/api-client.js';

@@ -1,4 +1,4 @@
-// The people of merchants' teams (contract section 9). A person logs in (e-mail, password,
+// The people of merchants' teams. A person logs in (e-mail, password,
 // two-factor: their own); a user is one person's membership of one merchant's team, with its role. One
 // person may be a user of several merchants. What each role may do is the permission table of the
 // dashboard; here only who they are.

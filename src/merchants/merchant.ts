@@ -1,7 +1,7 @@
 import type { Environment } from '../environment.js';
 
 /**
- * Where a merchant stands with the operators (contract section 8): `new` (signed up, test only) →
+ * Where a merchant stands with the operators: `new` (signed up, test only) →
  * `applied` → `approved` | `rejected`; `rejected` → `applied`; `approved` ⇄ `suspended`.
  * The moves are in approval-state-machine.ts.
  */

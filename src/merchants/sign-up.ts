@@ -1,4 +1,4 @@
-// Sign-up on the website (issue 24): the form's answer must not tell whether the address has an
+// Sign-up on the website: the form's answer must not tell whether the address has an
 // account, so every valid sign-up is answered "check your e-mail". A new address gets a link (24 hours,
 // once) that creates the merchant, logs its owner in and shows the keys: the test key works at once
 // from there, and the e-mail is verified by it. An address that has an account gets an e-mail saying

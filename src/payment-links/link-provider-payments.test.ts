@@ -1,4 +1,4 @@
-// A payment link's places when its payers pay through a provider (contract sections 13 and 14): a
+// A payment link's places when its payers pay through a provider: a
 // provider's payment takes a place as a wallet's does; one whose payer paid at the provider after the
 // last place went is never completed past max_payments: the money is owed back (a surplus, refunded
 // through the provider), and the link keeps exactly its max_payments.

@@ -1,4 +1,4 @@
-// A payment link's max_payments (contract section 14): "exactly that many complete", whatever races.
+// A payment link's max_payments: "exactly that many complete", whatever races.
 // Payers who all started before the last place was taken confirm their OTPs at the same moment: one
 // payment completes, the others are told the link took all its payments and are not charged (their
 // wallets keep every paisa, no journal, no record). A held (Pending) payment takes a place; the
@@ -79,6 +79,30 @@ describe('racing payers on a link with one payment left', () => {
     expect(page.body).toContain('has taken all the payments it was made for');
 
     expect((await verifyLedger(t.db)).filter((r) => !r.holds)).toEqual([]);
+  });
+
+  it('thirty payers racing for a link of three are each answered once: no step sends a second reply', async () => {
+    const merchant = await newMerchant(t.ctx);
+    const { body: link } = await linkApi(t.app, merchant.test_secret_key).create({ name: 'Three seats', amount: 2_000, max_payments: 3 });
+    const code = codeOf(link.url);
+    const logged = t.logs.length;
+    // At the addresses of the path (`/pay/<pidx>`, `/pay/<pidx>/confirm`), as pages served before gave them out.
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, async () => {
+        const payer = linkPayer(t.app);
+        const { pidx } = await payer.start(code);
+        const page = await payer.browser.get(`/pay/${pidx}`);
+        const step = await payer.browser.post(`/pay/${pidx}/wallet`, { mobile: '9800000001', mpin: '1111' });
+        if (step.status !== 303) return [page.status, step.status];
+        await payer.browser.get(step.location!);
+        return [page.status, step.status, (await payer.browser.post(`/pay/${pidx}/confirm`, { attempt: payer.browser.confirmFields('987654').attempt, otp: '987654' })).status];
+      }),
+    );
+    expect(answers.filter((a) => a.at(-1) === 303)).toHaveLength(3);
+    expect(answers.filter((a) => a.at(-1) !== 303).every((a) => a.at(-1) === 409)).toBe(true);
+    expect(await linkStatusOf(link.idx)).toBe(3);
+    // Fastify logs a second reply as FST_ERR_REP_ALREADY_SENT ("Reply was already sent").
+    expect(t.logs.slice(logged).filter((line) => line.includes('FST_ERR_REP_ALREADY_SENT'))).toEqual([]);
   });
 
   it('a held payment takes a place until the operator cancels it; completing it keeps the place', async () => {

@@ -1,4 +1,4 @@
-// A payment link as the API shows it (contract section 14), and its JSON schema for serialization
+// A payment link as the API shows it, and its JSON schema for serialization
 // and the OpenAPI document. Times are ISO 8601 with the offset of TIME_ZONE, like the transaction list.
 import { paginatedSchema } from '../http/paginated.js';
 import { formatTimestamp } from '../http/timestamp.js';

@@ -1,4 +1,4 @@
-// What creating a payment link takes (contract section 14), with the contract's validation shape:
+// What creating a payment link takes, with the contract's validation shape:
 // every failing field at once. The API reads it from JSON or a form; the dashboard's form is turned
 // into the same fields first, so both refuse the same things with the same words.
 import type { FieldErrors } from '../http/errors.js';

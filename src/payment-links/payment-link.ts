@@ -1,4 +1,4 @@
-// A payment link (contract section 14): a merchant's short public address, /l/<code>, that starts
+// A payment link: a merchant's short public address, /l/<code>, that starts
 // ordinary payments of its merchant and environment. Pure rules: what it is, and whether it takes a
 // payment now.
 import type { Environment } from '../environment.js';

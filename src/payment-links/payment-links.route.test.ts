@@ -1,4 +1,4 @@
-// The payment links API (contract section 14) over HTTP: create (fixed or payer's amount, expiry,
+// The payment links API over HTTP: create (fixed or payer's amount, expiry,
 // max payments, what to ask), list, one with its totals, deactivate and activate; its errors in the
 // contract's shapes; another merchant's or the other environment's link is Not found; and a payment
 // through a link is an ordinary payment that names its link (lookup, list, webhooks, refunds).

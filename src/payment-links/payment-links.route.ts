@@ -1,4 +1,4 @@
-// The payment links API (contract section 14): create, list, read one, deactivate and activate.
+// The payment links API: create, list, read one, deactivate and activate.
 // Secret key, rate budget and test/live separation come from the API plugin; creating is
 // idempotent with an Idempotency-Key, like initiate.
 import type { FastifyInstance } from 'fastify';

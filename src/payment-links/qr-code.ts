@@ -30,22 +30,55 @@ function modulePath(size: number, dark: (row: number, col: number) => boolean): 
   return parts.join('');
 }
 
+/** The caption's largest and smallest sizes, in modules. */
+const CAPTION_SIZE = 3.2;
+const CAPTION_SMALLEST = 1.8;
+/**
+ * How wide a letter of the caption is taken to be, of its size: what bold sans-serif fonts measure
+ * in Chromium (0.60–0.68 for a Latin name, 0.54–0.69 for a Devanagari letter with its marks).
+ */
+const LETTER = 0.68;
+const letters = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+const guessedWidth = (text: string, size: number) => [...letters.segment(text)].length * LETTER * size;
+
+/** The caption on one line, or on two broken at the space nearest its middle when one would need a small size. */
+function captionLines(caption: string, room: number): string[] {
+  if (guessedWidth(caption, CAPTION_SIZE) <= room) return [caption];
+  const middle = caption.length / 2;
+  let at = -1;
+  for (let i = caption.indexOf(' '); i !== -1; i = caption.indexOf(' ', i + 1)) if (at === -1 || Math.abs(i - middle) < Math.abs(at - middle)) at = i;
+  return at === -1 ? [caption] : [caption.slice(0, at), caption.slice(at + 1)];
+}
+
 /**
  * The code of `url` with `caption` (the business's name) under it, 80 mm wide when printed as it is.
- * The caption's size shrinks for a long name so that it fits the code's width.
+ * A long name goes on two lines, as large as they fit. A letter's width is only guessed (the
+ * viewer's font sets it), so a line that comes near the edges is given its width (`textLength`):
+ * the viewer fits its letters to it, never cuts them.
  */
 export async function qrCodeSvg(url: string, caption: string, title: string): Promise<string> {
   const { modules } = (await qrcode()).create(url, { errorCorrectionLevel: 'M' });
   const width = modules.size + 2 * QUIET;
-  const fontSize = Math.min(3.2, (width * 0.92) / (0.58 * Math.max(caption.length, 1)));
-  const height = width + fontSize * 2.2;
+  const room = width - 2;
+  const lines = captionLines(caption, room);
+  const widest = Math.max(...lines.map((line) => guessedWidth(line, 1)), LETTER);
+  const fontSize = Math.max(CAPTION_SMALLEST, Math.min(CAPTION_SIZE, room / widest));
+  const lineHeight = fontSize * 1.25;
+  const height = width + lineHeight * lines.length + fontSize * 0.4;
   const path = modulePath(modules.size, (row, col) => modules.get(row, col) === 1);
   const mm = (units: number) => `${((80 * units) / width).toFixed(1)}mm`;
+  const text = lines.map((line, i) => {
+    const guessed = guessedWidth(line, fontSize);
+    const fitted = guessed > room * 0.8 ? ` textLength="${Math.min(room, guessed).toFixed(2)}" lengthAdjust="spacingAndGlyphs"` : '';
+    return `<text x="${width / 2}" y="${(width + fontSize * 0.9 + lineHeight * i).toFixed(2)}"${fitted}>${escapeHtml(line)}</text>`;
+  });
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height.toFixed(2)}" width="${mm(width)}" height="${mm(height)}" role="img" aria-label="${escapeHtml(title)}">
 <title>${escapeHtml(title)}</title>
 <rect width="100%" height="100%" fill="#fff"/>
 <path fill="#000" shape-rendering="crispEdges" d="${path}"/>
-<text x="${width / 2}" y="${(width + fontSize * 0.9).toFixed(2)}" font-family="system-ui, 'Noto Sans', 'Noto Sans Devanagari', sans-serif" font-size="${fontSize.toFixed(2)}" font-weight="700" text-anchor="middle" fill="#000">${escapeHtml(caption)}</text>
+<g font-family="system-ui, 'Noto Sans', 'Noto Sans Devanagari', sans-serif" font-size="${fontSize.toFixed(2)}" font-weight="700" text-anchor="middle" fill="#000">
+${text.join('\n')}
+</g>
 </svg>
 `;
 }

@@ -30,7 +30,7 @@ export async function startLinkPayment(ctx: AppContext, options: { link: Payment
       return_url: `${ctx.config.publicUrl}${receiptPath(link.code)}`,
       website_url: url,
       amount: details.amount,
-      // One order per payment, so that each can be paid (one paid payment per order, contract section 3).
+      // One order per payment, so that each can be paid (an order is paid by at most one payment).
       purchase_order_id: `${link.code}-${ctx.ids.random(6)}`,
       purchase_order_name: link.name,
       customer_info: details.customer_info,

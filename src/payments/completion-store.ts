@@ -1,4 +1,4 @@
-// The writes of the hosted page's last step (contract section 4): a right OTP pays the payment, or,
+// The writes of the hosted page's last step: a right OTP pays the payment, or,
 // for the sandbox's pending wallet, holds it. Confirms that arrive while earlier ones are being
 // written go to the store together (`batcher`), as one statement for all of them: per payment the
 // attempt claimed, the status moved, the event and the webhook delivery queued, the payer's wallet

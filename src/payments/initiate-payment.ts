@@ -93,8 +93,15 @@ export async function initiatePayment(
   return result;
 }
 
+/** For a door whose every post is a payment of its own (eSewa's v1 form): stores a new payment. */
+export async function initiateDoorPayment(ctx: AppContext, caller: Initiator, input: InitiateInput, origin: DoorOrigin & { door: 'esewa-v1' }): Promise<InitiateResult> {
+  const { payment, result } = newPayment(ctx, caller, input, origin);
+  if (!(await insertPayment(ctx.db, payment))) throw new Error(`payment of order ${input.purchase_order_id} not stored`);
+  return result;
+}
+
 /**
- * For a door whose order id names one payment (eSewa's transaction_uuid, v1's pid): stores a new
+ * For a door whose order id names one payment (eSewa's signed transaction_uuid): stores a new
  * payment, or, when the merchant's door already has one of that order, leaves it as it was and
  * answers it, for the door to resume or refuse. Decided by the insert itself, so two posts of one
  * order at once make one payment.
@@ -103,7 +110,7 @@ export async function initiateOnce(
   ctx: AppContext,
   caller: Initiator,
   input: InitiateInput,
-  origin: DoorOrigin & { door: Exclude<PaymentDoor, 'khalti-v2'> },
+  origin: DoorOrigin & { door: 'esewa-v2' },
 ): Promise<{ created: InitiateResult } | { existing: Payment }> {
   const { payment, result } = newPayment(ctx, caller, input, origin);
   if (await insertPayment(ctx.db, payment)) return { created: result };

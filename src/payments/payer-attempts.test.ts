@@ -1,4 +1,4 @@
-// What a payer can get wrong on the hosted page (contract section 5): wrong MPINs and the wallet
+// What a payer can get wrong on the hosted page: wrong MPINs and the wallet
 // lock, wrong and stale OTPs, a wallet without the money, and links that can no longer be paid.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { merchantApi, validInitiate } from '../../test/api-client.js';

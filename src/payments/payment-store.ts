@@ -13,7 +13,7 @@ export type NewPayment = Omit<Payment, 'status' | 'transaction_id' | 'payer_mobi
 
 /**
  * Stores new `Initiated` payments in one statement: true for each stored, false for one whose door
- * already has a payment of its order (eSewa's doors: payments_door_order), which is left as it was.
+ * already has a payment of its order (eSewa's v2 form: payments_door_order), which is left as it was.
  * No event row: a payment's timeline starts at its created_at.
  */
 export async function insertPayments(db: Queryable, payments: NewPayment[]): Promise<boolean[]> {
@@ -28,7 +28,7 @@ export async function insertPayments(db: Queryable, payments: NewPayment[]): Pro
                    $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[], $17::text[], $18::text[])
          AS p (pidx, merchant_id, environment, purchase_order_id, purchase_order_name, amount, fee, return_url, website_url,
                customer_info, amount_breakdown, product_details, merchant_fields, created_at, expires_at, door, door_fields, payment_link)
-     ON CONFLICT (merchant_id, environment, door, purchase_order_id) WHERE door <> 'khalti-v2' DO NOTHING
+     ON CONFLICT (merchant_id, environment, door, purchase_order_id) WHERE door = 'esewa-v2' DO NOTHING
      RETURNING pidx`,
     [
       payments.map((p) => p.pidx),
@@ -101,32 +101,46 @@ export async function findMerchantPaymentStatus(db: Db, pidx: string, merchantId
   return row && ownedBy(row, merchantId, environment) ? row : undefined;
 }
 
-export interface DoorOrder {
+export interface DoorOrder<D extends PaymentDoor = 'esewa-v2'> {
   merchantId: number;
   environment: Environment;
-  door: Exclude<PaymentDoor, 'khalti-v2'>;
+  door: D;
   purchaseOrderId: string;
 }
 
 /**
  * Every door-order read that arrived while earlier ones were being read, in one statement. The
- * `door <> 'khalti-v2'` is the unique index's own condition, so the planner reads that index.
+ * `door = 'esewa-v2'` is the unique index's own condition, so the planner reads that index.
  */
 const readDoorPayments = batchedPerStore(async (db: Queryable, orders: DoorOrder[]): Promise<(Payment | undefined)[]> => {
   const rows = await db.query<Payment & { ord: number }>(
     `SELECT o.ord, ${paymentColumns.replace(/(\w+)/g, 'p.$1')}
        FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS o (merchant_id, environment, door, purchase_order_id, ord)
        JOIN payments p ON p.merchant_id = o.merchant_id AND p.environment = o.environment AND p.door = o.door
-                      AND p.purchase_order_id = o.purchase_order_id AND p.door <> 'khalti-v2'`,
+                      AND p.purchase_order_id = o.purchase_order_id AND p.door = 'esewa-v2'`,
     [orders.map((o) => o.merchantId), orders.map((o) => o.environment), orders.map((o) => o.door), orders.map((o) => o.purchaseOrderId)],
   );
   const found = new Map(rows.map(({ ord, ...payment }) => [Number(ord), payment as Payment]));
   return orders.map((_, i) => found.get(i + 1));
 });
 
-/** The payment an eSewa door's order id names for this merchant and environment (payments_door_order). */
+/** The payment eSewa's v2 transaction_uuid names for this merchant and environment (payments_door_order). */
 export function findDoorPayment(db: Db, order: DoorOrder): Promise<Payment | undefined> {
   return readDoorPayments(db, order);
+}
+
+/**
+ * The payment of a door's order that holds or took the money, if one does: at most one of an order
+ * can (payments_one_paid_per_order, whose condition this repeats so the planner reads that index).
+ */
+export async function findPaidDoorPayment(db: Queryable, order: DoorOrder<PaymentDoor>): Promise<Payment | undefined> {
+  const rows = await db.query<Payment>(
+    `SELECT ${paymentColumns} FROM payments
+      WHERE merchant_id = $1 AND environment = $2 AND purchase_order_id = $3 AND door = $4
+        AND status IN ('Pending', 'Completed', 'Partially refunded', 'Refunded')`,
+    [order.merchantId, order.environment, order.purchaseOrderId, order.door],
+  );
+  return rows[0];
 }
 
 /** A payment by its transaction id, only if it belongs to this merchant and environment. */

@@ -1,4 +1,4 @@
-// The sandbox's pending wallet 9800000007 holds a payment (contract section 5); only the operator
+// The sandbox's pending wallet 9800000007 holds a payment; only the operator
 // moves it on, to Completed (the money moves then) or User canceled (the order is released).
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { merchantApi, validInitiate } from '../../test/api-client.js';

@@ -1,6 +1,6 @@
-// Refunds of a completed payment, whole or in parts (contract section 3). The conditional update of
+// Refunds of a completed payment, whole or in parts. The conditional update of
 // the state machine is the guard: racing refunds can never return more than was paid. A refund draws
-// on the merchant's balance (contract section 10), under the lock every debit of it takes, so refunds
+// on the merchant's balance, under the lock every debit of it takes, so refunds
 // and payouts racing for the last rupees never take the balance below zero: in live what the balance
 // lacks is refused; in test the sandbox covers it (`refundDraw`), each cover decided under that lock.
 import type { AppContext } from '../context.js';

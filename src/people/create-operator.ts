@@ -42,7 +42,7 @@ export async function createOperator(ctx: AppContext, options: { email: string; 
   const now = ctx.clock.now();
   try {
     const { operator, recoveryCodes } = await ctx.db.transaction(async (tx) => {
-      const created = await insertOperator(tx, { email, role, passwordHash, totpSecretSealed: await sealTotpSecret(tx, totpSecret), totpEnrolledAt: now, now });
+      const created = await insertOperator(tx, { email, role, passwordHash, totpSecretSealed: await sealTotpSecret(ctx, tx, 'operator', totpSecret), totpEnrolledAt: now, now });
       await appendAudit(tx, { now, actor: options.actor, action: 'operator.create', object: { type: 'operator', id: String(created.id) }, after: { email, role } });
       return { operator: created, recoveryCodes: await issueRecoveryCodes(tx, { kind: 'operator', accountId: created.id, actor: options.actor, now }) };
     });

@@ -1,5 +1,5 @@
 // How many e-mails one can make Bhuktani send to other people in a day: invitations to a team or to
-// the console, and their resends (issue 24). Counted in login_failures like reset and verification
+// the console, and their resends. Counted in login_failures like reset and verification
 // e-mails (sign-in-throttle.ts), so the limits hold across instances; a count lasts one calendar day
 // of TIME_ZONE and starts again at the next day's first e-mail.
 import type { Queryable } from '../db/db.js';

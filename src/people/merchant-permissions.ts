@@ -16,17 +16,17 @@ export const ACTIONS = {
   'keys.rotate': { roles: ['owner', 'admin', 'developer'], says: 'rotate a secret key' },
   /** Set the webhook endpoint, resend a delivery. */
   'webhooks.manage': { roles: ['owner', 'admin', 'developer'], says: 'set the webhook endpoint, resend deliveries' },
-  /** Create payment links, deactivate and activate them (issue 27); every role sees them. */
+  /** Create payment links, deactivate and activate them; every role sees them. */
   'links.manage': { roles: ['owner', 'admin', 'developer', 'finance'], says: 'create, deactivate and activate payment links' },
   /** Refund a payment. */
   'refunds.create': { roles: ['owner', 'admin', 'finance'], says: 'refund a payment' },
-  /** Ask for a payout (settlements, issue 18). */
+  /** Ask for a payout (settlements). */
   'payouts.request': { roles: ['owner', 'admin', 'finance'], says: 'request a payout' },
   /** See and change the business details and the settlement bank account; apply to go live. */
   'business.manage': { roles: ['owner', 'admin'], says: 'see and change the business details and bank account' },
   /** Invite, resend, revoke; change a role; remove a user. */
   'team.manage': { roles: ['owner', 'admin'], says: 'invite, change roles, remove users' },
-  /** Require two-factor log-in of every user of the team (issue 17's account safety). */
+  /** Require two-factor log-in of every user of the team (account safety). */
   'team.require_two_factor': { roles: ['owner'], says: 'require two-factor for the team' },
   /** Hand the ownership over to another user. */
   'team.transfer': { roles: ['owner'], says: 'hand over ownership' },

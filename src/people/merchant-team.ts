@@ -1,4 +1,4 @@
-// A merchant's team (issue 17): the owner and admins invite by e-mail (a single-use link valid 7
+// A merchant's team: the owner and admins invite by e-mail (a single-use link valid 7
 // days, invitation-link.ts; guesses at it limited per address, link-guesses.ts), resend, revoke, change a role, remove a user (their sessions end in the
 // same transaction); the owner hands ownership over (the old owner becomes admin). An invitation to an
 // address that has an account already (one person may belong to several businesses) is answered and

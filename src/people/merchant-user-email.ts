@@ -1,6 +1,6 @@
 // E-mail verification: a single-use link valid 24 hours, for a person whose e-mail is not verified
 // (signed up before sign-ups were confirmed by e-mail). Until it is followed they may use test
-// payments but not apply to go live or ask for live payouts (contract section 9).
+// payments but not apply to go live or ask for live payouts.
 import type { AppContext } from '../context.js';
 import { markEmailVerified } from '../merchants/merchant-person-store.js';
 import { issueLink, peekLink, spendLink } from './account-links.js';

@@ -54,10 +54,10 @@ export async function enrolmentSecret(ctx: AppContext, options: { personId: numb
   const secrets = await findPersonSecrets(ctx.db, options.personId);
   if (!secrets || secrets.totpEnrolledAt) return undefined;
   let secret: string;
-  if (secrets.totpSecretSealed) secret = await openTotpSecret(ctx.db, secrets.totpSecretSealed);
+  if (secrets.totpSecretSealed) secret = await openTotpSecret(ctx, ctx.db, 'merchant_person', secrets.totpSecretSealed);
   else {
     secret = newTotpSecret();
-    if (!(await setPendingTotpSecret(ctx.db, options.personId, await sealTotpSecret(ctx.db, secret)))) return undefined;
+    if (!(await setPendingTotpSecret(ctx.db, options.personId, await sealTotpSecret(ctx, ctx.db, 'merchant_person', secret)))) return undefined;
   }
   return { secret, uri: totpUri(secret, secrets.email) };
 }

@@ -11,7 +11,7 @@ import { totpUri } from './totp.js';
 export async function enrolmentSecret(ctx: AppContext, operatorId: number): Promise<{ secret: string; uri: string } | undefined> {
   const secrets = await findOperatorSecrets(ctx.db, { id: operatorId });
   if (!secrets || secrets.totpEnrolledAt) return undefined;
-  const secret = await openTotpSecret(ctx.db, secrets.totpSecretSealed);
+  const secret = await openTotpSecret(ctx, ctx.db, 'operator', secrets.totpSecretSealed);
   return { secret, uri: totpUri(secret, secrets.email) };
 }
 

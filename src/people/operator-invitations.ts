@@ -134,7 +134,7 @@ export async function acceptInvitation(ctx: AppContext, options: { invitation: I
     return await ctx.db.transaction(async (tx) => {
       const accepted = await markAccepted<Operator['role']>(tx, OPERATOR_INVITATIONS, invitationTokenHash(options.token), now);
       if (!accepted) return undefined;
-      const operator = await insertOperator(tx, { email: accepted.email, role: accepted.role, passwordHash, totpSecretSealed: await sealTotpSecret(tx, newTotpSecret()), totpEnrolledAt: null, now });
+      const operator = await insertOperator(tx, { email: accepted.email, role: accepted.role, passwordHash, totpSecretSealed: await sealTotpSecret(ctx, tx, 'operator', newTotpSecret()), totpEnrolledAt: null, now });
       const actor = { kind: 'operator' as const, id: operator.id, label: operator.email };
       await appendAudit(tx, { now, actor, action: 'operator.join', object: { type: 'operator', id: String(operator.id) }, after: { email: operator.email, role: operator.role, invitation: accepted.id } });
       return operator;

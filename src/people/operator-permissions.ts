@@ -20,7 +20,7 @@ export const PERMISSIONS = {
   'operators.manage': ['admin'],
   /** Move payouts (settlements). */
   'payouts.process': ['admin', 'finance'],
-  /** Set up payment providers, enable and disable them (contract section 13). */
+  /** Set up payment providers, enable and disable them. */
   'providers.manage': ['admin'],
   /** Mark refunds made at a provider by hand. */
   'providers.refunds': ['admin', 'finance'],

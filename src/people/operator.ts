@@ -1,4 +1,4 @@
-// Operators: the people who run the gateway (contract section 8). Not merchants: own accounts,
+// Operators: the people who run the gateway. Not merchants: own accounts,
 // roles, always two factors.
 export const OPERATOR_ROLES = ['admin', 'support', 'finance'] as const;
 export type OperatorRole = (typeof OPERATOR_ROLES)[number];

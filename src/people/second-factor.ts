@@ -52,7 +52,7 @@ export async function checkSecondFactor<T = AcceptedCode>(
       if (!(await useRecoveryCode(tx, accounts.kind, options.accountId, hashRecoveryCode(options.code), now))) return undefined;
       usedRecoveryCode = true;
     } else {
-      const step = totpStepOf(await openTotpSecret(tx, sealed), options.code, now);
+      const step = totpStepOf(await openTotpSecret(ctx, tx, accounts.kind, sealed), options.code, now);
       if (step === undefined || !(await accounts.acceptStep(tx, options.accountId, step, now))) return undefined;
     }
     return { outcome: await then(tx, { usedRecoveryCode }) };

@@ -1,5 +1,5 @@
 // Sessions of people who sign in: one mechanism for every kind of account (operators now, merchant
-// users with issue 17), each kind with its own policy — cookie path, absolute lifetime, idle time.
+// users), each kind with its own policy — cookie path, absolute lifetime, idle time.
 // The browser holds a random token in an HttpOnly cookie; the database holds only its SHA-256, so
 // neither a copy of the table nor the logs can sign anyone in. A session starts at the password
 // and becomes 'signed_in' only after the second factor.

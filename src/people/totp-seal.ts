@@ -1,25 +1,25 @@
-// TOTP secrets are kept sealed (AES-256-GCM) under a server secret, so a copy of the operators
-// table alone — a partial dump, a report query, a row in a log — does not give anyone the codes.
-// The key sits in server_secrets, so a copy of the whole database still does: this narrows the
-// leak, it does not replace guarding the database. The password is needed as well in any case.
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+// TOTP secrets are kept sealed like every secret at rest (secrets/seal.ts), bound to the kind of
+// account they belong to, so a copy of the operators or people tables alone — a partial dump, a
+// report query, a row in a log — does not give anyone the codes. Without SECRETS_KEY the key sits in
+// server_secrets, so a copy of the whole database still does: this narrows the leak, it does not
+// replace guarding the database. The password is needed as well in any case.
+import type { AppContext } from '../context.js';
 import type { Queryable } from '../db/db.js';
-import { serverSecret } from '../http/server-secret.js';
+import { isSealedV1, open, openV1, seal, sealKeys } from '../secrets/seal.js';
+import type { RecoveryAccountKind } from './recovery-code-store.js';
 
-const totpKey = (db: Queryable) => serverSecret(db, 'totp-seal');
+type Ctx = { config: Pick<AppContext['config'], 'secretsKey'> };
 
-/** `v1.<iv>.<tag>.<ciphertext>`, base64url parts. */
-export async function sealTotpSecret(db: Queryable, secret: string): Promise<string> {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', await totpKey(db), iv);
-  const sealed = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
-  return ['v1', iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), sealed.toString('base64url')].join('.');
+const context = (account: RecoveryAccountKind) => `totp:${account}`;
+
+/** Secrets sealed before seal.ts was their home: the `v1` format under this store key, still opened. */
+const V1_KEY = 'totp-seal';
+
+export async function sealTotpSecret(ctx: Ctx, db: Queryable, account: RecoveryAccountKind, secret: string): Promise<string> {
+  return seal(await sealKeys(db, ctx.config.secretsKey), secret, context(account));
 }
 
-export async function openTotpSecret(db: Queryable, sealed: string): Promise<string> {
-  const [version, iv, tag, data] = sealed.split('.');
-  if (version !== 'v1' || !iv || !tag || !data) throw new Error('unknown TOTP seal');
-  const decipher = createDecipheriv('aes-256-gcm', await totpKey(db), Buffer.from(iv, 'base64url'));
-  decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-  return Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString('utf8');
+export async function openTotpSecret(ctx: Ctx, db: Queryable, account: RecoveryAccountKind, sealed: string): Promise<string> {
+  if (isSealedV1(sealed)) return openV1(db, V1_KEY, sealed);
+  return open(await sealKeys(db, ctx.config.secretsKey), sealed, context(account));
 }

@@ -1,5 +1,6 @@
 // The hosted payment page: what is being paid for, then the step the payer is on, in the payer's
 // language. Amounts as Nepal writes them (Rs. 1,00,000.00; रु. १,००,०००.०० in Nepali).
+import { breakdownLabel } from '../doors/breakdown-labels.js';
 import { html, type Html } from '../http/html.js';
 import { formatAmount, inDigits } from '../language/amounts.js';
 import type { Speech } from '../language/payer-speech.js';
@@ -14,14 +15,20 @@ import type { ProviderName } from '../providers/registry.js';
 
 export type Step = { name: 'wallet'; mobile?: string } | { name: 'otp'; token: string; mobile: string };
 
+/** What the step says above its form: a refusal (an error), or news the payer may have made themselves (info). */
+export interface StepNote {
+  text: string;
+  tone: 'error' | 'info';
+}
+
 export interface CheckoutView extends PayerFrame {
   payment: Payment;
   merchant: Pick<Merchant, 'name'>;
   now: Date;
   step: Step;
   csrf: string;
-  message?: string;
-  /** The providers the payment's environment offers (contract section 13). */
+  message?: StepNote;
+  /** The providers the payment's environment offers. */
   providers?: ProviderName[];
 }
 
@@ -37,9 +44,11 @@ function summary(view: CheckoutView): Html {
   const amount = (paisa: number) => formatAmount(paisa, language);
   const breakdown = payment.amount_breakdown ?? [];
   const products = payment.product_details ?? [];
+  // An order without a name of its own (eSewa's forms name none: its id stands for it) is said once, below.
+  const named = payment.purchase_order_name !== payment.purchase_order_id;
   return html`<section class="summary" aria-label="${t.checkout.summary}">
-  <p class="merchant">${t.checkout.payTo(merchant.name)}</p>
-  <h1 class="order">${payment.purchase_order_name}</h1>
+  ${named ? html`<p class="merchant">${t.checkout.payTo(merchant.name)}</p>
+  <h1 class="order">${payment.purchase_order_name}</h1>` : html`<h1 class="order">${t.checkout.payTo(merchant.name)}</h1>`}
   <p class="amount" data-testid="amount">${amount(payment.amount)}</p>
   ${
     products.length
@@ -51,7 +60,7 @@ function summary(view: CheckoutView): Html {
   ${
     breakdown.length
       ? html`<table class="lines breakdown"><caption>${t.checkout.breakdown}</caption>
-    ${breakdown.map((b) => html`<tr><th scope="row">${b.label}</th><td>${amount(b.amount)}</td></tr>`)}
+    ${breakdown.map((b) => html`<tr><th scope="row">${breakdownLabel(payment, b.label, t)}</th><td>${amount(b.amount)}</td></tr>`)}
     <tr class="total"><th scope="row">${t.checkout.total}</th><td>${amount(payment.amount)}</td></tr>
   </table>`
       : ''
@@ -111,7 +120,7 @@ export function checkoutPage(view: CheckoutView): Html {
     body: html`${summary(view)}
 <section class="step" aria-label="${step.name === 'wallet' ? t.checkout.walletStep : t.checkout.otpStep}">
   <ol class="steps"><li class="${step.name === 'wallet' ? 'current' : 'done'}">${t.checkout.steps.wallet}</li><li class="${step.name === 'otp' ? 'current' : ''}">${t.checkout.steps.otp}</li><li>${t.checkout.steps.done}</li></ol>
-  ${view.message ? html`<p class="error" role="alert">${view.message}</p>` : ''}
+  ${view.message ? (view.message.tone === 'error' ? html`<p class="error" role="alert">${view.message.text}</p>` : html`<p class="note" role="status">${view.message.text}</p>`) : ''}
   ${step.name === 'wallet' ? waysToPay(view, view.providers ?? []) : ''}
   ${step.name === 'wallet' ? walletStep(view, step.mobile) : otpStep(view, step)}
   ${cancelForm(view)}

@@ -1,9 +1,10 @@
-// A payment link's public pages over HTTP (contract section 14), as a payer's browser without
+// A payment link's public pages over HTTP, as a payer's browser without
 // JavaScript drives them: the page of a fixed or a payer's amount, what it refuses (with nothing
 // stored), a form without its token, inactive, expired and used-up links (410), a live link of a
 // merchant that may not take live payments (403), made-up codes (404, then 429 for that address
 // only), the receipt page (the store's outcome, never the query's), and the QR codes (decoded).
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { codeOf, linkApi, linkPayer } from '../../test/link-client.js';
 import { merchantIn } from '../../test/merchant-approval.js';
@@ -157,6 +158,9 @@ describe('made-up codes', () => {
     expect((await get(`/l/${code}`, ownAddress())).statusCode).toBe(200);
     t.clock.advance(31);
     expect((await get(`/l/${code}`, guesser)).statusCode).toBe(200);
+    // docs/payment-links.md says it as it is: the 30th wrong code is the one refused.
+    const doc = readFileSync(new URL('../../docs/payment-links.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
+    expect(doc).toContain(`${paymentLinkCodes.failuresBeforeLock - 1} wrong codes in a day are answered \`404\`; **the ${paymentLinkCodes.failuresBeforeLock}th** is answered \`429\``);
   });
 });
 
@@ -177,6 +181,9 @@ describe('the receipt page', () => {
     expect(text).toContain('You paid Rs. 123.45 to Momo Corner.');
     const [{ transaction_id }] = await t.db.query<{ transaction_id: string }>('SELECT transaction_id FROM payments WHERE pidx = $1', [pidx]);
     expect(text).toContain(transaction_id);
+    // Written whole where a line may end: the amount with its sign, the time with its am or pm.
+    expect(receipt!.body).toContain('<dd data-testid="amount">Rs.\u00a0123.45</dd>');
+    expect(receipt!.body).toMatch(/, \d{1,2}:\d{2}\u00a0[ap]m<\/dd>/);
 
     // Canceled on the hosted page: back here, not charged, and a way to pay again.
     const canceler = linkPayer(t.app);
@@ -185,6 +192,8 @@ describe('the receipt page', () => {
     const canceled = await canceler.browser.cancel(started.pidx!);
     const back = await canceler.browser.get(new URL(canceled.location!).pathname + new URL(canceled.location!).search);
     expect(pageText(back.body)).toContain('You canceled the payment. You have not been charged.');
+    // The payer's own choice: told as news, not as an error.
+    expect(back.body).toContain('<section class="notice info" data-status="User canceled">');
     expect(back.body).toContain(`href="/l/${code}"`);
 
     // A payment of another link, or none, is not shown here.
@@ -215,9 +224,19 @@ describe('the QR codes', () => {
     expect(svg.headers['content-type']).toBe('image/svg+xml; charset=utf-8');
     expect(svg.headers['content-security-policy']).toContain("default-src 'none'");
     expect(decodeQrSvg(svg.body)).toBe(link.url);
-    expect(svg.body).toContain('>Tea &amp; &lt;Momo&gt; &quot;House&quot;</text>');
+    expect([...svg.body.matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]).join(' ')).toBe('Tea &amp; &lt;Momo&gt; &quot;House&quot;');
     expect(svg.body).not.toContain('<Momo>');
 
     expect((await t.app.inject({ method: 'GET', url: '/l/NOSUCHCODE/qr.svg', remoteAddress: ownAddress() })).statusCode).toBe(404);
+  });
+
+  it('fit a long business name under the code: two lines, a line near the edges given its width, nothing cut', async () => {
+    const { code } = await linkOf({ name: 'Tea', amount: 1000 }, 'Annapurna Tea House & Momo Corner');
+    const svg = (await t.app.inject({ method: 'GET', url: `/l/${code}/qr.svg` })).body;
+    const width = Number(/viewBox="0 0 ([\d.]+)/.exec(svg)![1]);
+    const lines = [...svg.matchAll(/<text x="([\d.]+)"[^>]*?(?: textLength="([\d.]+)" lengthAdjust="spacingAndGlyphs")?>([^<]*)<\/text>/g)].map(([, x, length, text]) => ({ x: Number(x), length: length && Number(length), text }));
+    expect(lines.map((l) => l.text)).toEqual(['Annapurna Tea House', '&amp; Momo Corner']);
+    expect(lines[0].length).toBeGreaterThan(0);
+    for (const { x, length } of lines) if (length) expect([x - length / 2, x + length / 2].every((edge) => edge >= 0 && edge <= width)).toBe(true);
   });
 });

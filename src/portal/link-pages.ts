@@ -2,12 +2,12 @@
 // a box for it, the details the link asks), and its receipt page, where the payer lands when the
 // payment ends. Every sentence comes from the payer's catalogue (src/language/).
 import { html, type Html } from '../http/html.js';
-import { formatAmount } from '../language/amounts.js';
-import { formatDay, formatMoment } from '../language/dates.js';
-import { addDays, dayStart, localDay } from '../local-days.js';
+import { formatAmount, unbrokenAmount } from '../language/amounts.js';
+import { formatMoment } from '../language/dates.js';
 import type { Environment } from '../environment.js';
 import type { Payment } from '../payments/payment.js';
 import type { PayerField, PayerFieldProblem } from '../payment-links/payer-details.js';
+import { expiryWords } from '../payment-links/expiry-words.js';
 import type { PaymentLink } from '../payment-links/payment-link.js';
 import { portalLayout, type PayerFrame } from './layout.js';
 import { outcomeTone } from './notice-page.js';
@@ -24,18 +24,6 @@ export interface LinkPageView extends PayerView {
   /** What the payer typed, shown again with the problems. */
   values?: Partial<Record<PayerField, string>>;
   problems?: Partial<Record<PayerField, PayerFieldProblem>>;
-}
-
-/** When the link stops taking payments, as a payer reads it: a whole last day when it ends as one begins. */
-function expiryLine(view: LinkPageView, expiresAt: Date): string {
-  const { timeZone } = view;
-  const { t, language } = view.speech;
-  const day = localDay(expiresAt, timeZone);
-  if (dayStart(day, timeZone).getTime() === expiresAt.getTime()) {
-    const lastDay = dayStart(addDays(day, -1), timeZone);
-    return t.link.untilEndOf(formatDay(lastDay, language, timeZone));
-  }
-  return t.link.until(formatMoment(expiresAt, language, timeZone));
 }
 
 function problemText(view: LinkPageView, problem: PayerFieldProblem): string {
@@ -83,7 +71,7 @@ export function linkPage(view: LinkPageView): Html {
   <h1 class="order">${link.name}</h1>
   ${link.description ? html`<p class="description">${link.description}</p>` : ''}
   ${link.amount !== null ? html`<p class="amount" data-testid="amount">${formatAmount(link.amount, language)}</p>` : ''}
-  ${link.expires_at ? html`<p class="meta">${expiryLine(view, link.expires_at)}</p>` : ''}
+  ${link.expires_at ? html`<p class="meta">${expiryWords(link.expires_at, view.speech, view.timeZone)}</p>` : ''}
 </section>
 <form method="post" action="/l/${link.code}" class="pay-form" novalidate>
   <input type="hidden" name="csrf_token" value="${view.csrf}">
@@ -112,7 +100,7 @@ export function receiptPage(view: ReceiptView): Html {
   const { payment, status } = view;
   const { t, language } = view.speech;
   const outcome = t.receipt[status];
-  const amount = formatAmount(payment.amount, language);
+  const amount = unbrokenAmount(payment.amount, language);
   const paid = status === 'Completed' || status === 'Partially refunded' || status === 'Refunded' || status === 'Pending';
   const next =
     status === 'Initiated'

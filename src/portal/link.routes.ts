@@ -1,4 +1,4 @@
-// A payment link's public addresses (contract section 14): its page /l/<code> and the form that
+// A payment link's public addresses: its page /l/<code> and the form that
 // starts a payment there, the receipt page the payer returns to, and its QR codes. The code is the
 // capability; a code that names no link counts against the address it came from
 // (people/link-guesses.ts), so codes cannot be searched for. Works without JavaScript; the form

@@ -1,4 +1,4 @@
-// Every page a payer sees, rendered for a browser that asks for Nepali (contract section 14): the
+// Every page a payer sees, rendered for a browser that asks for Nepali: the
 // hosted page's steps and notices, a payment link's pages and receipts, the outage page, the demo
 // shop. Each must be in Nepali: `lang="ne"`, amounts in रु. with Devanagari digits, and no English
 // word left in its text but the merchant's own data (names, ids, what the payer typed), the brand,
@@ -274,7 +274,7 @@ describe('the demo shop in Nepali', () => {
 });
 
 describe('in English', () => {
-  it('keeps contract section 5’s labels and buttons', async () => {
+  it('keeps the hosted page’s labels (Mobile, MPIN, OTP) and buttons (Pay, Confirm, Cancel)', async () => {
     const pidx = await initiate();
     const payer = payerBrowser(t.app, { headers: { 'accept-language': 'en-GB,en;q=0.9' } });
     const page = pageText((await payer.get(`/pay/?pidx=${pidx}`)).body);

@@ -13,7 +13,8 @@ export const outcomeTone: Record<PaymentStatus, Tone> = {
   'Partially refunded': 'info',
   Refunded: 'info',
   Pending: 'info',
-  'User canceled': 'error',
+  // The payer's own choice, not a failure.
+  'User canceled': 'info',
   Expired: 'error',
   Initiated: 'info',
 };

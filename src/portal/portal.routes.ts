@@ -23,7 +23,7 @@ import { returnStatusOf } from '../payments/return-status.js';
 import { startPaymentAttempt } from '../payments/start-payment-attempt.js';
 import { findLinkByIdx } from '../payment-links/payment-link-store.js';
 import type { PostedStep } from './checkout-address.js';
-import { checkoutPage, type Step } from './checkout-page.js';
+import { checkoutPage, type StepNote, type Step } from './checkout-page.js';
 import { findCheckout, type Checkout } from './checkout-store.js';
 import { registerLanguageSwitch } from '../language/language-switch.route.js';
 import { payerSpeech } from '../language/payer-speech.js';
@@ -31,7 +31,8 @@ import type { PayerFrame } from './layout.js';
 import { noticePage } from './notice-page.js';
 import { handoffPage, onwardPage } from './ways-to-pay.js';
 import { offeredFor } from '../provider-payments/offered-providers.js';
-import { isProviderName } from '../providers/registry.js';
+import { listPaymentAttempts } from '../provider-payments/attempt-store.js';
+import { isProviderName, providerLabel } from '../providers/registry.js';
 import { returnFromProvider } from '../provider-payments/return-from-provider.js';
 import { startProviderAttempt } from '../provider-payments/start-attempt.js';
 import { registerQrRoutes } from './qr.routes.js';
@@ -96,32 +97,34 @@ export async function portalPlugin(app: FastifyInstance, { ctx, csrfSecret }: { 
     });
   }
 
-  /** The page for a payment that cannot take a payment now, or undefined when it can. */
-  async function unpayablePage(request: FastifyRequest, reply: FastifyReply, { payment, merchant }: Checkout, reason?: PayerError) {
+  /**
+   * Answers with the page for a payment that cannot take a payment now: true when it did. A boolean,
+   * never the reply: an async function returning the reply (a thenable) resolves to undefined, and
+   * the step would go on to answer a second time.
+   */
+  async function unpayablePage(request: FastifyRequest, reply: FastifyReply, { payment, merchant }: Checkout, reason?: PayerError): Promise<boolean> {
     const { t } = payerSpeech(request);
     const environment = payment.environment;
     const status = effectiveStatus(payment, ctx.clock.now());
     const backToShop = { href: payment.website_url, text: t.notices.backTo(merchant.name) };
-    if (status === 'Expired' || reason?.code === 'payment_expired') {
-      return notice(request, reply, 410, { ...t.notices.expired, environment, link: backToShop, tone: 'error' });
-    }
     const finished = returnStatusOf(payment);
-    if (finished) {
+    if (status === 'Expired' || reason?.code === 'payment_expired') {
+      notice(request, reply, 410, { ...t.notices.expired, environment, link: backToShop, tone: 'error' });
+    } else if (finished) {
       const said = t.notices.finished;
       const message = finished === 'User canceled' ? said.canceled : finished === 'Pending' ? said.pending : said.complete;
       const back = { href: await returnAddress(ctx, { payment, status: finished }), text: said.returnTo(merchant.name) };
-      return notice(request, reply, 200, { title: said.title, message, environment, link: back, tone: finished === 'Completed' ? 'success' : 'info' });
+      notice(request, reply, 200, { title: said.title, message, environment, link: back, tone: finished === 'Completed' ? 'success' : 'info' });
+    } else if (reason?.code === 'order_paid' || (status === 'Initiated' && (await orderPaidElsewhere(ctx.db, payment)))) {
+      notice(request, reply, 409, { ...t.notices.orderPaid, environment, link: backToShop });
+    } else if (reason?.code === 'not_payable') {
+      notice(request, reply, 409, { title: t.notices.notPayable.title, message: t.payerErrors.not_payable, environment, link: backToShop, tone: 'error' });
+    } else if (reason?.code === 'link_used_up' || (status === 'Initiated' && (await linkUsedUp(payment)))) {
+      notice(request, reply, 409, { title: t.notices.linkUsedUp.title, message: t.payerErrors.link_used_up, environment, link: backToShop, tone: 'error' });
+    } else {
+      return false;
     }
-    if (reason?.code === 'order_paid' || (status === 'Initiated' && (await orderPaidElsewhere(ctx.db, payment)))) {
-      return notice(request, reply, 409, { ...t.notices.orderPaid, environment, link: backToShop });
-    }
-    if (reason?.code === 'not_payable') {
-      return notice(request, reply, 409, { title: t.notices.notPayable.title, message: t.payerErrors.not_payable, environment, link: backToShop, tone: 'error' });
-    }
-    if (reason?.code === 'link_used_up' || (status === 'Initiated' && (await linkUsedUp(payment)))) {
-      return notice(request, reply, 409, { title: t.notices.linkUsedUp.title, message: t.payerErrors.link_used_up, environment, link: backToShop, tone: 'error' });
-    }
-    return undefined;
+    return true;
   }
 
   /**
@@ -135,16 +138,25 @@ export async function portalPlugin(app: FastifyInstance, { ctx, csrfSecret }: { 
     return link !== undefined && link.max_payments !== null && link.payments_taken >= link.max_payments;
   }
 
-  const page = async (request: FastifyRequest, reply: FastifyReply, loaded: Checkout, step: Step, status = 200, message?: string) => {
+  const page = async (request: FastifyRequest, reply: FastifyReply, loaded: Checkout, step: Step, status = 200, message?: string | StepNote) => {
     const csrf = csrfToken(request, reply, csrfSecret, { binding: loaded.payment.pidx, secure });
     const providers = step.name === 'wallet' ? await offeredFor(ctx, loaded.payment) : [];
-    return send(reply, status, checkoutPage({ ...frameOf(request, step), ...loaded, now: ctx.clock.now(), step, csrf, message, providers }), loaded.payment);
+    const notice = typeof message === 'string' ? { text: message, tone: 'error' as const } : message;
+    return send(reply, status, checkoutPage({ ...frameOf(request, step), ...loaded, now: ctx.clock.now(), step, csrf, message: notice, providers }), loaded.payment);
   };
 
-  /** A notice the hosted page was sent back with (`?notice=`): a provider's payer message only, in the payer's language. */
-  const noticeOf = (request: FastifyRequest): string | undefined => {
+  /**
+   * A notice the hosted page was sent back with (`?notice=`): a provider's payer message only, in the
+   * payer's language. Not paid there names the provider the payer comes back from (the payment's
+   * latest attempt), and is no error: the payer may well have canceled there.
+   */
+  const noticeOf = async (request: FastifyRequest, payment: Payment): Promise<StepNote | undefined> => {
     const code = queryValue(request, 'notice');
-    return code?.startsWith('provider_') && (payerErrorCodes as readonly string[]).includes(code) ? payerSpeech(request).t.payerErrors[code as PayerErrorCode] : undefined;
+    if (!code?.startsWith('provider_') || !(payerErrorCodes as readonly string[]).includes(code)) return undefined;
+    const { t } = payerSpeech(request);
+    if (code !== 'provider_not_paid') return { text: t.payerErrors[code as PayerErrorCode], tone: 'error' };
+    const latest = (await listPaymentAttempts(ctx.db, payment.pidx)).at(-1);
+    return { text: latest ? t.providers.notPaidThere(providerLabel(latest.provider)) : t.payerErrors.provider_not_paid, tone: 'info' };
   };
 
   /** What the payer is told of a refused step, in their language. */
@@ -157,10 +169,12 @@ export async function portalPlugin(app: FastifyInstance, { ctx, csrfSecret }: { 
     return t.payerErrors[error.code];
   }
 
-  /** MPIN and OTP posts per client IP: a brute force across many payments meets a wall. */
-  const throttled = async (request: FastifyRequest, reply: FastifyReply) =>
-    !(await withinIpLimit(ctx.limiter, request, reply, 'payer', ctx.config.payerAttemptsPerMinute)) &&
+  /** MPIN and OTP posts per client IP: a brute force across many payments meets a wall. True when it answered 429 (a boolean: see unpayablePage). */
+  const throttled = async (request: FastifyRequest, reply: FastifyReply): Promise<boolean> => {
+    if (await withinIpLimit(ctx.limiter, request, reply, 'payer', ctx.config.payerAttemptsPerMinute)) return false;
     notice(request, reply, 429, { ...payerSpeech(request).t.notices.tooMany, tone: 'error' });
+    return true;
+  };
 
   const csrfRejected = (request: FastifyRequest, reply: FastifyReply) => notice(request, reply, 403, { ...payerSpeech(request).t.notices.formExpired, tone: 'error' });
 
@@ -184,14 +198,14 @@ export async function portalPlugin(app: FastifyInstance, { ctx, csrfSecret }: { 
   const walletStep = async (request: FastifyRequest, reply: FastifyReply) => {
     const loaded = await load(request, reply);
     if (!loaded) return reply;
-    return (await unpayablePage(request, reply, loaded)) ?? closedMerchantPage(request, reply, loaded) ?? page(request, reply, loaded, { name: 'wallet' }, 200, noticeOf(request));
+    if (await unpayablePage(request, reply, loaded)) return reply;
+    return closedMerchantPage(request, reply, loaded) ?? page(request, reply, loaded, { name: 'wallet' }, 200, await noticeOf(request, loaded.payment));
   };
 
   const otpStep = async (request: FastifyRequest, reply: FastifyReply, token: string) => {
     const loaded = await load(request, reply, token);
     if (!loaded) return reply;
-    const unpayable = (await unpayablePage(request, reply, loaded)) ?? closedMerchantPage(request, reply, loaded);
-    if (unpayable) return unpayable;
+    if ((await unpayablePage(request, reply, loaded)) || closedMerchantPage(request, reply, loaded)) return reply;
     if (!loaded.attempt || loaded.attempt.ended) return reply.code(303).redirect(paymentPath(loaded.payment.pidx));
     return page(request, reply, loaded, { name: 'otp', token, mobile: loaded.wallet!.mobile });
   };
@@ -219,7 +233,7 @@ export async function portalPlugin(app: FastifyInstance, { ctx, csrfSecret }: { 
     if (!csrfValid(request, csrfSecret, loaded.payment.pidx)) return csrfRejected(request, reply);
     if (await throttled(request, reply)) return reply;
     if (closedMerchantPage(request, reply, loaded)) return reply;
-    if (await linkUsedUp(loaded.payment)) return unpayablePage(request, reply, loaded, new PayerError('link_used_up'));
+    if ((await linkUsedUp(loaded.payment)) && (await unpayablePage(request, reply, loaded, new PayerError('link_used_up')))) return reply;
     const mobile = text(request.body, 'mobile').trim();
     try {
       const token = await startPaymentAttempt(ctx, loaded, { mobile, mpin: text(request.body, 'mpin') });
@@ -228,7 +242,8 @@ export async function portalPlugin(app: FastifyInstance, { ctx, csrfSecret }: { 
       if (!(error instanceof PayerError)) throw error;
       // The SMS gateway failing is ours, not the payer's: 503, and the form as it was, to try again.
       const status = error.code === 'otp_not_sent' ? 503 : 400;
-      return (await unpayablePage(request, reply, loaded, error)) ?? page(request, reply, loaded, { name: 'wallet', mobile }, status, messageFor(request, error));
+      if (await unpayablePage(request, reply, loaded, error)) return reply;
+      return page(request, reply, loaded, { name: 'wallet', mobile }, status, messageFor(request, error));
     }
   });
 
@@ -243,8 +258,7 @@ export async function portalPlugin(app: FastifyInstance, { ctx, csrfSecret }: { 
       return reply.code(303).redirect(await returnAddress(ctx, await confirmPayment(ctx, loaded, text(request.body, 'otp'))));
     } catch (error) {
       if (!(error instanceof PayerError)) throw error;
-      const unpayable = await unpayablePage(request, reply, loaded, error);
-      if (unpayable) return unpayable;
+      if (await unpayablePage(request, reply, loaded, error)) return reply;
       if (error.code === 'wrong_otp') return page(request, reply, loaded, { name: 'otp', token, mobile: loaded.wallet!.mobile }, 400, messageFor(request, error));
       return page(request, reply, loaded, { name: 'wallet' }, 400, messageFor(request, error));
     }
@@ -257,7 +271,7 @@ export async function portalPlugin(app: FastifyInstance, { ctx, csrfSecret }: { 
     if (!csrfValid(request, csrfSecret, loaded.payment.pidx)) return csrfRejected(request, reply);
     if (await throttled(request, reply)) return reply;
     if (closedMerchantPage(request, reply, loaded)) return reply;
-    if (await linkUsedUp(loaded.payment)) return unpayablePage(request, reply, loaded, new PayerError('link_used_up'));
+    if ((await linkUsedUp(loaded.payment)) && (await unpayablePage(request, reply, loaded, new PayerError('link_used_up')))) return reply;
     const name = text(request.body, 'provider');
     const way = text(request.body, 'way') === 'qr' ? 'qr' : 'page';
     try {
@@ -272,7 +286,8 @@ export async function portalPlugin(app: FastifyInstance, { ctx, csrfSecret }: { 
       if (!(error instanceof PayerError)) throw error;
       // The provider not answering is an outage (503); one not offered is the payer's request (400).
       const status = error.code === 'provider_not_answering' ? 503 : 400;
-      return (await unpayablePage(request, reply, loaded, error)) ?? page(request, reply, loaded, { name: 'wallet' }, status, messageFor(request, error));
+      if (await unpayablePage(request, reply, loaded, error)) return reply;
+      return page(request, reply, loaded, { name: 'wallet' }, status, messageFor(request, error));
     }
   });
 
@@ -308,7 +323,8 @@ export async function portalPlugin(app: FastifyInstance, { ctx, csrfSecret }: { 
       return reply.code(303).redirect(await returnAddress(ctx, await cancelPayment(ctx, loaded.payment)));
     } catch (error) {
       if (!(error instanceof PayerError)) throw error;
-      return (await unpayablePage(request, reply, loaded, error)) ?? page(request, reply, loaded, { name: 'wallet' }, 400, messageFor(request, error));
+      if (await unpayablePage(request, reply, loaded, error)) return reply;
+      return page(request, reply, loaded, { name: 'wallet' }, 400, messageFor(request, error));
     }
   });
 }

@@ -33,7 +33,7 @@ describe('the hosted payment page', () => {
     expect(page.status).toBe(200);
     expect(page.body).toContain('Rs. 1,234.56');
     expect(page.body).toContain('TEST MODE');
-    // Every step stays at the addresses of that shape (the providers' buttons first, issue 26).
+    // Every step stays at the addresses of that shape (the providers' buttons first).
     expect(formActions(page.body)).toEqual([...Array(3).fill(`/pay/provider?pidx=${initiated.pidx}`), `/pay/wallet?pidx=${initiated.pidx}`, `/pay/cancel?pidx=${initiated.pidx}`]);
     const walletPosted = await browser.post(formActions(page.body)[3], { mobile: '9800000001', mpin: '1111' });
     expect(walletPosted.status).toBe(303);

@@ -1,4 +1,4 @@
-// The hosted page's ways to pay through a provider (contract section 13): a button per provider the
+// The hosted page's ways to pay through a provider: a button per provider the
 // payment's environment offers, named for it; and the page that hands the payer to a provider that
 // takes a form (eSewa, connectIPS) or a link (Khalti's payment_url), taken by portal.js at once or by
 // the payer's click without it. In the payer's language (src/language/: `providers`).

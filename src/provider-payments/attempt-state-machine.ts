@@ -1,4 +1,4 @@
-// A provider attempt's life (contract section 13), like a payment's and a payout's: one table of
+// A provider attempt's life, like a payment's and a payout's: one table of
 // moves, each made by one conditional UPDATE that records its event on the payment's timeline in the
 // same statement, so two instances settling one attempt have one winner.
 //

@@ -1,4 +1,4 @@
-// A provider's answer is input (issue 26, "Bad input and hostile upstreams"): HTML where JSON was
+// A provider's answer is input, never trusted: HTML where JSON was
 // expected, a body of 100 MB, an answer that never ends, an answer for another payment or amount, a
 // return with a forged signature. Each is unknown or refused, never paid.
 import { createServer, type Server } from 'node:http';
@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { khaltiConnector } from '../providers/khalti/khalti-connector.js';
 import { esewaConnector } from '../providers/esewa/esewa-connector.js';
-import { esewaSignature } from '../providers/esewa/signature.js';
+import { signedFieldNames, signFields } from '../protocols/esewa-epay/signature.js';
 import { connectipsConnector } from '../providers/connectips/connectips-connector.js';
 import { validationAnswer } from '../providers/connectips/transformers.js';
 import { initiated, lookupAnswer } from '../providers/khalti/transformers.js';
@@ -141,7 +141,7 @@ describe('a returning browser’s claims', () => {
   const data = (fields: Record<string, string>, key = 'secret') => {
     const names = 'transaction_code,status,total_amount,transaction_uuid,product_code,signed_field_names';
     const all = { ...fields, signed_field_names: names };
-    return Buffer.from(JSON.stringify({ ...all, signature: esewaSignature(key, all, names) })).toString('base64');
+    return Buffer.from(JSON.stringify({ ...all, signature: signFields(key, all, signedFieldNames(names)) })).toString('base64');
   };
   const paid = { transaction_code: 'R1', status: 'COMPLETE', total_amount: '10.0', transaction_uuid: 'A1', product_code: 'EPAYTEST' };
 
@@ -150,6 +150,18 @@ describe('a returning browser’s claims', () => {
     expect(esewa.readReturn(['A1', 'success'], { data: data(paid, 'forged') }).claim).toBe('unclear');
     expect(esewa.readReturn(['A2', 'success'], { data: data(paid) }).claim).toBe('unclear');
     expect(esewa.readReturn(['A1', 'success'], { data: 'not base64 json' }).claim).toBe('unclear');
+  });
+
+  it('eSewa’s data with an amount written as a JSON number holds its signature over the number as eSewa wrote it', () => {
+    // eSewa's published example (developer.esewa.com.np, Epay-V2, "After Successful Payment"), its
+    // test secret key and product code: the body carries 1000.0 as a number, signed as `total_amount=1000.0`.
+    const published = esewaConnector({ name: 'esewa', environment: 'test', enabled: true, sandbox: false, settings: { form_url: 'x', status_url: 'y', product_code: 'EPAYTEST' }, credentials: { secret_key: '8gBm/:&EnhH.1/q' } }, fetchTransport(100));
+    const body = `{"transaction_code":"000AWEO","status":"COMPLETE","total_amount":1000.0,"transaction_uuid":"250610-162413","product_code":"EPAYTEST","signed_field_names":"transaction_code,status,total_amount,transaction_uuid,product_code,signed_field_names","signature":"62GcfZTmVkzhtUeh+QJ1AqiJrjoWWGof3U+eTPTZ7fA="}`;
+    const data = Buffer.from(body).toString('base64');
+    expect(published.readReturn(['250610-162413', 'success'], { data }).claim).toBe('paid');
+    // The same as a string, and a number that is not what was signed.
+    expect(published.readReturn(['250610-162413', 'success'], { data: Buffer.from(body.replace('1000.0', '"1000.0"')).toString('base64') }).claim).toBe('paid');
+    expect(published.readReturn(['250610-162413', 'success'], { data: Buffer.from(body.replace('1000.0', '1000')).toString('base64') }).claim).toBe('unclear');
   });
 
   it('connectIPS names the attempt by TXNID only', () => {

@@ -1,15 +1,15 @@
 // A provider's connector whose every server call is timed, and counted in /metrics and in its health.
 import type { AppContext } from '../context.js';
 import { connectorFor } from '../providers/connectors.js';
-import { ProviderUnavailableError, type AttemptRef, type AttemptToStart, type Provider, type ProviderAnswer, type ProviderSetup, type RefundAnswer } from '../providers/provider.js';
+import { ProviderRefusedError, ProviderUnavailableError, type AttemptRef, type AttemptToStart, type Provider, type ProviderAnswer, type ProviderSetup, type RefundAnswer, type RefundedRecord } from '../providers/provider.js';
 import type { ProviderName } from '../providers/registry.js';
 import { recordCall } from './provider-health.js';
 
 /** The connector of `setup`, measured. */
 export function measuredConnector(ctx: AppContext, setup: ProviderSetup & { name: ProviderName }) {
   const provider = connectorFor(ctx, setup);
-  const record = (operation: 'start' | 'status' | 'refund', started: number, ok: boolean) =>
-    recordCall(ctx, { name: setup.name, environment: setup.environment, operation, ok, ms: performance.now() - started });
+  const record = (operation: 'start' | 'status' | 'refund', started: number, ok: boolean, refused = false) =>
+    recordCall(ctx, { name: setup.name, environment: setup.environment, operation, ok, refused, ms: performance.now() - started });
   return {
     provider,
     async start(attempt: AttemptToStart) {
@@ -21,6 +21,8 @@ export function measuredConnector(ctx: AppContext, setup: ProviderSetup & { name
         return result;
       } catch (error) {
         if (error instanceof ProviderUnavailableError) await record('start', started, false);
+        // The provider answered as it should, that the request was invalid: a healthy call.
+        if (error instanceof ProviderRefusedError) await record('start', started, true, true);
         throw error;
       }
     },
@@ -48,6 +50,13 @@ export function measuredConnector(ctx: AppContext, setup: ProviderSetup & { name
       const started = performance.now();
       const answer = await provider.refund(...args);
       await record('refund', started, !(answer.kind === 'unknown' && answer.fault));
+      return answer;
+    },
+    async refunded(attempt: AttemptRef): Promise<RefundedRecord | undefined> {
+      if (!provider.refunded) return undefined;
+      const started = performance.now();
+      const answer = await provider.refunded(attempt);
+      await record('status', started, !(answer.kind === 'unknown' && answer.fault));
       return answer;
     },
   };

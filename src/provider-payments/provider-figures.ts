@@ -1,4 +1,4 @@
-// What the console's Providers page shows of each provider and environment (contract section 13):
+// What the console's Providers page shows of each provider and environment:
 // attempts and their outcomes, success rate, latency, open unknowns, and the money (receivable,
 // fees, refunds due), read for that one page.
 import type { Queryable } from '../db/db.js';

@@ -1,4 +1,4 @@
-// Providers' health across instances (contract section 13): every call counted in the store and in
+// Providers' health across instances: every call counted in the store and in
 // /metrics; a provider that fails PROVIDER_FAILURE_LIMIT times in a row is left off the hosted page
 // for PROVIDER_COOLDOWN_SECONDS, whichever instance saw the failures. After the cool-down it is
 // offered again; one more failure then sends it back, one success clears it.
@@ -21,12 +21,12 @@ interface Pending {
 const pendingOf = new WeakMap<object, Map<string, Pending>>();
 
 /**
- * Counts a call: in /metrics at once; in the store (shared by the instances) at once when it failed or
+ * Counts a call (`refused`: the provider refused the request as invalid, which is `ok` for its health): in /metrics at once; in the store (shared by the instances) at once when it failed or
  * clears failures, otherwise with the next such write or the reconciliation job's run, so a healthy
  * provider's calls cost no write each.
  */
-export async function recordCall(ctx: AppContext, call: { name: ProviderName; environment: Environment; operation: Operation; ok: boolean; ms: number }): Promise<void> {
-  ctx.metrics.providerCalls.inc({ provider: call.name, environment: call.environment, operation: call.operation, result: call.ok ? 'ok' : 'failed' });
+export async function recordCall(ctx: AppContext, call: { name: ProviderName; environment: Environment; operation: Operation; ok: boolean; refused?: boolean; ms: number }): Promise<void> {
+  ctx.metrics.providerCalls.inc({ provider: call.name, environment: call.environment, operation: call.operation, result: call.refused ? 'refused' : call.ok ? 'ok' : 'failed' });
   ctx.metrics.providerLatency.observe({ provider: call.name, operation: call.operation }, call.ms / 1000);
   let pending = pendingOf.get(ctx.config);
   if (!pending) pendingOf.set(ctx.config, (pending = new Map()));

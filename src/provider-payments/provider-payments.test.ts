@@ -89,6 +89,29 @@ describe.each(providers)('paying through %s in the sandbox', (name, typeName) =>
   });
 });
 
+describe('amounts a provider takes', () => {
+  it('offers Khalti no payment below Rs 10, and refuses a forced start of it cleanly, with no call to Khalti', async () => {
+    const health = () => t.db.query<{ failures_in_a_row: number; cooldown_until: Date | null }>("SELECT failures_in_a_row, cooldown_until FROM provider_health WHERE name = 'khalti' AND environment = 'test'");
+    const before = await health();
+    const pidx = await initiate(999);
+    const payer = providerPayer(t.app);
+    const page = await payer.browser.open(pidx);
+    expect(page.body).not.toContain('value="khalti"');
+    expect(page.body).not.toMatch(/>Khalti<\/button>/);
+    expect(page.body).toContain('value="esewa"');
+    for (let i = 0; i < 3; i++) {
+      const forced = await payer.choose(pidx, 'khalti');
+      expect(forced.status).toBe(400);
+      expect(forced.body).toContain('not available at the moment');
+    }
+    expect(await t.db.query('SELECT 1 FROM provider_attempts WHERE pidx = $1', [pidx])).toEqual([]);
+    expect(await health()).toEqual(before);
+    expect((await api.lookup(pidx)).body.status).toBe('Initiated');
+    const atLeast = await initiate(1000);
+    expect((await payer.browser.open(atLeast)).body).toContain('value="khalti"');
+  });
+});
+
 describe('a payment of eSewa’s door paid through a provider', () => {
   it('goes back as eSewa’s door sends it: success_url with the signed data', async () => {
     const merchant = await newMerchant(t.ctx);

@@ -1,4 +1,4 @@
-// Money owed back through providers (contract section 13): a merchant's refund of a provider payment
+// Money owed back through providers: a merchant's refund of a provider payment
 // goes through Khalti's refund API, or to the operators' queue for providers without one; a second
 // success for one payment is never kept; an operator decides what the providers could not.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,7 +7,7 @@ import { verifyLedger } from '../ledger/verify-ledger.js';
 import { resolvePayment } from '../payments/resolve-payment.js';
 import { merchantApi, refund, validInitiate } from '../../test/api-client.js';
 import { callbackParams } from '../../test/portal-client.js';
-import { providerPayer } from '../../test/provider-payer.js';
+import { formOf, providerPayer } from '../../test/provider-payer.js';
 import { newMerchant, startTestApp, type TestApp } from '../../test/test-app.js';
 import { markRefundedByOperator } from './provider-refunds.js';
 import { listOperatorRefunds } from './provider-refund-store.js';
@@ -56,6 +56,26 @@ describe('refunds of provider payments', () => {
     const [simulated] = await t.db.query<{ refunded: number }>("SELECT refunded FROM provider_simulations WHERE provider = 'khalti' AND transaction_id = (SELECT provider_transaction_id FROM provider_attempts WHERE pidx = $1)", [pidx]);
     expect(Number(simulated.refunded)).toBe(5000);
     expect((await api.lookup(pidx)).body.status).toBe('Refunded');
+    await ledgerHolds();
+  });
+
+  it('refunds a Khalti payment made from a bank to the payer’s mobile (the customer’s phone given at initiate), as Khalti requires', async () => {
+    const customer_info = { name: 'Sita Sharma', email: 'sita@example.com', phone: '+977 980-0000123' };
+    const { body } = await api.initiate(validInitiate({ amount: 4000, customer_info }));
+    const payer = providerPayer(t.app);
+    const page = await payer.choose(body.pidx, 'khalti');
+    const fromBank = [...page.body.matchAll(/<form method="post"[\s\S]*?<\/form>/g)].map((m) => m[0]).find((f) => f.includes('name="paid_from" value="bank"'))!;
+    const { action, fields } = formOf(fromBank);
+    const back = await payer.back((await payer.browser.post(action, fields)).location!);
+    const { transaction_id: transactionId } = callbackParams(back.location!);
+    const [simulated] = await t.db.query<{ details: Record<string, string> }>("SELECT details FROM provider_simulations WHERE provider = 'khalti' AND transaction_id = (SELECT provider_transaction_id FROM provider_attempts WHERE pidx = $1)", [body.pidx]);
+    // Khalti was told whom it bills at initiate.
+    expect(JSON.parse(simulated.details.customer_info)).toEqual(customer_info);
+    expect(await refund(t.app, key, transactionId, { amount: 1500 })).toMatchObject({ status: 200 });
+    await reconcileAttempts(t.ctx);
+    expect((await refundsOf(body.pidx)).map((r) => r.state)).toEqual(['Refunded']);
+    const [refunded] = await t.db.query<{ refunded: number; details: Record<string, string> }>("SELECT refunded, details FROM provider_simulations WHERE provider = 'khalti' AND transaction_id = (SELECT provider_transaction_id FROM provider_attempts WHERE pidx = $1)", [body.pidx]);
+    expect({ refunded: Number(refunded.refunded), to: refunded.details.refunded_to }).toEqual({ refunded: 1500, to: '9800000123' });
     await ledgerHolds();
   });
 

@@ -1,16 +1,20 @@
-// Money owed back to payers at providers (contract section 13): a merchant's refund of a provider
+// Money owed back to payers at providers: a merchant's refund of a provider
 // payment, or a second success. Where the provider has a refund API (Khalti's) the reconciliation job
-// makes it, again with the same Idempotency-Key after an unknown answer, up to the limit; otherwise,
-// or when the provider refuses, it waits in the operators' queue ("refund at the provider, then mark
-// it"). Either way the refund_due money goes back to the provider's receivable only once it is done.
+// makes it. A request whose answer was lost is never sent again blind: the provider's own record
+// (lost-refund.ts) says whether it was made, and only when it says not is it asked for again; asked up
+// to the limit. Otherwise, or when the provider refuses or its record cannot tell, it waits in the
+// operators' queue ("refund at the provider, then mark it"). Either way the refund_due money goes back
+// to the provider's receivable only once it is done.
 import type { Actor } from '../audit/audit-entry.js';
 import { appendAudit } from '../audit/audit-store.js';
 import type { AppContext } from '../context.js';
 import { AppError } from '../http/errors.js';
 import { postProviderRefundJournal } from '../ledger/provider-journals.js';
 import { findAttempt } from './attempt-store.js';
+import { lostRefundMade } from './lost-refund.js';
 import type { Attempt } from './attempt-state-machine.js';
 import { measuredConnector } from './measured-connector.js';
+import type { Customer } from '../providers/provider.js';
 import { ledgerNumberOf } from '../providers/registry.js';
 import { findProviderRefund, markProviderRefunded, recordRefundTry, type ProviderRefund } from './provider-refund-store.js';
 import { findProviderSetup } from '../providers/provider-setup.js';
@@ -45,17 +49,31 @@ export async function refundAtProvider(ctx: AppContext, refund: ProviderRefund, 
   const toOperators = (answer: string) => recordRefundTry(ctx.db, refund.id, answer, null).then(() => false);
   if (!attempt || !setup || !attempt.provider_transaction_id) return toOperators('no refund API for this attempt: refund it at the provider');
   const connector = measuredConnector(ctx, setup);
-  const earlier = await ctx.db.query<{ refunded: number }>("SELECT coalesce(sum(amount), 0) AS refunded FROM provider_refunds WHERE attempt_id = $1 AND state = 'Refunded'", [attempt.id]);
-  const whole = Number(earlier[0].refunded) === 0 && refund.amount === attempt.amount;
-  const answer = await connector.refund(
-    { idx: attempt.idx, amount: attempt.amount, environment: attempt.environment, providerReference: attempt.provider_reference, createdAt: attempt.created_at, providerTransactionId: attempt.provider_transaction_id },
-    { key: refund.idx, amount: refund.amount, whole },
+  const ref = { idx: attempt.idx, amount: attempt.amount, environment: attempt.environment, providerReference: attempt.provider_reference, createdAt: attempt.created_at };
+  const unknown = (detail: string) =>
+    refund.tries + 1 >= ctx.config.providerReconcileLimit ? toOperators(detail) : recordRefundTry(ctx.db, refund.id, detail, nextCheck(ctx, refund.tries + 1, ctx.clock.now())).then(() => false);
+  const [known] = await ctx.db.query<{ before: string; others: boolean }>(
+    `SELECT coalesce(sum(amount) FILTER (WHERE state = 'Refunded'), 0) AS before,
+            coalesce(bool_or(state = 'Queued' AND id <> $2 AND (tries > 0 OR next_try_at IS NULL)), false) AS others
+       FROM provider_refunds WHERE attempt_id = $1`,
+    [attempt.id, refund.id],
   );
+  const before = Number(known.before);
+  // Tried before and not refused: its request may have been made, its answer lost.
+  if (refund.tries > 0) {
+    const record = await connector.refunded(ref);
+    if (!record) return toOperators(`an answer of ${refund.provider} was lost and it keeps no record to tell whether the refund was made: check at the provider, then mark it`);
+    if (record.kind === 'unknown') return unknown(`asking whether an earlier request refunded it: ${record.detail}`);
+    const made = lostRefundMade(record, { amount: refund.amount, paid: attempt.amount, before, othersInDoubt: known.others });
+    if (made === 'made') return markDone(ctx, refund, attempt, { by: `${refund.provider} refund API`, answer: `made, by ${record.detail}` });
+    if (made === 'cannot tell') return toOperators(`an answer was lost, and ${record.detail} cannot tell whether this refund was made: check at the provider, then mark it`);
+  }
+  const [payment] = await ctx.db.query<{ customer_info: Customer }>('SELECT customer_info FROM payments WHERE pidx = $1', [attempt.pidx]);
+  const answer = await connector.refund({ ...ref, providerTransactionId: attempt.provider_transaction_id, customer: payment?.customer_info ?? null }, { amount: refund.amount, whole: before === 0 && refund.amount === attempt.amount });
   if (!answer) return toOperators(`${refund.provider} has no refund API: refund it at the provider, then mark it`);
   if (answer.kind === 'refunded') return markDone(ctx, refund, attempt, { by: `${refund.provider} refund API`, reference: answer.reference, answer: answer.detail });
-  if (answer.kind === 'refused' || refund.tries + 1 >= ctx.config.providerReconcileLimit) return toOperators(answer.detail);
-  await recordRefundTry(ctx.db, refund.id, answer.detail, nextCheck(ctx, refund.tries + 1, ctx.clock.now()));
-  return false;
+  if (answer.kind === 'refused') return toOperators(answer.detail);
+  return unknown(answer.detail);
 }
 
 /** An operator refunded it at the provider by hand (the console): marked, with the provider's reference, audited. */

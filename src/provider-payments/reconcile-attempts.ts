@@ -1,4 +1,4 @@
-// The reconciliation job's run (contract section 13): every PROVIDER_RECONCILE_INTERVAL_SECONDS each
+// The reconciliation job's run: every PROVIDER_RECONCILE_INTERVAL_SECONDS each
 // instance leases the attempts that are due (their own backoff: the interval doubled per question
 // asked), asks their provider, and settles them as the payer's return would, except that an unknown
 // answer is only counted; at PROVIDER_RECONCILE_LIMIT questions the attempt goes to the operators.

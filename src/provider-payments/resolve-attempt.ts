@@ -1,4 +1,4 @@
-// An operator decides an attempt the providers could not (contract section 13: the console's "needs
+// An operator decides an attempt the providers could not (the console's "needs
 // attention"): paid (they saw the money at the provider: the payment completes, or the money is owed
 // back if the payment was decided meanwhile), not paid, or ask again. Audited in the decision's own
 // transaction.

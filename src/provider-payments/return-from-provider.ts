@@ -1,5 +1,6 @@
-// The payer's browser comes back from a provider (contract section 13). What the browser carries is
-// only a hint: the provider's own server is asked, and its answer settles the attempt. The payer goes
+// The payer's browser comes back from a provider. What the browser carries
+// holds nothing: the provider's own server is asked, and its answer settles the attempt; only its
+// unknown answer holds the payment Pending. The payer goes
 // on to the merchant (Completed, or Pending while the answer is unknown; the payment's door says
 // where, src/doors/return-address.ts) or back to the hosted page to choose again.
 import type { AppContext } from '../context.js';
@@ -45,7 +46,7 @@ export async function returnFromProvider(ctx: AppContext, name: ProviderName, pa
   // Only a return whose signature holds names a reference; the first one given is kept.
   const reference = providerReference && !attempt.provider_reference ? ((await setProviderReference(ctx.db, attempt.id, providerReference))?.provider_reference ?? null) : attempt.provider_reference;
   const answer = await connector.status({ idx: attempt.idx, amount: attempt.amount, environment: attempt.environment, providerReference: reference, createdAt: attempt.created_at });
-  const settled = await settleAttempt(ctx, attempt, answer, { payerBack: true, claim });
+  const settled = await settleAttempt(ctx, attempt, answer, { payerBack: true });
   switch (settled.kind) {
     case 'completed':
       return { kind: 'merchant', back: { payment: settled.payment, status: 'Completed' } };

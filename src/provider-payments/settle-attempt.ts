@@ -1,4 +1,4 @@
-// What Bhuktani does with a provider's answer about an attempt (contract section 13), whether the
+// What Bhuktani does with a provider's answer about an attempt, whether the
 // payer just came back (confirm-attempt.ts) or the reconciliation job asked (reconcile-attempts.ts).
 // Money moves only on `paid`, the provider's own server-to-server answer for the same amount and
 // reference; the payment completes from at most one attempt, and a second success is owed back.
@@ -33,10 +33,8 @@ export type Settled =
 type AlsoInTransaction = (tx: Queryable) => Promise<void>;
 
 export interface SettleOptions {
-  /** The payer is back on Bhuktani: an unknown outcome then holds the payment Pending. */
+  /** The payer is back on Bhuktani: the provider's unknown answer then holds the payment Pending. */
   payerBack: boolean;
-  /** What the returning browser claimed (a hint: it only turns an `open` answer into a doubt). */
-  claim?: 'paid' | 'canceled' | 'unclear';
   alsoInTransaction?: AlsoInTransaction;
 }
 
@@ -176,8 +174,9 @@ function decided(answer: ProviderAnswer, attempt: Attempt, ctx: AppContext, opti
       return 'fail';
     case 'open':
       if (ctx.clock.now() > openUntil(ctx, attempt)) return 'fail';
-      // The browser says it paid and the provider says not yet: which is right is not known.
-      return options.payerBack && options.claim === 'paid' ? 'doubt' : 'ask';
+      // "Not paid (yet)" is the provider's own answer: whatever the browser claims, nothing is held
+      // (a forged "paid" return would otherwise take a payment link's place). The job keeps asking.
+      return 'ask';
     case 'unknown':
       return options.payerBack && attempt.state === 'Started' ? 'doubt' : 'ask';
   }

@@ -1,4 +1,4 @@
-// `bhuktani provider reconcile`'s matching (contract section 13): a provider's settlement report
+// `bhuktani provider reconcile`'s matching: a provider's settlement report
 // against what the ledger says it collected, every difference listed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_ACTOR } from '../audit/audit-entry.js';

@@ -9,8 +9,8 @@ import { appendAudit } from '../audit/audit-store.js';
 import type { AppContext } from '../context.js';
 import type { Environment } from '../environment.js';
 import { AppError } from '../http/errors.js';
+import { parseRupees } from '../http/money.js';
 import { localDay } from '../local-days.js';
-import { paisaOf } from '../providers/esewa/signature.js';
 import { descriptorOf, type ProviderName } from '../providers/registry.js';
 
 /** RFC 4180: quoted fields, doubled quotes, CRLF or LF. */
@@ -87,8 +87,8 @@ export async function reconcileReport(
   lines.forEach((cells, i) => {
     const line = i + 2;
     const key = (cells[keyAt] ?? '').trim();
-    const amount = paisaOf((cells[amountAt] ?? '').trim());
-    const fee = feeAt >= 0 && (cells[feeAt] ?? '').trim() !== '' ? paisaOf(cells[feeAt].trim()) : undefined;
+    const amount = parseRupees(cells[amountAt] ?? '');
+    const fee = feeAt >= 0 && (cells[feeAt] ?? '').trim() !== '' ? parseRupees(cells[feeAt]) : undefined;
     if (dateAt >= 0 && cells[dateAt]) days.add(cells[dateAt].trim().slice(0, 10));
     if (!key || amount === undefined) return differences.push({ key: key || `line ${line}`, problem: 'bad row', report: { line } });
     seen.add(key);

@@ -1,4 +1,4 @@
-// The payer picks a provider on the hosted page (contract section 13): an attempt is started there
+// The payer picks a provider on the hosted page: an attempt is started there
 // and the payer sent to its page. Nothing is paid by this; the payment stays payable, so a payer who
 // comes back can try another way.
 import type { AppContext } from '../context.js';
@@ -10,7 +10,7 @@ import { moveAttempt } from './attempt-state-machine.js';
 import { insertAttempt } from './attempt-store.js';
 import { measuredConnector } from './measured-connector.js';
 import { offeredFor } from './offered-providers.js';
-import { ProviderUnavailableError, type ProviderRedirect } from '../providers/provider.js';
+import { ProviderRefusedError, ProviderUnavailableError, type ProviderRedirect } from '../providers/provider.js';
 import { descriptorOf, type ProviderName } from '../providers/registry.js';
 import { qrPagePath } from './qr-wait.js';
 import { findProviderSetup } from '../providers/provider-setup.js';
@@ -53,10 +53,11 @@ export async function startProviderAttempt(ctx: AppContext, { payment, merchant 
     await insertAttempt(ctx.db, { ...attempt, provider_reference: started.providerReference ?? null });
     return started.redirect;
   } catch (error) {
-    if (!(error instanceof ProviderUnavailableError)) throw error;
+    if (!(error instanceof ProviderUnavailableError) && !(error instanceof ProviderRefusedError)) throw error;
     // The payer never reached the provider: nothing can have been paid through this attempt.
     const failed = await insertAttempt(ctx.db, { ...attempt, provider_reference: null });
     await moveAttempt(ctx.db, failed, 'fail', { answer: `could not start: ${error.message}` }, ctx.clock.now());
-    throw new PayerError('provider_not_answering');
+    // A refusal is this payment's, not an outage: the payer's request (400), the provider still offered.
+    throw new PayerError(error instanceof ProviderRefusedError ? 'provider_unavailable' : 'provider_not_answering');
   }
 }

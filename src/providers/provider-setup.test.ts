@@ -2,6 +2,8 @@
 // live provider only with PROVIDER_SECRETS_KEY, a disabled provider off the hosted page, and a
 // provider that keeps failing left off it for a cool-down, whichever instance saw the failures.
 import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_ACTOR } from '../audit/audit-entry.js';
 import { open, seal, sealKeys, SealError } from '../secrets/seal.js';
@@ -108,5 +110,35 @@ describe('failover', () => {
     expect(attempts.every((a) => a.state === 'Failed')).toBe(true);
     t.clock.advance(61);
     expect(await offeredProviders(t.db, 'test', t.clock.now())).toContain('khalti');
+  });
+
+  it('counts a provider’s refusal of a request as invalid as no failure: it stays offered', async () => {
+    // Khalti's documented answer to a request it finds invalid (docs.khalti.com, Web Checkout, initiate's errors).
+    const refusing = createServer((request, response) => {
+      request.resume();
+      response.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ amount: ['Amount should be greater than Rs. 10, that is 1000 paisa.'], error_key: 'validation_error' }));
+    });
+    await new Promise<void>((resolve) => refusing.listen(0, '127.0.0.1', resolve));
+    try {
+      await setProvider(t.ctx, { actor: CLI_ACTOR, name: 'khalti', environment: 'test', values: { base_url: `http://127.0.0.1:${(refusing.address() as AddressInfo).port}`, secret_key: 'test_secret_key_x' } });
+      // On the second instance: its provider timeout is the default, not the first's 300 ms, so a busy
+      // machine's slow answer is not taken for a failure.
+      const payer = providerPayer(second.app);
+      second.clock.advance(61); // past the cool-down the test above left
+      for (let i = 0; i < 3; i++) {
+        const { body } = await api.initiate(validInitiate({ amount: 5000 }));
+        const chosen = await payer.choose(body.pidx, 'khalti');
+        expect(chosen.status).toBe(400);
+        expect(chosen.body).toContain('not available at the moment');
+      }
+      const [health] = await t.db.query<{ failures_in_a_row: number; cooldown_until: Date | null }>("SELECT failures_in_a_row, cooldown_until FROM provider_health WHERE name = 'khalti' AND environment = 'test'");
+      expect(health).toMatchObject({ failures_in_a_row: 0, cooldown_until: null });
+      expect(await offeredProviders(t.db, 'test', t.clock.now())).toContain('khalti');
+      const [attempt] = await t.db.query<{ state: string; last_answer: string }>("SELECT state, last_answer FROM provider_attempts WHERE provider = 'khalti' ORDER BY id DESC LIMIT 1");
+      expect(attempt).toEqual({ state: 'Failed', last_answer: expect.stringContaining('Khalti refused it: amount: Amount should be greater than Rs. 10') });
+    } finally {
+      refusing.closeAllConnections();
+      await new Promise((resolve) => refusing.close(resolve));
+    }
   });
 });

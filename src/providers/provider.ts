@@ -97,6 +97,9 @@ export interface ProviderDescriptor {
 /** How the payer's browser goes to the provider: a redirect, or a form it posts there. */
 export type ProviderRedirect = { method: 'GET'; url: string } | { method: 'POST'; url: string; fields: [string, string][] };
 
+/** Whom the payment is billed to, as the merchant gave it at initiate (`customer_info`). */
+export type Customer = { name?: string; email?: string; phone?: string } | null;
+
 /** An attempt as a connector sees it. */
 export interface AttemptRef {
   idx: string;
@@ -112,7 +115,7 @@ export interface AttemptToStart extends AttemptRef {
   orderName: string;
   merchantName: string;
   websiteUrl: string;
-  customer: { name?: string; email?: string; phone?: string } | null;
+  customer: Customer;
   /** Where the provider sends the payer back (Bhuktani's return addresses for this attempt). */
   returnUrl: (outcome: 'success' | 'failure') => string;
 }
@@ -142,8 +145,16 @@ export interface ProviderReturn {
 
 export type RefundAnswer = { kind: 'refunded'; reference?: string; detail: string } | { kind: 'refused'; detail: string } | { kind: 'unknown'; detail: string; fault?: boolean };
 
+/**
+ * What the provider's own record of a paid attempt says was refunded of it (Khalti's lookup: its
+ * status and `refunded`): some or none, the whole or not, and the amount when it tells it.
+ */
+export type RefundedRecord =
+  | { kind: 'record'; any: boolean; whole: boolean; amount?: number; detail: string }
+  | { kind: 'unknown'; detail: string; fault?: boolean };
+
 export interface Provider {
-  /** Starts the attempt at the provider; a ProviderUnavailableError when it does not answer as it should. */
+  /** Starts the attempt at the provider; a ProviderUnavailableError when it does not answer as it should, a ProviderRefusedError when it refuses the request as invalid. */
   start(attempt: AttemptToStart): Promise<{ redirect: ProviderRedirect; providerReference?: string }>;
   /** The attempt named by the payer's return (`path`: what follows /pay/return/<provider>/), unverified. */
   readReturn(path: string[], query: Record<string, string>): ProviderReturn;
@@ -154,9 +165,21 @@ export interface Provider {
    * (Fonepay's dynamic QR); its reference says how to ask about it. A ProviderUnavailableError as for start.
    */
   startQr?(attempt: AttemptToStart): Promise<{ qrMessage: string; providerReference: string }>;
-  /** The provider's refund API, for providers that have one; `key` makes a retry the same refund. */
-  refund?(attempt: AttemptRef & { providerTransactionId: string }, refund: { key: string; amount: number; whole: boolean }): Promise<RefundAnswer>;
+  /**
+   * The provider's refund API, for providers that have one. Asked once per refund unless the
+   * provider's record (`refunded`) says an earlier request of it was not made: no provider promises
+   * that a request sent twice refunds once.
+   */
+  refund?(attempt: AttemptRef & { providerTransactionId: string; customer: Customer }, refund: { amount: number; whole: boolean }): Promise<RefundAnswer>;
+  /** What the provider's own record says was refunded of a paid attempt (with `refund`). */
+  refunded?(attempt: AttemptRef): Promise<RefundedRecord>;
 }
 
 /** The provider did not start the attempt (no answer, an error, an answer that does not fit). */
 export class ProviderUnavailableError extends Error {}
+
+/**
+ * The provider refused the request as invalid (Khalti's 400 `validation_error`): it answered as it
+ * should, so this is no failure of the provider and counts nothing against its health.
+ */
+export class ProviderRefusedError extends Error {}

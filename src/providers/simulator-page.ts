@@ -8,14 +8,18 @@ import { speechIn } from '../language/payer-speech.js';
 import { portalLayout } from '../portal/layout.js';
 import type { Simulation, SimulatedOutcome } from './simulator-store.js';
 
-const choices: [SimulatedOutcome, string, string][] = [
+/** A choice of the page: its outcome, its button's words, what it does, and fields of its own. */
+export type SimulatorChoice = [SimulatedOutcome, string, string, [string, string][]?];
+
+const choices: SimulatorChoice[] = [
   ['paid', 'Pay', 'The payment succeeds; the status check says paid.'],
   ['canceled', 'Cancel', 'The payer cancels; nothing is paid.'],
   ['pending_then_paid', 'Pay: pending, then paid', 'The status check answers undecided twice, then paid.'],
   ['never_answers', 'Pay: status never answers', 'The payment succeeds, but the status check never answers.'],
 ];
 
-export function sendSimulatorPage(reply: FastifyReply, options: { label: string; simulation: Simulation; action: string; fields: [string, string][]; csrf: string; returnOrigins: string[] }) {
+/** `moreChoices`: the provider's own, after the common four (Khalti's payment from a bank). */
+export function sendSimulatorPage(reply: FastifyReply, options: { label: string; simulation: Simulation; action: string; fields: [string, string][]; csrf: string; returnOrigins: string[]; moreChoices?: SimulatorChoice[] }) {
   const label = options.label;
   // It stands for the provider's own page: in English, as the simulated provider's would be, with no switch.
   const page = portalLayout({
@@ -28,11 +32,11 @@ export function sendSimulatorPage(reply: FastifyReply, options: { label: string;
   <h1 class="order">${options.simulation.details.name ?? options.simulation.reference}</h1>
   <p class="amount">${formatRupees(options.simulation.amount)}</p>
   <p class="hint">Pick what happens: the outcome is the same every time Bhuktani asks.</p>
-  ${choices.map(
+  ${[...choices, ...(options.moreChoices ?? [])].map(
     // A form per choice, the outcome in a field: portal.js disables a form's buttons as it submits.
-    ([outcome, text, hint]) => html`<form method="post" action="${options.action}" class="simulator-choice">
+    ([outcome, text, hint, own = []]) => html`<form method="post" action="${options.action}" class="simulator-choice">
     <input type="hidden" name="csrf_token" value="${options.csrf}">
-    ${options.fields.map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`)}
+    ${[...options.fields, ...own].map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`)}
     <input type="hidden" name="outcome" value="${outcome}">
     <button type="submit" class="${outcome === 'paid' ? 'primary' : 'secondary'}" title="${hint}">${text}</button>
   </form>`,

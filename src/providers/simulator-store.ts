@@ -51,6 +51,11 @@ export async function pickOutcome(db: Queryable, provider: string, reference: st
   return findSimulation(db, provider, reference);
 }
 
+/** Adds to a simulated payment's details (how it was paid). */
+export async function addSimulationDetails(db: Queryable, provider: string, reference: string, details: Record<string, string>): Promise<void> {
+  await db.query('UPDATE provider_simulations SET details = details || $3::jsonb WHERE provider = $1 AND reference = $2', [provider, reference, JSON.stringify(details)]);
+}
+
 /** Counts a status check; the count including this one. */
 export async function countStatusCheck(db: Queryable, provider: string, reference: string): Promise<number> {
   const [row] = await db.query<{ status_checks: number }>('UPDATE provider_simulations SET status_checks = status_checks + 1 WHERE provider = $1 AND reference = $2 RETURNING status_checks', [provider, reference]);

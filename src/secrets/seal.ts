@@ -1,10 +1,10 @@
-// Secrets that must be usable again (a key that signs, a provider's password) are kept sealed at
-// rest: AES-256-GCM from node:crypto, one home for every credential column. The key is SECRETS_KEY
-// when set; otherwise one kept in the store's server_secrets, made on first use (the development
-// default: a copy of a credentials table alone opens nothing, a copy of the whole database does).
-// Each sealed value names the key that sealed it, so values sealed before SECRETS_KEY was set (or
-// under an earlier one still given) keep opening; `context` binds a value to its row (the AAD), so a
-// sealed value copied into another row does not open there.
+// Secrets that must be usable again (a key that signs, a provider's password, a TOTP secret) are
+// kept sealed at rest: AES-256-GCM from node:crypto, one home for every such column. The key is
+// SECRETS_KEY when set; otherwise one kept in the store's server_secrets, made on first use (the
+// development default: a copy of a credentials table alone opens nothing, a copy of the whole
+// database does). Each sealed value names the key that sealed it, so values sealed before
+// SECRETS_KEY was set (or under an earlier one still given) keep opening; `context` binds a value
+// to its row (the AAD), so a sealed value copied into another row does not open there.
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import type { Queryable } from '../db/db.js';
 import { serverSecret } from '../http/server-secret.js';
@@ -62,11 +62,31 @@ export function open(keys: SealKeys, sealed: string, context: string): string {
   if (version !== VERSION || !id || !iv || !tag || data === undefined) throw new SealError('not a sealed value');
   const key = keys.byId.get(id);
   if (!key) throw new SealError(`sealed with another key (${id}): give the SECRETS_KEY it was sealed with`);
+  return decipher(key, { iv, tag, data }, context);
+}
+
+const V1 = 'v1';
+
+/** Whether `sealed` is in the format before this one (`v1.<iv>.<tag>.<ciphertext>`). */
+export const isSealedV1 = (sealed: string) => sealed.startsWith(`${V1}.`);
+
+/**
+ * Opens a value of the format before this one: no key id and no context, under a store key of its
+ * own name (TOTP secrets, under `totp-seal`). Read so that such values keep opening; never written.
+ */
+export async function openV1(db: Queryable, keyName: string, sealed: string): Promise<string> {
+  const [version, iv, tag, data, extra] = sealed.split('.');
+  if (version !== V1 || !iv || !tag || data === undefined || extra !== undefined) throw new SealError('not a sealed value');
+  return decipher(await serverSecret(db, keyName), { iv, tag, data }, undefined);
+}
+
+function decipher(key: Buffer, parts: { iv: string; tag: string; data: string }, context: string | undefined): string {
   try {
-    const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
-    decipher.setAAD(Buffer.from(context, 'utf8'));
-    decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-    return Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString('utf8');
+    // The whole 16-byte tag, always: a shorter one given with a forged value would be easier to guess.
+    const gcm = createDecipheriv('aes-256-gcm', key, Buffer.from(parts.iv, 'base64url'), { authTagLength: 16 });
+    if (context !== undefined) gcm.setAAD(Buffer.from(context, 'utf8'));
+    gcm.setAuthTag(Buffer.from(parts.tag, 'base64url'));
+    return Buffer.concat([gcm.update(Buffer.from(parts.data, 'base64url')), gcm.final()]).toString('utf8');
   } catch {
     throw new SealError('a sealed value does not open: altered, or moved from another row');
   }

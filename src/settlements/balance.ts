@@ -1,4 +1,4 @@
-// The split of a merchant's balance (contract section 10): money of payments younger than the hold
+// The split of a merchant's balance: money of payments younger than the hold
 // is pending, the rest available. Refunds draw on the balance as a whole, so they reduce what is
 // available first; pending never exceeds the balance. And how far a refund may draw on it.
 import type { Environment } from '../environment.js';
@@ -25,7 +25,7 @@ export function holdCutoff(now: Date, holdHours: number): Date {
 
 /**
  * Pure: how a refund of `amount` draws on a balance of `total`. Live: it may not take more than the
- * balance (never an overdraft). Test: the sandbox covers what the balance lacks (issue 24: a
+ * balance (never an overdraft). Test: the sandbox covers what the balance lacks (so a
  * developer's first full refund works, as in the real gateway's sandbox), so the balance ends at
  * zero, never below, and no covered paisa is ever left to pay out.
  */

@@ -1,4 +1,4 @@
-// The bank's bulk-transfer file (contract section 10): one row per payout, to the account it was
+// The bank's bulk-transfer file: one row per payout, to the account it was
 // requested for, with the payout's idx as the reference the bank quotes back (`payout mark`). One
 // definition for `bhuktani payout export` and the console's export, so finance gets the same file.
 import { csvLine, type Cell } from '../http/csv.js';

@@ -1,4 +1,4 @@
-// The operator's batch to the bank (contract section 10): every live Requested payout moves to
+// The operator's batch to the bank: every live Requested payout moves to
 // Processing in one transaction and comes back as a row of the bank's bulk-transfer file, so a payout
 // is exported once, whoever else exports at the same time.
 import type { Actor } from '../audit/audit-entry.js';

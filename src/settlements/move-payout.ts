@@ -1,4 +1,4 @@
-// The moves after a request (contract section 10): Processing (exported to the bank, or taken by the
+// The moves after a request: Processing (exported to the bank, or taken by the
 // sandbox bank), Paid with the bank's reference, Failed with a reason. Each is the state machine's
 // conditional update and its journal in one transaction; an operator's move is audited in it too.
 import type { Actor } from '../audit/audit-entry.js';

@@ -1,4 +1,4 @@
-// A payout as the API shows it (contract section 10), and its JSON schemas for serialization and
+// A payout as the API shows it, and its JSON schemas for serialization and
 // the OpenAPI document. Times are ISO 8601 with the offset of TIME_ZONE, like the transaction list;
 // the account number is masked (a leaked key must not reveal it).
 import { formatTimestamp } from '../http/timestamp.js';

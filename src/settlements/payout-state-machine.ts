@@ -1,4 +1,4 @@
-// The payout lifecycle of contract section 10: the allowed moves, in one table. Each move is one
+// The payout lifecycle: the allowed moves, in one table. Each move is one
 // conditional UPDATE (payout-store's `movePayout`) with its journal in the same transaction, so when
 // operators, the sandbox bank or several instances race, exactly one wins.
 import type { PayoutJournalKind } from '../ledger/payout-journal.js';

@@ -1,4 +1,4 @@
-// A payout: money leaving a merchant's balance for its bank account (contract section 10).
+// A payout: money leaving a merchant's balance for its bank account.
 import type { Environment } from '../environment.js';
 import type { RecordType } from '../transactions/transaction-record.js';
 
@@ -41,7 +41,7 @@ export interface SettledRecord {
   created_at: Date;
   /** Released by the payout's failure: settled again by a later payout. */
   released: boolean;
-  /** Of a test refund: what the sandbox covered of it beyond the merchant's balance (issue 24); else 0. */
+  /** Of a test refund: what the sandbox covered of it beyond the merchant's balance; else 0. */
   sandbox_covered: number;
 }
 

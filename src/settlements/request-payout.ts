@@ -1,4 +1,4 @@
-// A merchant asks for its available money (contract section 10): the payout is written Requested and
+// A merchant asks for its available money: the payout is written Requested and
 // the amount moves from the merchant's account to clearing, in one transaction under the merchant's
 // debit lock, so racing payouts and refunds never spend the same money twice.
 import type { AppContext } from '../context.js';
@@ -13,7 +13,7 @@ import type { Payout } from './payout.js';
 import { insertPayout, lockSettlementAccount, settleRecords, type Owner } from './payout-store.js';
 import { settlementBalance } from './settlement-balance.js';
 
-/** An approved merchant without an account: the dashboard's Business page has the form (issue 24). */
+/** An approved merchant without an account: the dashboard's Business page has the form. */
 export const NO_BANK_ACCOUNT = 'Add your settlement bank account in the dashboard, on the Business page (/dashboard/business), before requesting a live payout.';
 
 export interface RequestPayoutInput extends Owner {

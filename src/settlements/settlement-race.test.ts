@@ -1,7 +1,7 @@
-// Races for one merchant's last rupees (issue 18): tens of refunds and payouts at once, over HTTP,
+// Races for one merchant's last rupees: tens of refunds and payouts at once, over HTTP,
 // never take its balance below zero, and every refused one is told why in the contract's shape.
 // Payments to the same merchant keep completing meanwhile: they do not wait for its debit lock. In
-// live a refund beyond the balance is refused; in test the sandbox covers it (issue 24), each cover
+// live a refund beyond the balance is refused; in test the sandbox covers it, each cover
 // decided under the same lock, so none is given twice and none becomes money to pay out.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { merchantApi, refund, validInitiate } from '../../test/api-client.js';

@@ -1,4 +1,4 @@
-// The settlements API (contract section 10) over HTTP: request, list, one payout with its records;
+// The settlements API over HTTP: request, list, one payout with its records;
 // its errors in the contract's shapes; the sandbox bank paying a test payout by itself.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { merchantApi, refund, validInitiate } from '../../test/api-client.js';
@@ -43,7 +43,7 @@ async function paidShop(amounts: number[]) {
   return { created, paid, settlements: settlementsApi(created.test_secret_key) };
 }
 
-describe('a statement after a refund the sandbox covered (issue 24)', () => {
+describe('a statement after a refund the sandbox covered', () => {
   it('shows the cover: the records add up to the payout with nothing brought forward, and no covered paisa is paid out', async () => {
     const { created, paid, settlements } = await paidShop([1_000]);
     expect((await refund(t.app, created.test_secret_key, paid[0].transactionId)).status).toBe(200);

@@ -1,4 +1,4 @@
-// The settlements API (contract section 10): request a payout, list them, read one with its records.
+// The settlements API: request a payout, list them, read one with its records.
 // Secret key, rate budget and test/live separation come from the API plugin; a request is idempotent
 // with an Idempotency-Key, like initiate.
 import type { FastifyInstance } from 'fastify';

@@ -1,4 +1,4 @@
-// A payout's statement, as an accountant reconciles it (issue 18): the records it settles with their
+// A payout's statement, as an accountant reconciles it: the records it settles with their
 // totals, and the two lines that make them add up to the payout: what was available before from
 // earlier records (brought forward: the rest of a partial payout, or refunds of payments still
 // pending) and what stays available after (carried forward: the part of the balance not asked for).
@@ -12,7 +12,7 @@ export interface StatementTotals {
   fees: number;
   /** Refunds settled (a positive number, taken off). */
   refunds: number;
-  /** What the sandbox covered of those refunds beyond the merchant's balance (test only, issue 24; added back). */
+  /** What the sandbox covered of those refunds beyond the merchant's balance (test only; added back). */
   sandbox_covered: number;
   /** payments − fees − refunds + sandbox_covered. */
   records_net: number;

@@ -1,4 +1,4 @@
-// The merchant transaction list (specification 2.5, contract section 3): one page of the records of
+// The merchant transaction list (specification 2.5): one page of the records of
 // one merchant's environment, newest first, with links to the neighbouring pages.
 import type { AppContext } from '../context.js';
 import { lagging } from '../db/db.js';

@@ -57,7 +57,7 @@ export function transactionRecord(row: TransactionRow, timeZone: string) {
     merchant: { idx: row.merchant_idx, name: row.merchant_name, mobile: row.merchant_mobile },
     pidx: row.pidx,
     purchase_order_id: row.purchase_order_id,
-    // Only on the records of a payment started from a payment link (contract section 14): every other record keeps its shape.
+    // Only on the records of a payment started from a payment link: every other record keeps its shape.
     ...(row.payment_link ? { payment_link: row.payment_link } : {}),
   };
 }

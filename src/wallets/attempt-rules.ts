@@ -1,4 +1,4 @@
-// How many tries a payer gets (contract section 5). Pure rules; the store keeps the counts.
+// How many tries a payer gets. Pure rules; the store keeps the counts.
 import { randomInt } from 'node:crypto';
 
 export const MAX_MPIN_FAILURES = 5;

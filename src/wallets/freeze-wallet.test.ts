@@ -1,4 +1,4 @@
-// An operator's freeze stops a payer wallet paying (contract section 8): at the MPIN step, at the OTP
+// An operator's freeze stops a payer wallet paying: at the MPIN step, at the OTP
 // step when the freeze came between the two, and in the paying statement itself when the freeze
 // came after the OTP step had read the wallet.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';

@@ -9,12 +9,12 @@ export interface Wallet {
   mpin_hash: string | null;
   sandbox: boolean;
   created_at: Date;
-  /** Set while an operator has the wallet frozen: it cannot pay (contract section 8). */
+  /** Set while an operator has the wallet frozen: it cannot pay. */
   frozen_at: Date | null;
   frozen_reason: string | null;
 }
 
-/** The published sandbox wallets (contract section 5), present in every test environment. */
+/** The published sandbox wallets, present in every test environment. */
 export const sandbox = {
   mobiles: ['9800000000', '9800000001', '9800000002', '9800000003', '9800000004', '9800000005', '9800000007'],
   /** Payments from this wallet stay Pending until the operator resolves them. */
@@ -26,7 +26,7 @@ export const sandbox = {
 } as const;
 
 /**
- * eSewa's published test IDs (contract section 12): sandbox wallets of every test environment too,
+ * eSewa's published test IDs: sandbox wallets of every test environment too,
  * with eSewa's MPIN and OTP, so eSewa's own instructions work on the hosted page.
  */
 export const esewaSandbox = {

@@ -160,7 +160,7 @@ describe('webhooks', () => {
   });
 });
 
-describe('payout webhooks (contract section 10)', () => {
+describe('payout webhooks', () => {
   it('payout.paid from the sandbox bank and payout.failed from the operator, signed, each once', async () => {
     const m = await merchantWithEndpoint();
     const { body } = await m.api.initiate(validInitiate({ amount: 10_000 }));

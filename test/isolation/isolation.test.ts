@@ -332,6 +332,23 @@ const table: Record<string, Classification> = {
       },
     ],
   },
+  'GET /epay/main': {
+    scope: 'esewa',
+    reason: 'the POST form with its fields in the query string',
+    attempts: (w) => [
+      {
+        what: "B's scd with A's pid and amounts",
+        by: { anonymous: true },
+        method: 'GET',
+        url: `/epay/main?${new URLSearchParams(v1Form(w.b.esewa.test.product_code, { pid: w.a.esewa.v1.orderId }))}`,
+        expect: async (a) => {
+          expect(a.status, a.body).toBe(302);
+          expect(pidxOf(a.location!)).not.toBe(w.a.esewa.v1.pidx);
+        },
+        hidden: ALL,
+      },
+    ],
+  },
   'POST /epay/transrec': {
     scope: 'esewa',
     reason: "verifies only the scd's own payments: with another merchant's scd, or A's other environment's, A's payment is a failure",

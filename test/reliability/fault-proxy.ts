@@ -4,6 +4,8 @@
 // lose: the upstream acted and its answer is lost; cut: half an answer, then the connection closes;
 // duplicate: the upstream gets the request twice; corrupt: the answer is HTML, or JSON for another
 // payment or amount. A closed upstream (killed) is a connection the proxy cannot make: it drops.
+// `asKhalti`: the upstream (a Bhuktani) answers as Khalti publishes it does: the proxy takes off the
+// Idempotency-Key Khalti does not document, and the `refunded_amount` its lookup does not carry.
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -41,25 +43,43 @@ function corrupted(answer: Upstream, random: () => number): Upstream {
   }
 }
 
+/** A request as the proxy sees it, for a `pick` that treats some requests alone. */
+export interface ProxiedRequest {
+  method: string;
+  path: string;
+}
+
 export interface FaultProxy {
   base: string;
   /** How the next requests are treated; `pick` is asked once per request. */
-  setFaults(pick: () => Fault): void;
+  setFaults(pick: (request: ProxiedRequest) => Fault): void;
   /** Requests seen per fault. */
   counts: Record<Fault, number>;
   close(): Promise<void>;
 }
 
-export async function startFaultProxy(options: { upstreamPort: number; delayMs: number; random: () => number }): Promise<FaultProxy> {
-  let pick: () => Fault = () => 'none';
+/** Khalti's lookup answer: Bhuktani's without the `refunded_amount` it adds. */
+function khaltiShaped(answer: Upstream): Upstream {
+  if (!String(answer.headers['content-type'] ?? '').startsWith('application/json')) return answer;
+  try {
+    const { refunded_amount: _, ...json } = JSON.parse(answer.body.toString('utf8'));
+    return { ...answer, body: Buffer.from(JSON.stringify(json)) };
+  } catch {
+    return answer;
+  }
+}
+
+export async function startFaultProxy(options: { upstreamPort: number; delayMs: number; random: () => number; asKhalti?: boolean }): Promise<FaultProxy> {
+  let pick: (request: ProxiedRequest) => Fault = () => 'none';
   const counts = Object.fromEntries(faults.map((f) => [f, 0])) as Record<Fault, number>;
   const server: Server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk) => chunks.push(chunk));
     request.on('end', async () => {
-      const fault = pick();
+      const fault = pick({ method: request.method ?? 'GET', path: request.url ?? '/' });
       counts[fault]++;
       const body = Buffer.concat(chunks);
+      if (options.asKhalti) delete request.headers['idempotency-key'];
       const send = (answer: Upstream) => {
         const { 'transfer-encoding': _, connection: __, 'content-length': ___, ...headers } = answer.headers;
         response.writeHead(answer.status, { ...headers, 'content-length': answer.body.length });
@@ -69,7 +89,8 @@ export async function startFaultProxy(options: { upstreamPort: number; delayMs: 
         if (fault === 'drop') return response.socket?.destroy();
         const path = request.url ?? '/';
         if (fault === 'duplicate') await forward(options.upstreamPort, request.method!, path, request.headers, body).catch(() => undefined);
-        const answer = await forward(options.upstreamPort, request.method!, path, request.headers, body);
+        const forwarded = await forward(options.upstreamPort, request.method!, path, request.headers, body);
+        const answer = options.asKhalti ? khaltiShaped(forwarded) : forwarded;
         if (fault === 'lose') return response.socket?.destroy();
         if (fault === 'delay') await new Promise((resolve) => setTimeout(resolve, options.delayMs));
         if (fault === 'cut') {

@@ -1,5 +1,5 @@
 export default /* sql */ `
--- Merchant approval (contract section 8): a merchant signed up on the website starts 'new' (test
+-- Merchant approval: a merchant signed up on the website starts 'new' (test
 -- only), applies with its business details, and takes live payments once an operator approves it.
 -- Merchants that exist already were made by operators (or signed up before vetting existed): approved.
 ALTER TABLE merchants ADD COLUMN status text NOT NULL DEFAULT 'approved'

@@ -1,5 +1,5 @@
 export default /* sql */ `
--- The people who run the gateway (contract section 8). Not merchants: their own accounts, roles and
+-- The people who run the gateway. Not merchants: their own accounts, roles and
 -- two factors. An operator is removed, never deleted, so the audit log's actor ids keep meaning.
 CREATE TABLE operators (
   id bigserial PRIMARY KEY,
@@ -27,7 +27,7 @@ CREATE TABLE operator_recovery_codes (
   PRIMARY KEY (operator_id, code_hash)
 );
 
--- Sessions of people who sign in (operators today; merchant users with issue 17). The browser
+-- Sessions of people who sign in (operators today; merchant users later). The browser
 -- holds a random token; only its SHA-256 is kept. A session first proves the password
 -- ('second_factor' or, for a new operator, 'enrolment') and only 'signed_in' opens pages.
 CREATE TABLE people_sessions (
@@ -67,6 +67,6 @@ CREATE TABLE ledger_verifications (
   broken jsonb NOT NULL
 );
 
--- A frozen wallet cannot pay (the console's freeze, issue 16).
+-- A frozen wallet cannot pay (the console's freeze).
 ALTER TABLE wallets ADD COLUMN frozen_at timestamptz, ADD COLUMN frozen_reason text;
 `;

@@ -1,5 +1,5 @@
 export default /* sql */ `
--- The people of a merchant's team (contract section 9, issue 17). The single log-in a merchant had
+-- The people of a merchant's team. The single log-in a merchant had
 -- becomes its owner; the merchant's own e-mail stays its business contact. One e-mail, one user at a
 -- time across all merchants, whatever its case (log-in is by e-mail alone); a removed user's e-mail
 -- may come back. A user is removed, never deleted, so the audit log's actor ids keep meaning.

@@ -1,5 +1,5 @@
 export default /* sql */ `
--- A merchant's team (issue 17): invitations by e-mail, and the team's own log of its changes.
+-- A merchant's team: invitations by e-mail, and the team's own log of its changes.
 
 -- An owner's or admin's invitation: a single-use link (only the token's SHA-256 kept) valid for
 -- 7 days, like operator_invitations, for one merchant. Nobody is invited as owner: ownership is

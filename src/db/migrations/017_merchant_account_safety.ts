@@ -1,5 +1,5 @@
 export default /* sql */ `
--- Account safety for merchant users (issue 17): two-factor at log-in, step-up, e-mail verification,
+-- Account safety for merchant users: two-factor at log-in, step-up, e-mail verification,
 -- password reset, the list of one's sessions.
 
 -- A merchant session first proves the password ('second_factor', or 'enrolment' when the team

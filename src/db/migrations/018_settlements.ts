@@ -1,5 +1,5 @@
 export default /* sql */ `
--- Settlements (contract section 10, issue 18): money leaves the ledger to merchants' bank accounts.
+-- Settlements: money leaves the ledger to merchants' bank accounts.
 -- A payout moves the merchant's money to the environment's clearing account when requested, from
 -- there to the bank (an account outside Bhuktani, so its balance is what has left) when paid, and
 -- back to the merchant when it fails.

@@ -1,5 +1,5 @@
 export default /* sql */ `
--- Automatic payouts (issue 18): a merchant may have its available balance paid out daily, or weekly
+-- Automatic payouts: a merchant may have its available balance paid out daily, or weekly
 -- on a day of its choice, once it reaches a minimum. One schedule per merchant and environment (a
 -- developer tries it on test data first); choosing "none" deletes the row.
 CREATE TABLE payout_schedules (

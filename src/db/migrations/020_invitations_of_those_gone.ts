@@ -1,5 +1,5 @@
 export default /* sql */ `
--- An invitation lives only while whoever sent it may invite (issue 24): removing someone, or giving
+-- An invitation lives only while whoever sent it may invite: removing someone, or giving
 -- them a role that may not invite, now revokes their open invitations in the same transaction. Those
 -- left open before this release by someone already removed or demoted are revoked here, each with its
 -- line: in the team's log (by "Bhuktani") for a merchant's, in the audit log (by cli) for the console's.

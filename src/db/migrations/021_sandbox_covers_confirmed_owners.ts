@@ -1,5 +1,5 @@
 export default /* sql */ `
--- Issue 24, item 1: in the test environment a refund is never refused for the merchant's balance.
+-- In the test environment a refund is never refused for the merchant's balance.
 -- What the merchant's balance lacks is covered by the sandbox: a journal of its own kind,
 -- 'sandbox_cover', from the test environment's funding account (the one that keeps sandbox wallets
 -- funded) to the merchant, written in the refund's transaction and naming the refund's transaction
@@ -16,7 +16,7 @@ ALTER TABLE journals ADD CONSTRAINT journals_sandbox_cover_in_test
   CHECK (kind <> 'sandbox_cover' OR environment = 'test') NOT VALID;
 CREATE UNIQUE INDEX journals_one_cover_per_refund ON journals (refund_record_id) WHERE refund_record_id IS NOT NULL;
 
--- Issue 24, item 5: a merchant made by an operator (bhuktani merchant create) has its owner's e-mail
+-- A merchant made by an operator (bhuktani merchant create) has its owner's e-mail
 -- confirmed, as the docs said; the command left it unconfirmed. Such a merchant is the one that is
 -- approved (or suspended since) without ever having applied; its founding user has the merchant's
 -- e-mail and was made in the merchant's transaction (the same created_at).

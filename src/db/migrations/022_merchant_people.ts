@@ -1,5 +1,5 @@
 export default /* sql */ `
--- One person may belong to several businesses (issue 24): an accountant for three shops logs in once
+-- One person may belong to several businesses: an accountant for three shops logs in once
 -- and switches. A person (merchant_people) is an e-mail with its password, two-factor and links; a
 -- user of a team (merchant_users) is one person's membership of one merchant, with its role, removed
 -- and never deleted as before (the team log's actor ids keep meaning). One e-mail is one person.

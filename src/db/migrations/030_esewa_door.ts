@@ -1,5 +1,5 @@
 export default /* sql */ `
--- Issue 25: eSewa's ePay is a second door onto the same payments. A payment records which door
+-- eSewa's ePay is a second door onto the same payments. A payment records which door
 -- started it (the v2 web checkout for every payment made before) and what that door needs to send
 -- the payer back (eSewa's product code and failure address), which only the door reads.
 ALTER TABLE payments ADD COLUMN door text NOT NULL DEFAULT 'khalti-v2'

@@ -1,5 +1,5 @@
 export default /* sql */ `
--- Payment providers (contract section 13, issue 26): the hosted page lets the payer pay through an
+-- Payment providers: the hosted page lets the payer pay through an
 -- upstream provider (Khalti, eSewa, connectIPS) as well as with a Bhuktani wallet.
 
 -- What the operator set up, per provider and environment. Credentials are sealed (AES-256-GCM,

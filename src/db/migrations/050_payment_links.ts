@@ -1,5 +1,5 @@
 export default /* sql */ `
--- Issue 27: payment links. A merchant's link (a short public code, /l/<code>) starts ordinary
+-- Payment links. A merchant's link (a short public code, /l/<code>) starts ordinary
 -- payments of its merchant and environment: a fixed amount, or one the payer chooses between a
 -- minimum and a maximum; optionally an expiry, a most number of payments, and which of the payer's
 -- name, phone and e-mail to ask.

@@ -25,6 +25,7 @@ import m030 from './030_esewa_door.js';
 import m040 from './040_payment_providers.js';
 import m050 from './050_payment_links.js';
 import m060 from './060_provider_registry.js';
+import m070 from './070_esewa_v1_posts.js';
 
 export interface Migration {
   name: string;
@@ -68,4 +69,5 @@ export const migrations: Migration[] = [
   sql('040_payment_providers', m040),
   sql('050_payment_links', m050),
   sql('060_provider_registry', m060),
+  sql('070_esewa_v1_posts', m070),
 ];

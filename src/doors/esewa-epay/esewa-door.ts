@@ -3,6 +3,7 @@
 // selects the merchant and environment. Every answer is in eSewa's shapes (esewa-door-errors.ts).
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import type { AppContext } from '../../context.js';
+import { acceptMultipart } from '../../http/multipart-body.js';
 import { esewaCredentialResolver } from '../../merchants/esewa-credentials.js';
 import { esewaErrorHandler } from './esewa-door-errors.js';
 import { registerForm } from './form.route.js';
@@ -22,6 +23,7 @@ export async function esewaDoorPlugin(app: FastifyInstance, { ctx, routes }: { c
     if (route.config?.esewa) routes.push(route);
   });
   app.setErrorHandler(esewaErrorHandler);
+  acceptMultipart(app);
   const resolve = esewaCredentialResolver(ctx);
   registerForm(app, ctx, resolve);
   registerStatus(app, ctx, resolve);

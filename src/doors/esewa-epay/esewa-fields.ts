@@ -2,7 +2,7 @@
 // text given once, checked as a merchant's integration would want to hear it, every problem at once
 // in one sentence each. Values are kept exactly as posted: the signature covers them as they are. Pure.
 import { isHttpUrl } from '../../http/fields.js';
-import { paisaOf } from './rupees.js';
+import { paisaOf } from '../../protocols/esewa-epay/rupees.js';
 
 // PostgreSQL stores neither NUL characters nor unpaired UTF-16 surrogates.
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
@@ -15,9 +15,28 @@ export interface Read<N extends string> {
   problems: string[];
 }
 
-/** The fields named in `limits`, from a parsed form, JSON body or query string. */
+const asRecord = (input: unknown): Record<string, unknown> =>
+  input !== null && typeof input === 'object' && !Array.isArray(input) ? (input as Record<string, unknown>) : {};
+
+/**
+ * A request's fields as clients send them: its query string's and its body's (form-encoded,
+ * multipart or JSON). A field in both is taken once if it is the same there, else it is a field
+ * given twice.
+ */
+export function requestFields(request: { query: unknown; body: unknown }): Record<string, unknown> {
+  const fields: Record<string, unknown> = Object.create(null);
+  for (const source of [request.query, request.body]) {
+    for (const [name, value] of Object.entries(asRecord(source))) {
+      const given = Object.hasOwn(fields, name) ? fields[name] : undefined;
+      fields[name] = given === undefined || given === value ? value : [given, value].flat();
+    }
+  }
+  return fields;
+}
+
+/** The fields named in `limits`, from a request's fields (requestFields). */
 export function readFields<N extends string>(input: unknown, limits: FieldLimits<N>): Read<N> {
-  const given = input !== null && typeof input === 'object' && !Array.isArray(input) ? (input as Record<string, unknown>) : {};
+  const given = asRecord(input);
   const fields = {} as Record<N, string>;
   const problems: string[] = [];
   for (const [name, maxLength] of Object.entries(limits) as [N, number][]) {
@@ -86,12 +105,11 @@ export function amountProblems(names: AmountNames, amounts: EsewaAmounts, maxPai
   return problems;
 }
 
+/** The parts of a total, under the labels the payment keeps (the dashboard shows them; the payer's page says them in the payer's language). */
+export const partLabels = { amount: 'Amount', tax: 'Tax', serviceCharge: 'Service charge', deliveryCharge: 'Delivery charge' } as const;
+export type AmountPart = keyof typeof partLabels;
+
 /** What the hosted page shows of the parts: the ones that are not zero. */
 export function breakdownOf(amounts: EsewaAmounts): { label: string; amount: number }[] {
-  return [
-    { label: 'Amount', amount: amounts.amount },
-    { label: 'Tax', amount: amounts.tax },
-    { label: 'Service charge', amount: amounts.serviceCharge },
-    { label: 'Delivery charge', amount: amounts.deliveryCharge },
-  ].filter((line) => line.amount > 0);
+  return (Object.keys(partLabels) as AmountPart[]).map((part) => ({ label: partLabels[part], amount: amounts[part] })).filter((line) => line.amount > 0);
 }

@@ -6,7 +6,7 @@ import { findEsewaCredential } from '../../merchants/esewa-credentials.js';
 import type { Payment } from '../../payments/payment.js';
 import type { ReturnStatus } from '../../payments/return-status.js';
 import { resultData, type EsewaResult } from './result-data.js';
-import { esewaRupees } from './rupees.js';
+import { esewaRupees } from '../../protocols/esewa-epay/rupees.js';
 
 /** What a door payment keeps for the way back (payments.door_fields). */
 export interface EsewaDoorFields {
@@ -30,13 +30,13 @@ function withQuery(address: string, params: [string, string][]): string {
 }
 
 /**
- * A paid (or held) payment goes to the success address, a canceled or expired one to the failure
- * address. A held payment (PENDING) has its transaction code: the merchant waits for the status
- * check to say COMPLETE, as eSewa asks of every merchant.
+ * Only a paid payment goes to the success address: a shop that checks no more than the signature
+ * hands over the goods there. A held one (PENDING, with its transaction code: the status check will
+ * say when it is COMPLETE), a canceled or an expired one go to the failure address, as eSewa documents.
  */
 export async function esewaReturnUrl(ctx: Pick<AppContext, 'db' | 'clock' | 'config'>, payment: Payment, status: EsewaReturnStatus): Promise<string> {
   const fields = doorFieldsOf(payment);
-  const paid = status !== 'CANCELED';
+  const paid = status === 'COMPLETE';
   if (payment.door === 'esewa-v1') {
     if (!paid) return withQuery(fields.failure_url, [['pid', payment.purchase_order_id]]);
     return withQuery(payment.return_url, [
@@ -48,7 +48,7 @@ export async function esewaReturnUrl(ctx: Pick<AppContext, 'db' | 'clock' | 'con
   const credential = await findEsewaCredential(ctx, fields.product_code);
   if (!credential) throw new Error(`no eSewa credential ${fields.product_code} for payment ${payment.pidx}`);
   const result: EsewaResult = {
-    ...(paid ? { transaction_code: payment.transaction_id ?? '' } : {}),
+    ...(status !== 'CANCELED' ? { transaction_code: payment.transaction_id ?? '' } : {}),
     status,
     total_amount: esewaRupees(payment.amount),
     transaction_uuid: payment.purchase_order_id,

@@ -4,7 +4,7 @@
 import { ORDER_ID, readFields } from './esewa-fields.js';
 import { invalidSignature, refusal } from './esewa-errors.js';
 import { orderOf, type EsewaOrder, type OrderNames } from './esewa-order.js';
-import { REQUIRED_SIGNED_FIELDS, signatureMatches, signedFieldNames, signedMessage } from './signature.js';
+import { REQUIRED_SIGNED_FIELDS, signatureMatches, signedFieldNames, signedMessage } from '../../protocols/esewa-epay/signature.js';
 
 const AMOUNT = 20;
 const LIMITS = {

@@ -4,7 +4,7 @@
 // fields, in another order, not base64. Each answer is a clear 4xx in eSewa's shapes, never a 5xx,
 // and a refused form writes nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { esewaForm, ESEWA_FORM, postForm, postJson, postRaw, sign, statusCheck, v1Form, type Answered } from '../../../test/esewa-client.js';
+import { esewaForm, ESEWA_FORM, postForm, postJson, postMultipart, postRaw, sign, statusCheck, v1Form, type Answered } from '../../../test/esewa-client.js';
 import { newMerchant, startTestApp, type TestApp } from '../../../test/test-app.js';
 
 let t: TestApp;
@@ -148,6 +148,23 @@ describe('the v2 form: bodies', () => {
     await expectRefused(() => postRaw(t.app, ESEWA_FORM, 'x'.repeat(5000), 'application/x-www-form-urlencoded'), 413, refused('Request body is too large.'));
     for (const body of ['null', '[]', '"text"', '1']) await expectRefused(() => postRaw(t.app, ESEWA_FORM, body, 'application/json'), 400, refused(FIELDS.map((f) => `${f} is required.`).join(' ')));
   });
+
+  it('multipart/form-data is read as a form: within the same limit, each field checked; a file or a broken body is refused', async () => {
+    await expectRefused(() => postMultipart(t.app, ESEWA_FORM, formWith({ success_url: `https://shop.example.com/${'x'.repeat(5000)}` })), 413, refused('Request body is too large.'));
+    await expectRefused(() => postMultipart(t.app, ESEWA_FORM, formWith({ amount: undefined, tax_amount: '' })), 400, refused('amount is required. tax_amount may not be blank.'));
+    await expectRefused(() => postMultipart(t.app, ESEWA_FORM, [...Object.entries(formWith({})), ['amount', '100']]), 400, refused('amount must be given once.'));
+    await expectRefused(() => postMultipart(t.app, ESEWA_FORM, formWith({}), [{ name: 'receipt', filename: 'receipt.txt', content: 'paid' }]), 415, refused('A multipart/form-data body may hold only text fields, not files.'));
+    await expectRefused(() => postRaw(t.app, ESEWA_FORM, '--x\r\nContent-Disposition: form-data; name="amount"\r\n\r\n100', 'multipart/form-data; boundary=x'), 400, refused(expect.stringMatching(/^Malformed multipart\/form-data body: /)));
+    await expectRefused(() => postRaw(t.app, ESEWA_FORM, 'amount=100', 'multipart/form-data'), 400, refused(expect.stringMatching(/^Malformed multipart\/form-data body: /)));
+  });
+
+  it('fields in the query string too: one given in both with another value is a field given twice', async () => {
+    const form = formWith({});
+    await expectRefused(() => postForm(t.app, `${ESEWA_FORM}?amount=101`, form), 400, refused('amount must be given once.'));
+    await expectRefused(() => postRaw(t.app, `${ESEWA_FORM}?${new URLSearchParams({ ...form, total_amount: '111' })}`, ''), 400, ES104);
+    const same = await postForm(t.app, `${ESEWA_FORM}?${new URLSearchParams({ amount: form.amount, product_code: form.product_code })}`, form);
+    expect(same.status, same.body).toBe(302);
+  });
 });
 
 describe('the status check', () => {
@@ -170,6 +187,23 @@ describe('the status check', () => {
     for (const total of ['abc', '-110', '110.001', '1e2']) {
       const answer = await statusCheck(t.app, { ...query(), total_amount: total });
       expect([answer.status, answer.json()]).toEqual([400, refused('total_amount must be an amount in rupees such as 100 or 100.50: digits, at most two decimals, no sign.')]);
+    }
+  });
+
+  it('is limited per product code alike whether or not the code exists: 40 checks at once, as many refused', async () => {
+    const limited = await startTestApp({ db: t.db, config: { rateLimitTest: 23 } });
+    try {
+      const refusedOf = async (productCode: string) => {
+        // The limit counts in windows of a second: the burst starts at the beginning of one.
+        await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 5));
+        const answers = await Promise.all(Array.from({ length: 40 }, () => statusCheck(limited.app, { ...query(), product_code: productCode })));
+        const throttled = answers.filter((a) => a.status === 429);
+        expect(throttled.map((a) => a.json())).toEqual(throttled.map(() => refused('Request was throttled.')));
+        return throttled.length;
+      };
+      expect([await refusedOf(pair().product_code), await refusedOf('BK-TEST-MADEUP00'), await refusedOf('NO-SUCH')]).toEqual([17, 17, 17]);
+    } finally {
+      await limited.close();
     }
   });
 

@@ -3,7 +3,7 @@
 // and verified on the success page, the status check. The payment is the same payment as one of the
 // v2 API: its list, refunds, ledger.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { esewaForm, ESEWA_FORM, pidxOf, postForm, postJson, readData, sign, statusCheck, type EsewaPair } from '../../../test/esewa-client.js';
+import { esewaForm, ESEWA_FORM, pidxOf, postForm, postJson, postMultipart, postRaw, readData, sign, statusCheck, type EsewaPair } from '../../../test/esewa-client.js';
 import { merchantApi, refund } from '../../../test/api-client.js';
 import { merchantBrowser, pageText } from '../../../test/dashboard-client.js';
 import { operatorWallet, payerBrowser, payWithLiveWallet } from '../../../test/portal-client.js';
@@ -77,6 +77,15 @@ describe('POST /api/epay/main/v2/form', () => {
     expect(answer.status, answer.body).toBe(302);
   });
 
+  it('takes multipart/form-data (PHP’s curl posts an array so), and the fields in the query string with an empty body', async () => {
+    for (const send of [(form: Record<string, string>) => postMultipart(t.app, ESEWA_FORM, form), (form: Record<string, string>) => postRaw(t.app, `${ESEWA_FORM}?${new URLSearchParams(form)}`, '')]) {
+      const form = esewaForm(pair, { amount: '100.5', total_amount: '110.5' });
+      const answer = await send(form);
+      expect(answer.status, answer.body).toBe(302);
+      expect(await findPayment(t.db, pidxOf(answer.location!))).toMatchObject({ amount: 11050, purchase_order_id: form.transaction_uuid, return_url: form.success_url });
+    }
+  });
+
   it('paid with eSewa’s sandbox payer: the browser goes to success_url?data=…, signed with the merchant’s secret key, COMPLETE', async () => {
     const form = esewaForm(pair);
     const pidx = pidxOf((await postForm(t.app, ESEWA_FORM, form)).location!);
@@ -101,6 +110,8 @@ describe('POST /api/epay/main/v2/form', () => {
     expect(readData(done.location!, merchant.esewa.live.secret_key).verified).toBe(false);
     const status = await statusCheck(t.app, { product_code: pair.product_code, total_amount: fields.total_amount, transaction_uuid: form.transaction_uuid });
     expect([status.status, status.json()]).toEqual([200, { product_code: pair.product_code, transaction_uuid: form.transaction_uuid, total_amount: 110, status: 'COMPLETE', ref_id: payment.transaction_id }]);
+    // As eSewa writes it: a number with one decimal at least.
+    expect(status.body).toBe(`{"product_code":"${pair.product_code}","transaction_uuid":"${form.transaction_uuid}","total_amount":110.0,"status":"COMPLETE","ref_id":"${payment.transaction_id}"}`);
   });
 });
 
@@ -159,12 +170,14 @@ describe('cancel, hold, expiry', () => {
     expect((await statusCheck(t.app, { product_code: pair.product_code, total_amount: '110.0', transaction_uuid: form.transaction_uuid })).json()).toMatchObject({ status: 'CANCELED', ref_id: null });
   });
 
-  it('a payment not yet paid is PENDING; one held (9800000007) goes to success_url as PENDING, with its code, and stays PENDING', async () => {
+  it('a payment not yet paid is PENDING; one held (9800000007) goes to failure_url as PENDING, with its code, and stays PENDING', async () => {
     const form = esewaForm(pair);
     const pidx = pidxOf((await postForm(t.app, ESEWA_FORM, form)).location!);
     const query = { product_code: pair.product_code, total_amount: '110.00', transaction_uuid: form.transaction_uuid };
     expect((await statusCheck(t.app, query)).json()).toEqual({ ...query, total_amount: 110, status: 'PENDING', ref_id: null });
     const held = await payerBrowser(t.app).pay(pidx, '9800000007');
+    // success_url receives only COMPLETE: a shop that checks no more than the signature would hand over the goods.
+    expect(held.location!.startsWith(`${form.failure_url}?data=`)).toBe(true);
     const { fields, verified } = readData(held.location!, pair.secret_key);
     expect([verified, fields.status, fields.transaction_code]).toEqual([true, 'PENDING', (await findPayment(t.db, pidx))!.transaction_id]);
     expect((await statusCheck(t.app, query)).json()).toMatchObject({ status: 'PENDING', ref_id: null });

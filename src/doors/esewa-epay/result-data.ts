@@ -1,7 +1,7 @@
 // The `data` parameter eSewa adds to success_url (and, documented, to failure_url): base64 of a JSON
 // object, signed over its own signed_field_names (which names itself). Pure: the door writes it; a
 // merchant, a test or a client of eSewa reads and checks it with the same functions.
-import { signatureMatches, signedFieldNames, signedMessage, signFields } from './signature.js';
+import { signatureMatches, signedFieldNames, signedMessage, signFields } from '../../protocols/esewa-epay/signature.js';
 
 /** What an ePay v2 payment ended as, in eSewa's words. */
 export interface EsewaResult {

@@ -6,12 +6,12 @@ import type { AppContext } from '../../context.js';
 import type { EsewaCredentialResolver } from '../../merchants/esewa-credentials.js';
 import { effectiveStatus, type Payment } from '../../payments/payment.js';
 import { findDoorPayment } from '../../payments/payment-store.js';
-import { withinDoorLimit } from './door-caller.js';
-import { readFields, rupeesField } from './esewa-fields.js';
+import { doorCaller } from './door-caller.js';
+import { readFields, requestFields, rupeesField } from './esewa-fields.js';
 import { refusal } from './esewa-errors.js';
 import { doorFieldsOf } from './esewa-return.js';
 import { esewaStatuses, esewaStatusOf, type EsewaStatus } from './esewa-status.js';
-import { rupeesNumber } from './rupees.js';
+import { esewaRupees } from '../../protocols/esewa-epay/rupees.js';
 
 const LIMITS = { product_code: 64, total_amount: 20, transaction_uuid: 100 };
 
@@ -38,6 +38,21 @@ const refusalAnswer = {
 
 const paid: readonly EsewaStatus[] = ['COMPLETE', 'PARTIAL_REFUND', 'FULL_REFUND'];
 
+interface StatusAnswer {
+  product_code: string;
+  transaction_uuid: string;
+  /** Paisa. */
+  total_amount: number;
+  status: EsewaStatus;
+  ref_id: string | null;
+}
+
+/** The answer as eSewa writes it: the total a JSON number of rupees with one decimal at least (`110.0`), which JSON.stringify would write `110`. */
+function statusJson(a: StatusAnswer): string {
+  const json = JSON.stringify;
+  return `{"product_code":${json(a.product_code)},"transaction_uuid":${json(a.transaction_uuid)},"total_amount":${esewaRupees(a.total_amount)},"status":${json(a.status)},"ref_id":${json(a.ref_id)}}`;
+}
+
 export function registerStatus(app: FastifyInstance, ctx: AppContext, resolve: EsewaCredentialResolver) {
   app.get(
     '/api/epay/transaction/status/',
@@ -62,20 +77,20 @@ export function registerStatus(app: FastifyInstance, ctx: AppContext, resolve: E
         response: { 200: statusAnswer, 400: refusalAnswer, 429: { ...refusalAnswer, description: 'More than RATE_LIMIT_TEST (or _LIVE) checks a second for one product code; see Retry-After.' } },
       },
     },
-    async (request) => {
-      const { fields, problems } = readFields(request.query, LIMITS);
+    async (request, reply) => {
+      const { fields, problems } = readFields(requestFields(request), LIMITS);
       const asked = rupeesField('total_amount', fields.total_amount, problems);
       if (problems.length > 0) throw refusal(problems.join(' '));
-      const answer = (status: EsewaStatus, payment?: Payment) => ({
-        product_code: fields.product_code,
-        transaction_uuid: fields.transaction_uuid,
-        total_amount: rupeesNumber(payment?.amount ?? asked!),
-        status,
-        ref_id: payment && paid.includes(status) ? payment.transaction_id : null,
-      });
-      const caller = await resolve(fields.product_code);
+      const answer = (status: EsewaStatus, payment?: Payment) =>
+        reply.type('application/json; charset=utf-8').serializer(statusJson).send({
+          product_code: fields.product_code,
+          transaction_uuid: fields.transaction_uuid,
+          total_amount: payment?.amount ?? asked!,
+          status,
+          ref_id: payment && paid.includes(status) ? payment.transaction_id : null,
+        });
+      const caller = await doorCaller(ctx, resolve, fields.product_code);
       if (!caller) return answer('NOT_FOUND');
-      await withinDoorLimit(ctx, caller);
       const payment = await findDoorPayment(ctx.db, { merchantId: caller.merchantId, environment: caller.environment, door: 'esewa-v2', purchaseOrderId: fields.transaction_uuid });
       if (!payment || doorFieldsOf(payment).product_code !== caller.productCode || payment.amount !== asked) return answer('NOT_FOUND');
       return answer(esewaStatusOf(effectiveStatus(payment, ctx.clock.now())), payment);

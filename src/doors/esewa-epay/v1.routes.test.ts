@@ -1,7 +1,7 @@
 // ePay v1 (contract section 12), as older plugins drive it: the form (no signature), the payer back
 // at su?oid=&amt=&refId= or fu?pid=, and the verification answering XML.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getPath, pidxOf, postForm, statusCheck, v1Form } from '../../../test/esewa-client.js';
+import { getPath, pidxOf, postForm, postMultipart, postRaw, statusCheck, v1Form } from '../../../test/esewa-client.js';
 import { refund } from '../../../test/api-client.js';
 import { payerBrowser } from '../../../test/portal-client.js';
 import { newMerchant, startTestApp, type TestApp } from '../../../test/test-app.js';
@@ -54,12 +54,56 @@ describe('POST /epay/main', () => {
     expect(canceled.location!.startsWith('https://shop.example.com/esewa/fu?')).toBe(true);
   });
 
-  it('the same pid with the same amounts resumes the payment; with others it is refused', async () => {
+  it('takes multipart/form-data, and GET with the fields in the query as v1 integrations send the browser', async () => {
+    for (const send of [(form: Record<string, string>) => postMultipart(t.app, '/epay/main', form), (form: Record<string, string>) => getPath(t.app, `/epay/main?${new URLSearchParams(form)}`)]) {
+      const form = v1Form(scd, { amt: '100.5', tAmt: '110.5' });
+      const started = await send(form);
+      expect(started.status, started.body).toBe(302);
+      const done = await payerBrowser(t.app).pay(pidxOf(started.location!), '9806800002', '1122', '123456');
+      expect(Object.fromEntries(new URL(done.location!).searchParams)).toMatchObject({ oid: form.pid, amt: '110.5' });
+    }
+  });
+
+  it('a held payment (9800000007) goes to fu?pid=, not to su', async () => {
     const form = v1Form(scd);
-    const first = await postForm(t.app, '/epay/main', form);
-    expect((await postForm(t.app, '/epay/main', form)).location).toBe(first.location);
-    const other = await postForm(t.app, '/epay/main', { ...form, amt: '105', txAmt: '5' });
-    expect([other.status, other.json()]).toEqual([400, { code: 0, error_message: 'This pid was already used for a payment with other amounts: use a new pid for a new payment.' }]);
+    const held = await payerBrowser(t.app).pay(pidxOf((await postForm(t.app, '/epay/main', form)).location!), '9800000007');
+    expect(held.location).toBe(`https://shop.example.com/esewa/fu?q=fu&pid=${form.pid}`);
+  });
+});
+
+describe('a pid posted again (v1 has no signature: anyone can post a shop’s next pid first)', () => {
+  const attacker = { su: 'https://attacker.example.net/su', fu: 'https://attacker.example.net/fu' };
+
+  it('an earlier unpaid post never sends the shop’s payer to its su or fu: each post is a payment of its own', async () => {
+    const shop = v1Form(scd);
+    const squatted = await postForm(t.app, '/epay/main', { ...shop, ...attacker });
+    const posted = await postForm(t.app, '/epay/main', shop);
+    expect([squatted.status, posted.status]).toEqual([302, 302]);
+    expect(pidxOf(posted.location!)).not.toBe(pidxOf(squatted.location!));
+    const done = await payerBrowser(t.app).pay(pidxOf(posted.location!), '9806800002', '1122', '123456');
+    expect(done.location!.startsWith('https://shop.example.com/esewa/su?q=su&oid=')).toBe(true);
+        // One paid payment per pid: the earlier post can no longer be paid, and its payer is told so.
+    const late = await payerBrowser(t.app).open(pidxOf(squatted.location!));
+    expect([late.status, late.body.includes('Order already paid'), late.body.includes('name="mpin"')]).toEqual([409, true, false]);
+    expect((await findPayment(t.db, pidxOf(squatted.location!)))!.status).toBe('Initiated');
+  });
+
+  it('an earlier unpaid post with other amounts never refuses the shop’s own post', async () => {
+    const shop = v1Form(scd);
+    expect((await postForm(t.app, '/epay/main', { ...shop, amt: '1', txAmt: '0', tAmt: '1' })).status).toBe(302);
+    const posted = await postForm(t.app, '/epay/main', shop);
+    expect(posted.status, posted.body).toBe(302);
+    expect((await findPayment(t.db, pidxOf(posted.location!)))!.amount).toBe(11000);
+  });
+
+  it('once the pid is paid, the very same post goes to its outcome; any other post of it is refused', async () => {
+    const { form } = await paidV1();
+    const same = await postForm(t.app, '/epay/main', form);
+    expect(same.location!.startsWith('https://shop.example.com/esewa/su?q=su&oid=')).toBe(true);
+    for (const other of [{ ...form, ...attacker }, { ...form, amt: '105', txAmt: '5' }]) {
+      const answer = await postForm(t.app, '/epay/main', other);
+      expect([answer.status, answer.json()]).toEqual([400, { code: 0, error_message: 'This pid was already paid: use a new pid for a new payment.' }]);
+    }
   });
 
   it('an order id of an older plugin (underscores, a hash sign) is taken as it is', async () => {
@@ -78,6 +122,24 @@ describe('/epay/transrec', () => {
     }
     const got = await getPath(t.app, `/epay/transrec?${new URLSearchParams({ amt: '110', rid: refId, pid: form.pid, scd })}`);
     expect([got.status, got.body]).toEqual([200, SUCCESS]);
+  });
+
+  it('takes multipart/form-data, and POST with the fields in the query and an empty body', async () => {
+    const { form, refId } = await paidV1();
+    const fields = { amt: '110', rid: refId, pid: form.pid, scd };
+    for (const answer of [await postMultipart(t.app, '/epay/transrec', fields), await postRaw(t.app, `/epay/transrec?${new URLSearchParams(fields)}`, ''), await postRaw(t.app, `/epay/transrec?${new URLSearchParams(fields)}`, '', 'application/x-www-form-urlencoded')]) {
+      expect([answer.status, answer.body]).toEqual([200, SUCCESS]);
+    }
+    const file = await postMultipart(t.app, '/epay/transrec', fields, [{ name: 'x', filename: 'x.txt', content: 'x' }]);
+    expect([file.status, file.body]).toEqual([415, FAILURE]);
+  });
+
+  it('finds the paid payment of a pid posted several times', async () => {
+    const form = v1Form(scd);
+    await postForm(t.app, '/epay/main', { ...form, su: 'https://attacker.example.net/su' });
+    const { refId } = await paidV1({ pid: form.pid });
+    await postForm(t.app, '/epay/main', { ...form, fu: 'https://attacker.example.net/fu' });
+    expect((await transrec({ amt: '110', rid: refId, pid: form.pid, scd })).body).toBe(SUCCESS);
   });
 
   it('says failure (200) for anything that does not match a payment that stands', async () => {

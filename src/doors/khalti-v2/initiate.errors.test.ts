@@ -1,6 +1,7 @@
 // Every way the contract (section 3) says initiate can reject a request, with its exact body.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INITIATE_PATH, merchantApi, validInitiate } from '../../../test/api-client.js';
+import { multipart, type MultipartBody } from '../../../test/multipart.js';
 import { newMerchant, startTestApp, type TestApp } from '../../../test/test-app.js';
 
 let t: TestApp;
@@ -237,7 +238,7 @@ describe('initiate: body encoding', () => {
     expect({ status, body }).toStrictEqual({ status: 415, body: unsupported('text/plain') });
   });
 
-  it.each(['application/xml', 'multipart/form-data; boundary=x'])('a %s body → 415 with a detail, never a 500', async (contentType) => {
+  it.each(['application/xml'])('a %s body → 415 with a detail, never a 500', async (contentType) => {
     const { status, body } = await api.send({ url: INITIATE_PATH, payload: '<amount>1000</amount>', contentType });
     expect({ status, body }).toStrictEqual({ status: 415, body: unsupported(contentType) });
   });
@@ -250,6 +251,21 @@ describe('initiate: body encoding', () => {
     expect(body.merchant_username).toBe('shop');
     const lookup = await api.lookup(body.pidx);
     expect(lookup.body).toMatchObject({ status: 'Initiated', total_amount: 1000, purchase_order_id: order.purchase_order_id });
+  });
+
+  it('accepts a multipart/form-data body as a form (PHP’s curl posts an array so); a file in it → 415, a broken one → 400', async () => {
+    const order = validInitiate({ merchant_username: 'shop' });
+    const fields = Object.entries(order).map(([k, v]) => [k, String(v)] as [string, string]);
+    const sent = async (body: MultipartBody) => api.send({ url: INITIATE_PATH, payload: body.payload, contentType: body.contentType });
+    const { status, body } = await sent(await multipart(fields));
+    expect([status, body.merchant_username]).toEqual([200, 'shop']);
+    expect((await api.lookup(body.pidx)).body).toMatchObject({ status: 'Initiated', total_amount: 1000, purchase_order_id: order.purchase_order_id });
+    const invalid = await sent(await multipart({ return_url: 'https://shop.example.com', website_url: '', amount: 'abc', purchase_order_id: 'o-1' }));
+    expect(invalid).toStrictEqual({ status: 400, body: { website_url: [BLANK], amount: [INTEGER], purchase_order_name: [REQUIRED], error_key: 'validation_error' } });
+    const file = await sent(await multipart(fields, [{ name: 'logo', filename: 'logo.txt', content: 'x' }]));
+    expect(file).toStrictEqual({ status: 415, body: { detail: 'A multipart/form-data body may hold only text fields, not files.', status_code: 415 } });
+    const broken = await api.send({ url: INITIATE_PATH, payload: '<amount>1000</amount>', contentType: 'multipart/form-data; boundary=x' });
+    expect(broken).toStrictEqual({ status: 400, body: { detail: expect.stringMatching(/^Malformed multipart\/form-data body: /), error_key: 'validation_error' } });
   });
 
   it('validates a form-encoded body with the same messages', async () => {
@@ -294,6 +310,12 @@ describe('initiate: body size limit', () => {
     const form = new URLSearchParams({ ...validInitiate(), amount: '1000', merchant_extra: 'x'.repeat(4096) }).toString();
     const { status, body } = await smallApi.send({ url: INITIATE_PATH, payload: form, contentType: 'application/x-www-form-urlencoded' });
     expect({ status, body }).toStrictEqual({ status: 413, body: { detail: 'Request body is too large.', status_code: 413 } });
+  });
+
+  it('a multipart/form-data body over the limit → 413 too', async () => {
+    const body = await multipart({ ...validInitiate(), amount: '1000', merchant_extra: 'x'.repeat(4096) });
+    const { status, body: answer } = await smallApi.send({ url: INITIATE_PATH, payload: body.payload, contentType: body.contentType });
+    expect({ status, body: answer }).toStrictEqual({ status: 413, body: { detail: 'Request body is too large.', status_code: 413 } });
   });
 
   it('a body under the limit is served, and nothing over it was stored', async () => {

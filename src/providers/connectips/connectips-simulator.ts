@@ -1,14 +1,36 @@
 // connectIPS's sandbox as a simulator (contract section 13): the login page's signed form and the
 // validation API (validatetxn: basic authentication, a signed token) under PUBLIC_URL/sandbox/connectips,
 // with NCHL's shapes, and its payment page, where the developer picks what happens. It checks every
-// TOKEN against the sandbox merchant's certificate, as NCHL checks a merchant's.
+// TOKEN against the sandbox merchant's certificate, as NCHL checks a merchant's. It is NCHL's side,
+// written from NCHL's pages (fixtures/nchl-gateway.ts), never from the connector's code: the two
+// meet only on the wire, and each is held to NCHL's examples.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual, verify, type KeyObject } from 'node:crypto';
 import { csrfToken, csrfValid } from '../../http/csrf.js';
 import type { SimulatorTools } from '../provider.js';
 import { sendSimulatorPage } from '../simulator-page.js';
 import { countStatusCheck, findSimulation, insertSimulation, pickOutcome, simulatedOutcomes, simulatedStatus, type SimulatedOutcome } from '../simulator-store.js';
-import { formFieldOrder, formTokenMessage, readPfx, tokenValid, validationTokenMessage, type FormFields } from './connectips-token.js';
+import { certificateKey } from './sandbox-certificate.js';
+
+/** The login page's fields, in the order NCHL's token message takes them (merchant interface, 3.2 and 3.3.1). */
+const LOGIN_FIELDS = ['MERCHANTID', 'APPID', 'APPNAME', 'TXNID', 'TXNDATE', 'TXNCRNCY', 'TXNAMT', 'REFERENCEID', 'REMARKS', 'PARTICULARS'] as const;
+type LoginForm = Record<(typeof LOGIN_FIELDS)[number], string>;
+
+/** What a login page's TOKEN signs: NAME=value of each field in that order, then TOKEN=TOKEN. */
+const loginMessage = (form: LoginForm) => `${LOGIN_FIELDS.map((name) => `${name}=${form[name]}`).join(',')},TOKEN=TOKEN`;
+
+/** What validatetxn's token signs (payment validation, token string format). */
+const validationMessage = (body: { merchantId: string; appId: string; referenceId: string; txnAmt: string }) =>
+  `MERCHANTID=${body.merchantId},APPID=${body.appId},REFERENCEID=${body.referenceId},TXNAMT=${body.txnAmt}`;
+
+/** SHA256withRSA, base64: as NCHL checks a token with the merchant's certificate. */
+function signedBy(certificate: KeyObject, message: string, token: string): boolean {
+  try {
+    return verify('sha256', Buffer.from(message, 'utf8'), certificate, Buffer.from(token, 'base64'));
+  } catch {
+    return false;
+  }
+}
 
 const text = (source: unknown, name: string) => {
   const value = (source as Record<string, unknown> | undefined)?.[name];
@@ -16,19 +38,22 @@ const text = (source: unknown, name: string) => {
 };
 
 export function registerConnectipsSimulator(app: FastifyInstance, { ctx, csrfSecret, silence, sandboxSetup }: SimulatorTools) {
+  // The certificate read once per PFX (node-forge's PKCS#12 decryption is slow).
+  let known: { pfx: string; certificate: KeyObject } | undefined;
   const merchant = async () => {
     const setup = await sandboxSetup();
-    return { setup, publicKey: readPfx(Buffer.from(setup.credentials.pfx, 'base64'), '').publicKey };
+    if (known?.pfx !== setup.credentials.pfx) known = { pfx: setup.credentials.pfx, certificate: certificateKey(Buffer.from(setup.credentials.pfx, 'base64')) };
+    return { setup, certificate: known.certificate };
   };
   const back = (outcome: 'success' | 'failure', txnId: string) => `${ctx.config.publicUrl}/pay/return/connectips/${outcome}?TXNID=${encodeURIComponent(txnId)}`;
 
   app.post('/sandbox/connectips/connectipswebgw/loginpage', async (request, reply) => {
-    const { setup, publicKey } = await merchant();
-    const fields = Object.fromEntries(formFieldOrder.map((name) => [name, text(request.body, name)])) as FormFields;
-    const missing = formFieldOrder.filter((name) => !fields[name]);
+    const { setup, certificate } = await merchant();
+    const fields = Object.fromEntries(LOGIN_FIELDS.map((name) => [name, text(request.body, name)])) as LoginForm;
+    const missing = LOGIN_FIELDS.filter((name) => !fields[name]);
     if (missing.length) return reply.code(400).type('text/plain').send(`Missing ${missing.join(', ')}`);
     if (fields.MERCHANTID !== setup.settings.merchant_id || fields.APPID !== setup.settings.app_id) return reply.code(400).type('text/plain').send('Invalid merchant or application');
-    if (!tokenValid(publicKey, formTokenMessage(fields), text(request.body, 'TOKEN'))) return reply.code(400).type('text/plain').send('Invalid token');
+    if (!signedBy(certificate, loginMessage(fields), text(request.body, 'TOKEN'))) return reply.code(400).type('text/plain').send('Invalid token');
     const amount = Number(fields.TXNAMT);
     if (!/^\d{1,15}$/.test(fields.TXNAMT) || fields.TXNID.length > 20) return reply.code(400).type('text/plain').send('Invalid TXNAMT or TXNID');
     await insertSimulation(ctx.db, { provider: 'connectips', reference: fields.TXNID, amount, details: { name: fields.REMARKS }, created_at: ctx.clock.now() });
@@ -59,17 +84,18 @@ export function registerConnectipsSimulator(app: FastifyInstance, { ctx, csrfSec
   };
 
   app.post('/sandbox/connectips/connectipswebws/api/creditor/validatetxn', async (request, reply) => {
-    const { setup, publicKey } = await merchant();
+    const { setup, certificate } = await merchant();
     if (!basicAuthorized(request, setup.settings.app_id, setup.credentials.password)) return reply.code(401).send({ error: 'Unauthorized' });
     const body = request.body;
     const request_ = { merchantId: text(body, 'merchantId'), appId: text(body, 'appId'), referenceId: text(body, 'referenceId'), txnAmt: text(body, 'txnAmt') };
     const answer = (status: string, statusDesc: string) => ({ merchantId: Number(request_.merchantId), appId: request_.appId, referenceId: request_.referenceId, txnAmt: request_.txnAmt, token: null, status, statusDesc });
-    if (!tokenValid(publicKey, validationTokenMessage(request_), text(body, 'token'))) return answer('ERROR', 'INVALID TOKEN');
+    if (!signedBy(certificate, validationMessage(request_), text(body, 'token'))) return answer('ERROR', 'INVALID TOKEN');
     const simulation = await findSimulation(ctx.db, 'connectips', request_.referenceId);
     if (!simulation || String(simulation.amount) !== request_.txnAmt) return answer('FAILED', 'TRANSACTION NOT FOUND');
     const status = simulatedStatus(simulation, await countStatusCheck(ctx.db, 'connectips', request_.referenceId));
     if (status === 'silent') return silence().then(() => reply.code(504).send({ error: 'Gateway timeout' }));
-    if (status === 'paid') return answer('SUCCESS', 'TRANSACTION SUCCESSFUL');
+    // As NCHL's example answer spells it.
+    if (status === 'paid') return answer('SUCCESS', 'TRANSACTION SUCESSFULL');
     if (status === 'undecided') return answer('ERROR', 'TRANSACTION STATUS UNKNOWN');
     return answer('FAILED', status === 'canceled' ? 'TRANSACTION CANCELLED' : 'TRANSACTION NOT COMPLETED');
   });

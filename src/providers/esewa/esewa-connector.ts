@@ -4,7 +4,8 @@
 import type { ProviderSetup } from '../provider.js';
 import { TransportError, type Transport } from '../provider-http.js';
 import type { Provider } from '../provider.js';
-import { esewaSignature, rupees } from './signature.js';
+import { requestRupees } from '../../protocols/esewa-epay/rupees.js';
+import { signedFieldNames, signFields } from '../../protocols/esewa-epay/signature.js';
 import { returnedData, statusAnswer } from './transformers.js';
 
 const SIGNED = 'total_amount,transaction_uuid,product_code';
@@ -16,7 +17,7 @@ export function esewaConnector(setup: ProviderSetup, transport: Transport): Prov
   return {
 
     async start(attempt) {
-      const total = rupees(attempt.amount);
+      const total = requestRupees(attempt.amount);
       const fields: Record<string, string> = {
         amount: total,
         tax_amount: '0',
@@ -29,7 +30,7 @@ export function esewaConnector(setup: ProviderSetup, transport: Transport): Prov
         failure_url: attempt.returnUrl('failure'),
         signed_field_names: SIGNED,
       };
-      fields.signature = esewaSignature(secretKey, fields, SIGNED);
+      fields.signature = signFields(secretKey, fields, signedFieldNames(SIGNED));
       return { redirect: { method: 'POST', url: formUrl, fields: Object.entries(fields) } };
     },
 
@@ -42,7 +43,7 @@ export function esewaConnector(setup: ProviderSetup, transport: Transport): Prov
     },
 
     async status(attempt) {
-      const query = new URLSearchParams({ product_code: productCode, total_amount: rupees(attempt.amount), transaction_uuid: attempt.idx });
+      const query = new URLSearchParams({ product_code: productCode, total_amount: requestRupees(attempt.amount), transaction_uuid: attempt.idx });
       try {
         const answer = await transport({ url: `${statusUrl}?${query}`, method: 'GET', headers: { accept: 'application/json' } });
         return statusAnswer(answer, { transactionUuid: attempt.idx, productCode, amount: attempt.amount });

@@ -1,13 +1,16 @@
 // eSewa's sandbox as a simulator (contract section 13): ePay v2's signed form and status check under
 // PUBLIC_URL/sandbox/esewa, with eSewa's shapes and signature, and its payment page, where the
-// developer picks what happens. It answers to eSewa's published test pair (EPAYTEST).
+// developer picks what happens. It answers to eSewa's published test pair (EPAYTEST). It is eSewa's
+// side, written from eSewa's pages, never from the connector: only the signature and the amounts
+// come from the one module every side of ePay shares, held to eSewa's published vectors.
 import type { FastifyInstance } from 'fastify';
 import { csrfToken, csrfValid } from '../../http/csrf.js';
 import type { SimulatorTools } from '../provider.js';
 import { ESEWA_TEST_PAIR } from './test-pair.js';
 import { sendSimulatorPage } from '../simulator-page.js';
 import { countStatusCheck, findSimulation, insertSimulation, pickOutcome, simulatedOutcomes, simulatedStatus, type SimulatedOutcome } from '../simulator-store.js';
-import { esewaSignature, esewaSignatureValid, paisaOf } from './signature.js';
+import { esewaRupees, paisaOf } from '../../protocols/esewa-epay/rupees.js';
+import { signedBy, signedFieldNames, signFields } from '../../protocols/esewa-epay/signature.js';
 
 const text = (source: unknown, name: string) => {
   const value = (source as Record<string, unknown> | undefined)?.[name];
@@ -16,9 +19,6 @@ const text = (source: unknown, name: string) => {
 
 const FORM_FIELDS = ['amount', 'tax_amount', 'total_amount', 'transaction_uuid', 'product_code', 'product_service_charge', 'product_delivery_charge', 'success_url', 'failure_url', 'signed_field_names', 'signature'];
 const RETURN_SIGNED = 'transaction_code,status,total_amount,transaction_uuid,product_code,signed_field_names';
-
-/** eSewa writes amounts with one decimal at least: `100.0`. */
-const esewaAmount = (paisa: number) => (paisa % 100 === 0 ? `${paisa / 100}.0` : (paisa / 100).toFixed(2));
 
 export function registerEsewaSimulator(app: FastifyInstance, { ctx, csrfSecret, silence }: SimulatorTools) {
   const { product_code: productCode, secret_key: secretKey } = ESEWA_TEST_PAIR;
@@ -29,7 +29,7 @@ export function registerEsewaSimulator(app: FastifyInstance, { ctx, csrfSecret, 
     if (missing.length) return reply.code(400).send({ code: 0, error_message: `${missing.join(', ')} required` });
     if (text(body, 'product_code') !== productCode) return reply.code(400).send({ code: 0, error_message: 'Unable to fetch merchant key. Please try again later.' });
     const fields = Object.fromEntries(FORM_FIELDS.map((name) => [name, text(body, name)]));
-    if (!esewaSignatureValid(secretKey, fields, fields.signed_field_names, fields.signature)) return reply.code(400).send({ code: 'ES104', message: 'Invalid payload signature.' });
+    if (!signedBy([secretKey], fields)) return reply.code(400).send({ code: 'ES104', message: 'Invalid payload signature.' });
     const amount = paisaOf(fields.total_amount);
     if (amount === undefined || amount < 10) return reply.code(400).send({ code: 0, error_message: 'Invalid total_amount.' });
     await insertSimulation(ctx.db, {
@@ -62,12 +62,12 @@ export function registerEsewaSimulator(app: FastifyInstance, { ctx, csrfSecret, 
     const data: Record<string, string> = {
       ...(canceled ? {} : { transaction_code: simulation.transaction_id ?? '' }),
       status: canceled ? 'CANCELED' : simulation.outcome === 'pending_then_paid' ? 'PENDING' : 'COMPLETE',
-      total_amount: esewaAmount(simulation.amount),
+      total_amount: esewaRupees(simulation.amount),
       transaction_uuid: ref,
       product_code: productCode,
       signed_field_names: canceled ? RETURN_SIGNED.replace('transaction_code,', '') : RETURN_SIGNED,
     };
-    data.signature = esewaSignature(secretKey, data, data.signed_field_names);
+    data.signature = signFields(secretKey, data, signedFieldNames(data.signed_field_names));
     const target = canceled ? simulation.details.failure_url : simulation.details.success_url;
     return reply.code(303).redirect(`${target}?data=${encodeURIComponent(Buffer.from(JSON.stringify(data)).toString('base64'))}`);
   });

@@ -1,22 +1,28 @@
 // eSewa's ePay v2 wire types (the signed `data` of the return, the status check) mapped to ours.
 import { jsonOf, type HttpAnswer } from '../provider-http.js';
 import type { ProviderAnswer } from '../provider.js';
-import { esewaSignatureValid, paisaOf } from './signature.js';
+import { paisaOfAnswer } from '../../protocols/esewa-epay/rupees.js';
+import { signedBy } from '../../protocols/esewa-epay/signature.js';
+
+/**
+ * JSON text with each number written as a string of its own text: eSewa signs a value as it wrote it
+ * (its published example signs `total_amount=1000.0` and sends `"total_amount": 1000.0`), which
+ * JSON.parse would read as 1000. Strings are matched whole first, so digits inside them stay.
+ */
+const numbersAsWritten = (json: string) => json.replace(/"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g, (token) => (token.startsWith('"') ? token : `"${token}"`));
 
 /** The `data` eSewa appends to success_url: its JSON when the signature holds, else undefined. */
 export function returnedData(data: string | undefined, secretKey: string): Record<string, string> | undefined {
   if (!data || data.length > 4000) return undefined;
   let parsed: unknown;
   try {
-    parsed = JSON.parse(Buffer.from(data, 'base64').toString('utf8'));
+    parsed = JSON.parse(numbersAsWritten(Buffer.from(data, 'base64').toString('utf8')));
   } catch {
     return undefined;
   }
   if (typeof parsed !== 'object' || parsed === null) return undefined;
   const fields = Object.fromEntries(Object.entries(parsed).map(([k, v]) => [k, typeof v === 'string' ? v : String(v)]));
-  const names = fields.signed_field_names;
-  if (!names || !fields.signature || !esewaSignatureValid(secretKey, fields, names, fields.signature)) return undefined;
-  return fields;
+  return signedBy([secretKey], fields) ? fields : undefined;
 }
 
 /** The status check's answer about `transaction_uuid` of `product_code` for `amount` paisa. */
@@ -27,7 +33,7 @@ export function statusAnswer(answer: HttpAnswer, expected: { transactionUuid: st
   const status = body.status;
   switch (status) {
     case 'COMPLETE': {
-      if (paisaOf(body.total_amount) !== expected.amount) return { kind: 'unknown', detail: `eSewa: COMPLETE for ${String(body.total_amount)}, not ${expected.amount} paisa`, fault: true };
+      if (paisaOfAnswer(body.total_amount) !== expected.amount) return { kind: 'unknown', detail: `eSewa: COMPLETE for ${String(body.total_amount)}, not ${expected.amount} paisa`, fault: true };
       if (typeof body.ref_id !== 'string' || body.ref_id === '') return { kind: 'unknown', detail: 'eSewa: COMPLETE without a ref_id', fault: true };
       return { kind: 'paid', transactionId: body.ref_id.slice(0, 100), fee: 0, detail: 'eSewa: COMPLETE' };
     }

@@ -6,7 +6,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { csrfToken, csrfValid } from '../../http/csrf.js';
 import type { SimulatorTools } from '../provider.js';
 import { sendSimulatorPage } from '../simulator-page.js';
-import { countStatusCheck, findSimulation, findSimulationByTransaction, insertSimulation, pickOutcome, refundSimulation, simulatedOutcomes, simulatedStatus, type SimulatedOutcome } from '../simulator-store.js';
+import { addSimulationDetails, countStatusCheck, findSimulation, findSimulationByTransaction, insertSimulation, pickOutcome, refundSimulation, simulatedOutcomes, simulatedStatus, type SimulatedOutcome } from '../simulator-store.js';
 
 const field = (body: unknown, name: string): unknown => (body as Record<string, unknown> | undefined)?.[name];
 const text = (value: unknown) => (typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '');
@@ -28,7 +28,9 @@ export function registerKhaltiSimulator(app: FastifyInstance, { ctx, csrfSecret,
     const amount = Number(text(field(body, 'amount')));
     const fields: Record<string, string[]> = {};
     for (const name of ['return_url', 'website_url', 'purchase_order_id', 'purchase_order_name']) if (!text(field(body, name))) fields[name] = ['This field is required.'];
-    if (!Number.isSafeInteger(amount) || amount < 10) fields.amount = ['Amount should be at least 10 paisa.'];
+    // Khalti's least, and its words for it (docs.khalti.com, Web Checkout, initiate's errors).
+    if (!Number.isSafeInteger(amount)) fields.amount = ['A valid integer is required.'];
+    else if (amount < 1000) fields.amount = ['Amount should be greater than Rs. 10, that is 1000 paisa.'];
     if (Object.keys(fields).length) return reply.code(400).send({ ...fields, error_key: 'validation_error' });
     const pidx = ctx.ids.random(16);
     const now = ctx.clock.now();
@@ -36,7 +38,13 @@ export function registerKhaltiSimulator(app: FastifyInstance, { ctx, csrfSecret,
       provider: 'khalti',
       reference: pidx,
       amount,
-      details: { return_url: text(field(body, 'return_url')), purchase_order_id: text(field(body, 'purchase_order_id')), name: text(field(body, 'purchase_order_name')) },
+      details: {
+        return_url: text(field(body, 'return_url')),
+        purchase_order_id: text(field(body, 'purchase_order_id')),
+        name: text(field(body, 'purchase_order_name')),
+        // Kept as Khalti keeps whom it bills (shown to developers who look).
+        customer_info: JSON.stringify(field(body, 'customer_info') ?? null),
+      },
       created_at: now,
     });
     const expiresIn = ctx.config.paymentTtlSeconds;
@@ -66,6 +74,11 @@ export function registerKhaltiSimulator(app: FastifyInstance, { ctx, csrfSecret,
     if (!(await authorized(request, reply))) return reply;
     const simulation = await findSimulationByTransaction(ctx.db, 'khalti', (request.params as { transactionId: string }).transactionId);
     if (!simulation || simulatedStatus(simulation, 99) !== 'paid') return reply.code(404).send({ detail: 'Not found.', error_key: 'validation_error' });
+    // A payment made from a bank is refunded to a Khalti account: its refund API requires the mobile (docs.khalti.com, Refund API).
+    if (simulation.details.paid_from === 'bank' && !/^9\d{9}$/.test(text(field(request.body, 'mobile')))) {
+      return reply.code(400).send({ mobile: ['This field is required.'], error_key: 'validation_error' });
+    }
+    if (simulation.details.paid_from === 'bank') await addSimulationDetails(ctx.db, 'khalti', simulation.reference, { refunded_to: text(field(request.body, 'mobile')) });
     const given = field(request.body, 'amount');
     const amount = given === undefined ? simulation.amount - simulation.refunded : Number(text(given));
     if (!Number.isSafeInteger(amount) || amount <= 0 || !(await refundSimulation(ctx.db, 'khalti', simulation.reference, amount))) {
@@ -79,7 +92,15 @@ export function registerKhaltiSimulator(app: FastifyInstance, { ctx, csrfSecret,
     const simulation = pidx ? await findSimulation(ctx.db, 'khalti', pidx) : undefined;
     if (!simulation) return reply.code(404).send({ detail: 'Not found.' });
     const csrf = csrfToken(request, reply, csrfSecret, { binding: `sandbox:khalti:${pidx}`, secure: ctx.config.publicUrl.startsWith('https:') });
-    return sendSimulatorPage(reply, { label: 'Khalti', simulation, action: '/sandbox/khalti/pay', fields: [['pidx', pidx]], csrf, returnOrigins: [new URL(simulation.details.return_url).origin] });
+    return sendSimulatorPage(reply, {
+      label: 'Khalti',
+      simulation,
+      action: '/sandbox/khalti/pay',
+      fields: [['pidx', pidx]],
+      csrf,
+      returnOrigins: [new URL(simulation.details.return_url).origin],
+      moreChoices: [['paid', 'Pay from a bank', 'The payment succeeds from a bank account: Khalti refunds it only with the payer’s mobile.', [['paid_from', 'bank']]]],
+    });
   });
 
   // The payer's choice; then back to return_url with Khalti's callback parameters.
@@ -87,6 +108,7 @@ export function registerKhaltiSimulator(app: FastifyInstance, { ctx, csrfSecret,
     const pidx = text(field(request.body, 'pidx'));
     const outcome = text(field(request.body, 'outcome')) as SimulatedOutcome;
     if (!csrfValid(request, csrfSecret, `sandbox:khalti:${pidx}`) || !simulatedOutcomes.includes(outcome)) return reply.code(400).send({ detail: 'Bad request.' });
+    if (text(field(request.body, 'paid_from')) === 'bank' && (await findSimulation(ctx.db, 'khalti', pidx))?.outcome === 'open') await addSimulationDetails(ctx.db, 'khalti', pidx, { paid_from: 'bank' });
     const simulation = await pickOutcome(ctx.db, 'khalti', pidx, outcome, ctx.ids.random(16));
     if (!simulation) return reply.code(404).send({ detail: 'Not found.' });
     const canceled = simulation.outcome === 'canceled';
@@ -97,7 +119,8 @@ export function registerKhaltiSimulator(app: FastifyInstance, { ctx, csrfSecret,
       pidx,
       transaction_id: transactionId,
       tidx: transactionId,
-      txnId: transactionId,
+      // Khalti's sample callbacks: txnId after a payment only.
+      ...(canceled ? {} : { txnId: transactionId }),
       amount: String(simulation.amount),
       total_amount: String(simulation.amount),
       mobile: canceled ? '' : '98XXXXXXX1',

@@ -1,11 +1,28 @@
 // Khalti's wire types (the v2 web checkout: initiate, lookup, refund; docs/providers.md) mapped to
 // ours. Every field is checked: an answer for another pidx or amount is not a payment.
 import { jsonOf, type HttpAnswer } from '../provider-http.js';
-import type { ProviderAnswer, RefundAnswer } from '../provider.js';
+import type { ProviderAnswer, RefundAnswer, RefundedRecord } from '../provider.js';
 
 export interface KhaltiInitiated {
   pidx: string;
   payment_url: string;
+}
+
+/**
+ * Khalti's refusal of a request as invalid, in a line (its documented 400: each field's messages and
+ * `error_key: validation_error`); undefined for any other answer.
+ */
+export function validationRefusal(answer: HttpAnswer): string | undefined {
+  if (answer.status !== 400) return undefined;
+  let body: Record<string, unknown>;
+  try {
+    body = jsonOf(answer);
+  } catch {
+    return undefined;
+  }
+  if (body.error_key !== 'validation_error') return undefined;
+  const fields = Object.entries(body).filter(([name]) => name !== 'error_key' && name !== 'status_code');
+  return `Khalti refused it: ${fields.map(([name, messages]) => `${name}: ${Array.isArray(messages) ? messages.join(' ') : JSON.stringify(messages)}`).join('; ')}`.slice(0, 300);
 }
 
 /** The initiate answer, or the reason it is not one. */
@@ -65,4 +82,24 @@ export function refundAnswer(answer: HttpAnswer): RefundAnswer {
     return { kind: 'refused', detail };
   }
   return { kind: 'unknown', detail: `refund answered ${answer.status}`, fault: true };
+}
+
+/**
+ * What a lookup of a paid `pidx` says was refunded of it: Khalti's status (`Completed`, `Refunded`,
+ * `Partially refunded`) and `refunded`; the amount only when the answer carries `refunded_amount`
+ * (Khalti documents none; Bhuktani's lookup adds it).
+ */
+export function refundedRecord(answer: HttpAnswer, expected: { pidx: string; amount: number }): RefundedRecord {
+  if (answer.status !== 200) return { kind: 'unknown', detail: `lookup answered ${answer.status}`, fault: true };
+  const body = jsonOf(answer);
+  if (body.pidx !== expected.pidx || integer(body.total_amount) !== expected.amount) return { kind: 'unknown', detail: 'lookup answered for another payment or amount', fault: true };
+  const status = typeof body.status === 'string' ? body.status.toLowerCase() : '';
+  const amount = body.refunded_amount === undefined ? undefined : integer(body.refunded_amount);
+  if (typeof body.refunded !== 'boolean' || (body.refunded_amount !== undefined && amount === undefined)) return { kind: 'unknown', detail: 'lookup answered without a readable refunded', fault: true };
+  const detail = `Khalti's lookup: ${String(body.status).slice(0, 40)}, refunded ${body.refunded}${amount === undefined ? '' : `, ${amount} paisa`}`;
+  const fits = (any: boolean, whole: boolean) => body.refunded === any && (amount === undefined || (any ? amount > 0 && (whole ? amount === expected.amount : amount < expected.amount) : amount === 0));
+  if (status === 'completed' && fits(false, false)) return { kind: 'record', any: false, whole: false, amount, detail };
+  if (status === 'refunded' && fits(true, true)) return { kind: 'record', any: true, whole: true, amount: amount ?? expected.amount, detail };
+  if (status === 'partially refunded' && fits(true, false)) return { kind: 'record', any: true, whole: false, amount, detail };
+  return { kind: 'unknown', detail: `${detail}: not a paid payment's record`, fault: true };
 }

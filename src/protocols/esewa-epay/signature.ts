@@ -1,7 +1,8 @@
-// eSewa's signature (contract section 12): HMAC-SHA256 with the secret key's text as key, base64
-// (standard alphabet, padded), over `name=value` pairs joined by `,` in the order of
-// signed_field_names. Pure, and the same both ways: the door checks merchants' forms with it and
-// signs its answers; a client of eSewa signs its forms and checks eSewa's answers with it.
+// eSewa's ePay v2 signature: HMAC-SHA256 with the secret key's text as key, base64 (standard
+// alphabet, padded), over `name=value` pairs joined by `,` in the order of signed_field_names. One
+// module for every side that speaks it: the eSewa door checks merchants' forms and signs its
+// answers; the eSewa connector signs its forms and checks eSewa's answers; the eSewa simulator does
+// what eSewa does. Pure, and held to eSewa's published vectors (signature.test.ts).
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /** The fields every signature covers, in this order in eSewa's own examples. */
@@ -41,4 +42,10 @@ export function signatureMatches(secretKeys: readonly string[], message: string,
     matched = timingSafeEqual(expected, given) || matched;
   }
   return matched;
+}
+
+/** Whether `fields` carry in `signature` a signature by one of `secretKeys` over their own signed_field_names. */
+export function signedBy(secretKeys: readonly string[], fields: Readonly<Record<string, string>>): boolean {
+  const names = fields.signed_field_names;
+  return !!names && !!fields.signature && signatureMatches(secretKeys, signedMessage(fields, signedFieldNames(names)), fields.signature);
 }
