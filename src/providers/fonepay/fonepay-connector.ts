@@ -5,7 +5,7 @@
 // (thirdPartyDynamicQrGetStatus) decides. Fonepay has no refund API.
 import { TransportError, type HttpRequest, type Transport } from '../provider-http.js';
 import { ProviderUnavailableError, type AttemptRef, type AttemptToStart, type Provider, type ProviderAnswer, type ProviderReturn, type ProviderSetup } from '../provider.js';
-import { dataValidation } from './data-validation.js';
+import { dataValidation } from '../../protocols/fonepay/data-validation.js';
 import {
   checkoutRequestSigned,
   createdQr,

@@ -11,7 +11,7 @@ import type { AttemptToStart } from '../provider.js';
 import type { ProviderSetup } from '../provider.js';
 import { startTestApp, type TestApp } from '../../../test/test-app.js';
 import { fonepayConnector, qrMessageOf } from './fonepay-connector.js';
-import { parseQrMessage } from './emvco-qr.js';
+import { parseQrMessage } from '../../protocols/fonepay/emvco-qr.js';
 import { FONEPAY_TEST_MERCHANT, registerFonepaySimulator } from './fonepay-simulator.js';
 
 let t: TestApp;

@@ -9,8 +9,8 @@ import { escapeHtml } from '../../http/html.js';
 import { csrfToken, csrfValid } from '../../http/csrf.js';
 import type { SimulatorTools } from '../provider.js';
 import { countStatusCheck, findSimulation, insertSimulation, pickOutcome, simulatedOutcomes, simulatedStatus, type SimulatedOutcome, type Simulation } from '../simulator-store.js';
-import { dataValidation, dataValidationMatches } from './data-validation.js';
-import { buildQrMessage, parseQrMessage, readDataObjects } from './emvco-qr.js';
+import { dataValidation, dataValidationMatches } from '../../protocols/fonepay/data-validation.js';
+import { buildQrMessage, parseQrMessage, readDataObjects } from '../../protocols/fonepay/emvco-qr.js';
 import { sendBankAppDone, sendBankAppPage, sendCheckoutPage } from './simulator-pages.js';
 
 /** Fonepay's published test merchant ("Testing Credentials" of its Dynamic QR document; its web document's PHP sample). */

@@ -4,8 +4,8 @@
 // same merchant, the same amount.
 import { jsonOf, TransportError, type HttpAnswer } from '../provider-http.js';
 import { ProviderUnavailableError, type ProviderAnswer } from '../provider.js';
-import { dataValidationMatches } from './data-validation.js';
-import { parseQrMessage } from './emvco-qr.js';
+import { dataValidationMatches } from '../../protocols/fonepay/data-validation.js';
+import { parseQrMessage } from '../../protocols/fonepay/emvco-qr.js';
 
 /** The web checkout's request (GET or POST to /api/merchantRequest); every field is mandatory. */
 export interface CheckoutRequest {
