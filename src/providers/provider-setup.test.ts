@@ -1,6 +1,7 @@
 // Providers' set-up and health (contract section 13): credentials sealed at rest and never shown, a
 // live provider only with PROVIDER_SECRETS_KEY, a disabled provider off the hosted page, and a
 // provider that keeps failing left off it for a cool-down, whichever instance saw the failures.
+import { providerNames } from './registry.js';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -80,7 +81,7 @@ describe('set-up', () => {
   });
 
   it('offers only enabled providers on the hosted page, and the change is every instance’s', async () => {
-    expect(await offeredProviders(t.db, 'test', t.clock.now())).toEqual(['khalti', 'esewa', 'connectips']);
+    expect(await offeredProviders(t.db, 'test', t.clock.now())).toEqual(providerNames);
     expect(await offeredProviders(t.db, 'live', t.clock.now())).toEqual(['khalti']);
     await enableProvider(t.ctx, { actor: CLI_ACTOR, name: 'esewa', environment: 'test', enabled: false });
     const { body } = await api.initiate(validInitiate());
