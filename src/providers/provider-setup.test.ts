@@ -1,7 +1,6 @@
 // Providers' set-up and health (contract section 13): credentials sealed at rest and never shown, a
 // live provider only with PROVIDER_SECRETS_KEY, a disabled provider off the hosted page, and a
 // provider that keeps failing left off it for a cool-down, whichever instance saw the failures.
-import { providerNames } from './registry.js';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -10,6 +9,7 @@ import { CLI_ACTOR } from '../audit/audit-entry.js';
 import { open, seal, sealKeys, SealError } from '../secrets/seal.js';
 import { merchantApi, validInitiate } from '../../test/api-client.js';
 import { providerPayer } from '../../test/provider-payer.js';
+import { providerNames } from './registry.js';
 import { newMerchant, startTestApp, type TestApp } from '../../test/test-app.js';
 import { offeredProviders } from '../provider-payments/offered-providers.js';
 import { checkLiveProviderKeys, enableProvider, findProviderSetup, listProviders, setProvider } from './provider-setup.js';
