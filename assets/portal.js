@@ -24,6 +24,18 @@
   if (handoff) handoff.submit();
   var follow = document.querySelector('a[data-auto-follow]');
   if (follow) window.location.replace(follow.href);
+  // A page that waits for a provider to say it is paid (Fonepay's QR): asks every two seconds which
+  // page comes next, and goes there; without script the page's own button asks.
+  var wait = document.querySelector('[data-wait-url]');
+  if (wait) {
+    var ask = function () {
+      fetch(wait.getAttribute('data-wait-url'), { headers: { accept: 'application/json' }, cache: 'no-store' })
+        .then(function (r) { return r.ok ? r.json() : {}; })
+        .then(function (answer) { if (answer.next) window.location.replace(answer.next); else setTimeout(ask, 2000); })
+        .catch(function () { setTimeout(ask, 2000); });
+    };
+    setTimeout(ask, 2000);
+  }
   // One submit per form: disable the buttons while the request is on its way.
   document.querySelectorAll('form').forEach(function (form) {
     form.addEventListener('submit', function () {

@@ -4,10 +4,12 @@
 // Not read: scripts, styles, code (commands, ids), hidden fields, and what is marked as English on
 // purpose (`lang="en"`: the switch's `English`, TEST MODE).
 
+import { providerLabel, providerNames } from '../src/providers/registry.js';
+
 const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'" };
 
-/** Said the same in every language: the brand, the names payers know, examples of what they type. */
-const EVERYWHERE = ['Bhuktani', 'eSewa', 'Khalti', 'connectIPS', 'MPIN', 'OTP', 'QR', 'pidx', '98XXXXXXXX', 'name@example.com'];
+/** Said the same in every language: the brand, the names payers know (every provider's), examples of what they type. */
+const EVERYWHERE = ['Bhuktani', ...providerNames.flatMap((name) => providerLabel(name).split(' ')), 'MPIN', 'OTP', 'QR', 'pidx', '98XXXXXXXX', 'name@example.com'];
 
 export function readableText(body: string): string {
   const stripped = body

@@ -55,12 +55,21 @@ describe('bhuktani provider', () => {
       expect(badFlags.code).toBe(1);
       expect(badFlags.stderr).toContain('--form-url: Enter a valid URL.');
       expect(badFlags.stderr).toContain('--status-url: This field is required.');
+      // Fonepay: the QR API's user is shown, the secret key and the password never.
+      const fonepay = await runCli(
+        ['provider', 'set', 'fonepay', '--env', 'live', '--base-url', 'https://clientapi.fonepay.com', '--merchant-code', 'TEA123', '--secret-key', 'fp-secret-key', '--username', 'teaapi', '--password', 'fp-password'],
+        env,
+      );
+      expect(fonepay.code, fonepay.stderr).toBe(0);
+      expect(fonepay.stdout).toContain('Fonepay (live) is set up and enabled: base_url https://clientapi.fonepay.com, merchant_code TEA123, username teaapi');
+      expect(fonepay.stdout + fonepay.stderr).not.toMatch(/fp-secret-key|fp-password/);
       const list = await runCli(['provider', 'list', '--json'], env);
       expect(list.code, list.stderr).toBe(0);
       const listed = JSON.parse(list.stdout);
       expect(listed).toContainEqual({ name: 'khalti', environment: 'live', enabled: true, sandbox: false, settings: { base_url: 'https://khalti.example.com' } });
       expect(listed).toContainEqual({ name: 'esewa', environment: 'test', enabled: true, sandbox: true, settings: expect.objectContaining({ product_code: 'EPAYTEST' }) });
-      expect(list.stdout).not.toContain('pw-secret');
+      expect(listed).toContainEqual({ name: 'fonepay', environment: 'live', enabled: true, sandbox: false, settings: { base_url: 'https://clientapi.fonepay.com', merchant_code: 'TEA123', username: 'teaapi' } });
+      expect(list.stdout).not.toMatch(/pw-secret|fp-secret-key|fp-password/);
     },
     PROCESS_TIMEOUT,
   );

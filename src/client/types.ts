@@ -102,7 +102,7 @@ export type TransactionRecordState = 'Completed' | 'Confirmed' | 'Canceled';
 
 export interface TransactionRecord {
   idx: string;
-  type: { idx: string; name: 'Wallet payment' | 'Khalti payment' | 'eSewa payment' | 'connectIPS payment' | 'Refund' | (string & {}) };
+  type: { idx: string; name: 'Wallet payment' | 'Khalti payment' | 'eSewa payment' | 'connectIPS payment' | 'Fonepay payment' | 'Refund' | (string & {}) };
   state: { idx: string; name: TransactionRecordState | (string & {}); template: string };
   /** Paisa. */
   amount: number;

@@ -109,6 +109,17 @@ export const en = {
     alreadyDecided: 'Already decided',
     continue: 'Continue',
   },
+  qrWay: {
+    title: (way: string) => `Pay with ${way}`,
+    scan: 'Scan this QR with your bank or wallet app, and pay there.',
+    imageLabel: (way: string, amount: string, business: string) => `${way}: pay ${amount} to ${business}`,
+    amountLabel: 'Amount',
+    toLabel: 'To',
+    waiting: 'Waiting for your payment: this page moves on by itself once it is paid.',
+    ask: 'I have paid: check now',
+    notYet: 'Not paid yet. Pay in your app, then check again.',
+    otherWay: 'Pay another way',
+  },
   link: {
     title: (business: string) => `Pay ${business}`,
     payTo: (business: string): Html => html`Pay <strong>${business}</strong>`,

@@ -104,6 +104,17 @@ export const ne: Messages = {
     alreadyDecided: 'भुक्तानी पहिले नै टुङ्गिसकेको छ',
     continue: 'अगाडि बढ्नुहोस्',
   },
+  qrWay: {
+    title: (way: string) => `${way} बाट तिर्नुहोस्`,
+    scan: 'आफ्नो बैंक वा वालेट एपबाट यो QR स्क्यान गरी त्यहीँ तिर्नुहोस्।',
+    imageLabel: (way: string, amount: string, business: string) => `${way}: ${business} लाई ${amount} तिर्नुहोस्`,
+    amountLabel: 'रकम',
+    toLabel: 'प्राप्तकर्ता',
+    waiting: 'तपाईंको भुक्तानी पर्खिँदै: तिरेपछि यो पेज आफैँ अगाडि बढ्छ।',
+    ask: 'मैले तिरेँ: अहिले जाँच्नुहोस्',
+    notYet: 'अझै तिरिएको छैन। एपमा तिर्नुहोस्, अनि फेरि जाँच्नुहोस्।',
+    otherWay: 'अर्को तरिकाले तिर्नुहोस्',
+  },
   link: {
     title: (business: string) => `${business} लाई भुक्तानी`,
     payTo: (business: string): Html => html`<strong>${business}</strong> लाई भुक्तानी`,

@@ -35,6 +35,7 @@ import { listPaymentAttempts } from '../provider-payments/attempt-store.js';
 import { isProviderName, providerLabel } from '../providers/registry.js';
 import { returnFromProvider } from '../provider-payments/return-from-provider.js';
 import { startProviderAttempt } from '../provider-payments/start-attempt.js';
+import { registerQrRoutes } from './qr.routes.js';
 
 const PIDX = /^[\w-]{1,64}$/;
 /** An attempt token as issued (base64url); anything else names no attempt, and never reaches the store. */
@@ -272,9 +273,12 @@ export async function portalPlugin(app: FastifyInstance, { ctx, csrfSecret }: { 
     if (closedMerchantPage(request, reply, loaded)) return reply;
     if ((await linkUsedUp(loaded.payment)) && (await unpayablePage(request, reply, loaded, new PayerError('link_used_up')))) return reply;
     const name = text(request.body, 'provider');
+    const way = text(request.body, 'way') === 'qr' ? 'qr' : 'page';
     try {
       if (!isProviderName(name)) throw new PayerError('provider_unavailable');
-      const redirect = await startProviderAttempt(ctx, loaded, name);
+      const redirect = await startProviderAttempt(ctx, loaded, name, way);
+      // The QR is shown on Bhuktani's own page.
+      if (way === 'qr') return reply.code(303).redirect(redirect.url);
       return setPageHeaders(reply, { formActionOrigins: [new URL(redirect.url).origin, new URL(loaded.payment.return_url).origin] })
         .code(200)
         .send(handoffPage({ ...frameOf(request), payment: loaded.payment, name, redirect }).value);
@@ -286,6 +290,8 @@ export async function portalPlugin(app: FastifyInstance, { ctx, csrfSecret }: { 
       return page(request, reply, loaded, { name: 'wallet' }, status, messageFor(request, error));
     }
   });
+
+  registerQrRoutes(app, ctx, notFound);
 
   // The provider sends the payer back here; its own server is asked before anything is decided.
   app.get('/pay/return/:provider/*', async (request, reply) => {

@@ -3,6 +3,7 @@ import { merchantApi, validInitiate } from '../../test/api-client.js';
 import { callbackParams, payerBrowser } from '../../test/portal-client.js';
 import { newMerchant, startTestApp, type TestApp } from '../../test/test-app.js';
 import { verifyLedger } from '../ledger/verify-ledger.js';
+import { descriptorOf, providerNames } from '../providers/registry.js';
 
 let t: TestApp;
 let api: ReturnType<typeof merchantApi>;
@@ -34,8 +35,10 @@ describe('the hosted payment page', () => {
     expect(page.body).toContain('Rs. 1,234.56');
     expect(page.body).toContain('TEST MODE');
     // Every step stays at the addresses of that shape (the providers' buttons first).
-    expect(formActions(page.body)).toEqual([...Array(3).fill(`/pay/provider?pidx=${initiated.pidx}`), `/pay/wallet?pidx=${initiated.pidx}`, `/pay/cancel?pidx=${initiated.pidx}`]);
-    const walletPosted = await browser.post(formActions(page.body)[3], { mobile: '9800000001', mpin: '1111' });
+    // A button per registered provider, and one more for each that also issues a QR.
+    const providerButtons = providerNames.length + providerNames.filter((name) => descriptorOf(name).qr).length;
+    expect(formActions(page.body)).toEqual([...Array(providerButtons).fill(`/pay/provider?pidx=${initiated.pidx}`), `/pay/wallet?pidx=${initiated.pidx}`, `/pay/cancel?pidx=${initiated.pidx}`]);
+    const walletPosted = await browser.post(formActions(page.body)[providerButtons], { mobile: '9800000001', mpin: '1111' });
     expect(walletPosted.status).toBe(303);
     expect(walletPosted.location).toMatch(new RegExp(`^/pay/\\?pidx=${initiated.pidx}&attempt=[\\w-]+$`));
     const otpPage = await browser.get(walletPosted.location!);

@@ -5,9 +5,18 @@
 import { html, type Html } from '../http/html.js';
 import type { Payment } from '../payments/payment.js';
 import { type ProviderRedirect } from '../providers/provider.js';
-import { providerLabel, type ProviderName } from '../providers/registry.js';
+import { descriptorOf, providerLabel, type ProviderName } from '../providers/registry.js';
 import { stepAction } from './checkout-address.js';
 import { portalLayout, type PayerFrame } from './layout.js';
+
+function button(view: { payment: Payment; csrf: string }, name: ProviderName, label: string, way?: 'qr'): Html {
+  return html`<form method="post" action="${stepAction('provider', view.payment.pidx)}">
+      <input type="hidden" name="csrf_token" value="${view.csrf}">
+      <input type="hidden" name="provider" value="${name}">
+      ${way ? html`<input type="hidden" name="way" value="${way}">` : ''}
+      <button type="submit" class="provider provider-${name}${way ? `-${way}` : ''}">${label}</button>
+    </form>`;
+}
 
 export function waysToPay(view: PayerFrame & { payment: Payment; csrf: string }, providers: ProviderName[]): Html {
   if (providers.length === 0) return html``;
@@ -16,13 +25,11 @@ export function waysToPay(view: PayerFrame & { payment: Payment; csrf: string },
   // disabled button's own value would not be sent.
   return html`<section class="ways-to-pay" aria-label="${t.providers.section}">
     <p class="ways-title">${t.providers.payWith}</p>
-    <div class="provider-buttons">${providers.map(
-      (name) => html`<form method="post" action="${stepAction('provider', view.payment.pidx)}">
-      <input type="hidden" name="csrf_token" value="${view.csrf}">
-      <input type="hidden" name="provider" value="${name}">
-      <button type="submit" class="provider provider-${name}">${providerLabel(name)}</button>
-    </form>`,
-    )}</div>
+    <div class="provider-buttons">${providers.flatMap((name) => {
+      const qr = descriptorOf(name).qr;
+      // A provider's QR after its own page: on a phone the QR is little use to the phone that shows it.
+      return [button(view, name, providerLabel(name)), qr ? button(view, name, qr.label, 'qr') : ''];
+    })}</div>
   </section>
   <p class="or-wallet">${t.providers.orWallet}</p>`;
 }

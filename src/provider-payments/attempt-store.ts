@@ -21,6 +21,16 @@ export async function findAttempt(db: Queryable, idx: string): Promise<Attempt |
   return row;
 }
 
+/**
+ * Keeps the reference a verified return gave a started attempt that had none (Fonepay's trace id);
+ * the attempt as it is now.
+ */
+export async function setProviderReference(db: Queryable, id: number, reference: string): Promise<Attempt | undefined> {
+  await db.query(`UPDATE provider_attempts SET provider_reference = $2 WHERE id = $1 AND state = 'Started' AND provider_reference IS NULL`, [id, reference]);
+  const [row] = await db.query<Attempt>(`SELECT ${attemptColumns} FROM provider_attempts WHERE id = $1`, [id]);
+  return row;
+}
+
 /** The attempt that holds or completed a payment (the one with its transaction id). */
 export async function findAttemptByTransactionId(db: Queryable, transactionId: string): Promise<Attempt | undefined> {
   const [row] = await db.query<Attempt>(`SELECT ${attemptColumns} FROM provider_attempts WHERE transaction_id = $1`, [transactionId]);

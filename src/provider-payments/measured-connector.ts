@@ -26,6 +26,19 @@ export function measuredConnector(ctx: AppContext, setup: ProviderSetup & { name
         throw error;
       }
     },
+    /** The QR way: the provider's server is asked for the QR, timed and counted as a start. */
+    async startQr(attempt: AttemptToStart) {
+      if (!provider.startQr) throw new ProviderUnavailableError(`${setup.name} issues no QR`);
+      const started = performance.now();
+      try {
+        const result = await provider.startQr(attempt);
+        await record('start', started, true);
+        return result;
+      } catch (error) {
+        if (error instanceof ProviderUnavailableError) await record('start', started, false);
+        throw error;
+      }
+    },
     async status(attempt: AttemptRef): Promise<ProviderAnswer> {
       const started = performance.now();
       const answer = await provider.status(attempt);

@@ -7,7 +7,7 @@ import type { AppContext } from '../context.js';
 import { findPayment } from '../payments/payment-store.js';
 import { returnStatusOf, type PayerReturn } from '../payments/return-status.js';
 import type { PayerErrorCode } from '../payments/payer-error.js';
-import { findAttempt } from './attempt-store.js';
+import { findAttempt, setProviderReference } from './attempt-store.js';
 import { measuredConnector } from './measured-connector.js';
 import { descriptorOf, type ProviderName } from '../providers/registry.js';
 import { findProviderSetup } from '../providers/provider-setup.js';
@@ -42,8 +42,10 @@ export async function returnFromProvider(ctx: AppContext, name: ProviderName, pa
   const setup = await findProviderSetup(ctx, name, attempt.environment);
   if (!setup) return onwards(ctx, attempt.pidx, 'provider_unavailable');
   const connector = measuredConnector(ctx, setup);
-  const { claim } = connector.provider.readReturn(path, query);
-  const answer = await connector.status({ idx: attempt.idx, amount: attempt.amount, environment: attempt.environment, providerReference: attempt.provider_reference, createdAt: attempt.created_at });
+  const { claim, providerReference } = connector.provider.readReturn(path, query);
+  // Only a return whose signature holds names a reference; the first one given is kept.
+  const reference = providerReference && !attempt.provider_reference ? ((await setProviderReference(ctx.db, attempt.id, providerReference))?.provider_reference ?? null) : attempt.provider_reference;
+  const answer = await connector.status({ idx: attempt.idx, amount: attempt.amount, environment: attempt.environment, providerReference: reference, createdAt: attempt.created_at });
   const settled = await settleAttempt(ctx, attempt, answer, { payerBack: true });
   switch (settled.kind) {
     case 'completed':

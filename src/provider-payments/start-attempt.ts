@@ -11,25 +11,30 @@ import { insertAttempt } from './attempt-store.js';
 import { measuredConnector } from './measured-connector.js';
 import { offeredFor } from './offered-providers.js';
 import { ProviderRefusedError, ProviderUnavailableError, type ProviderRedirect } from '../providers/provider.js';
-import type { ProviderName } from '../providers/registry.js';
+import { descriptorOf, type ProviderName } from '../providers/registry.js';
+import { qrPagePath } from './qr-wait.js';
 import { findProviderSetup } from '../providers/provider-setup.js';
 
 /** Where a provider sends the payer back: PUBLIC_URL/pay/return/<provider>/<attempt>/<outcome>. */
 export const returnUrl = (publicUrl: string, name: ProviderName, attemptIdx: string, outcome: 'success' | 'failure') =>
   `${publicUrl}/pay/return/${name}/${encodeURIComponent(attemptIdx)}/${outcome}`;
 
-export async function startProviderAttempt(ctx: AppContext, { payment, merchant }: { payment: Payment; merchant: Pick<Merchant, 'name'> }, name: ProviderName): Promise<ProviderRedirect> {
+/**
+ * `way`: `qr` for the provider's QR, which the hosted page shows (the payer goes to its page there);
+ * otherwise the provider's own page.
+ */
+export async function startProviderAttempt(ctx: AppContext, { payment, merchant }: { payment: Payment; merchant: Pick<Merchant, 'name'> }, name: ProviderName, way: 'page' | 'qr' = 'page'): Promise<ProviderRedirect> {
   const now = ctx.clock.now();
   await assertPayable(ctx.db, payment, now);
   if (!(await offeredFor(ctx, payment)).includes(name)) throw new PayerError('provider_unavailable');
   const setup = await findProviderSetup(ctx, name, payment.environment);
-  if (!setup?.enabled) throw new PayerError('provider_unavailable');
+  if (!setup?.enabled || (way === 'qr' && !descriptorOf(name).qr)) throw new PayerError('provider_unavailable');
   // 12 random bytes: 17 letters and digits, within connectIPS's 20 for a TXNID.
   const idx = ctx.ids.random(12);
   const attempt = { idx, pidx: payment.pidx, environment: payment.environment, provider: name, amount: payment.amount, now, nextCheckAt: new Date(now.getTime() + ctx.config.providerReconcileIntervalSeconds * 2000) };
   const connector = measuredConnector(ctx, setup);
   try {
-    const started = await connector.start({
+    const toStart = {
       idx,
       amount: payment.amount,
       environment: payment.environment,
@@ -40,8 +45,9 @@ export async function startProviderAttempt(ctx: AppContext, { payment, merchant 
       merchantName: merchant.name,
       websiteUrl: payment.website_url,
       customer: payment.customer_info,
-      returnUrl: (outcome) => returnUrl(ctx.config.publicUrl, name, idx, outcome),
-    });
+      returnUrl: (outcome: 'success' | 'failure') => returnUrl(ctx.config.publicUrl, name, idx, outcome),
+    };
+    const started = way === 'qr' ? { ...(await connector.startQr(toStart)), redirect: { method: 'GET', url: qrPagePath(idx) } as const } : await connector.start(toStart);
     // Stored before the payer is handed over, with the provider's own id of it: a crash before this
     // leaves at most a payment at the provider that nobody was sent to.
     await insertAttempt(ctx.db, { ...attempt, provider_reference: started.providerReference ?? null });

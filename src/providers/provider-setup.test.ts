@@ -9,6 +9,7 @@ import { CLI_ACTOR } from '../audit/audit-entry.js';
 import { open, seal, sealKeys, SealError } from '../secrets/seal.js';
 import { merchantApi, validInitiate } from '../../test/api-client.js';
 import { providerPayer } from '../../test/provider-payer.js';
+import { providerNames } from './registry.js';
 import { newMerchant, startTestApp, type TestApp } from '../../test/test-app.js';
 import { offeredProviders } from '../provider-payments/offered-providers.js';
 import { checkLiveProviderKeys, enableProvider, findProviderSetup, listProviders, setProvider } from './provider-setup.js';
@@ -80,7 +81,7 @@ describe('set-up', () => {
   });
 
   it('offers only enabled providers on the hosted page, and the change is every instance’s', async () => {
-    expect(await offeredProviders(t.db, 'test', t.clock.now())).toEqual(['khalti', 'esewa', 'connectips']);
+    expect(await offeredProviders(t.db, 'test', t.clock.now())).toEqual(providerNames);
     expect(await offeredProviders(t.db, 'live', t.clock.now())).toEqual(['khalti']);
     await enableProvider(t.ctx, { actor: CLI_ACTOR, name: 'esewa', environment: 'test', enabled: false });
     const { body } = await api.initiate(validInitiate());

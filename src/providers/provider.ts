@@ -84,6 +84,12 @@ export interface ProviderDescriptor {
   sandboxSetup: (tools: SandboxTools) => Promise<Pick<ProviderSetup, 'settings' | 'credentials'>>;
   registerSimulator: (app: FastifyInstance, tools: SimulatorTools) => void;
   settlementReport: ReportColumns;
+  /**
+   * A second way on the hosted page, when the provider also issues a QR for a payment (Fonepay's
+   * dynamic QR): its button's label, and the QR message an attempt's reference holds (the connector's
+   * `startQr` gave both). Its return address takes `<attempt>/qr`: the QR page goes on through it.
+   */
+  qr?: { label: string; messageOf: (providerReference: string | null) => string | undefined };
   /** Refunds go through its API (the connector's `refund`); otherwise to the operators' queue. */
   refundsByApi: boolean;
 }
@@ -130,6 +136,11 @@ export type ProviderAnswer =
 export interface ProviderReturn {
   attemptIdx?: string;
   claim: 'paid' | 'canceled' | 'unclear';
+  /**
+   * What the attempt's reference becomes once the return is the provider's own (its signature holds):
+   * the id its status check asks by, when only the return carries it (Fonepay's trace id).
+   */
+  providerReference?: string;
 }
 
 export type RefundAnswer = { kind: 'refunded'; reference?: string; detail: string } | { kind: 'refused'; detail: string } | { kind: 'unknown'; detail: string; fault?: boolean };
@@ -149,6 +160,11 @@ export interface Provider {
   readReturn(path: string[], query: Record<string, string>): ProviderReturn;
   /** Asks the provider's own server; never throws for what the provider does. */
   status(attempt: AttemptRef): Promise<ProviderAnswer>;
+  /**
+   * A QR the provider issues for the attempt, which the hosted page shows and any bank app pays
+   * (Fonepay's dynamic QR); its reference says how to ask about it. A ProviderUnavailableError as for start.
+   */
+  startQr?(attempt: AttemptToStart): Promise<{ qrMessage: string; providerReference: string }>;
   /**
    * The provider's refund API, for providers that have one. Asked once per refund unless the
    * provider's record (`refunded`) says an earlier request of it was not made: no provider promises

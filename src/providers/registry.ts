@@ -5,6 +5,7 @@
 // store's checks, the typed client's names) to them.
 import { connectips } from './connectips/connectips.js';
 import { esewa } from './esewa/esewa.js';
+import { fonepay } from './fonepay/fonepay.js';
 import { khalti } from './khalti/khalti.js';
 import type { ProviderDescriptor } from './provider.js';
 
@@ -13,6 +14,7 @@ export const providers = {
   khalti,
   esewa,
   connectips,
+  fonepay,
 } as const satisfies Record<string, ProviderDescriptor>;
 
 export type ProviderName = keyof typeof providers;

@@ -1201,6 +1201,54 @@ table['POST /sandbox/connectips/connectipswebws/api/creditor/validatetxn'] = sim
   token: 'forged',
 });
 
+const FONEPAY_QR_API = '/sandbox/fonepay/api/merchant/merchantDetailsForThirdParty';
+table['GET /sandbox/fonepay/api/merchantRequest'] = simulator("Fonepay's simulator takes only requests whose DV its test merchant's key signed", 'GET', '/sandbox/fonepay/api/merchantRequest?PID=fonepay123&MD=P&PRN=xyz&AMT=10&CRN=NPR&DT=01/01/2026&R1=x&R2=N%2FA&RU=https%3A%2F%2Fevil.example.com%2F&DV=forged', 400);
+table['POST /sandbox/fonepay/api/merchantRequest'] = simulator("Fonepay's simulator takes only requests whose DV its test merchant's key signed", 'POST', '/sandbox/fonepay/api/merchantRequest', 400, {
+  PID: 'fonepay123',
+  MD: 'P',
+  PRN: 'xyz',
+  AMT: '10',
+  CRN: 'NPR',
+  DT: '01/01/2026',
+  R1: 'x',
+  R2: 'N/A',
+  RU: 'https://evil.example.com/',
+  DV: 'forged',
+});
+table['GET /sandbox/fonepay/checkout'] = simulator("Fonepay's simulator's page shows only its own simulated payments", 'GET', '/sandbox/fonepay/checkout?prn=unknown', 404);
+table['POST /sandbox/fonepay/checkout'] = simulator("the simulator's choice needs the CSRF token bound to its own payment", 'POST', '/sandbox/fonepay/checkout', 400, { prn: 'x', outcome: 'paid' });
+table['GET /sandbox/fonepay/api/merchantRequest/verificationMerchant'] = {
+  scope: 'public',
+  reason: "Fonepay's simulator's verification needs its test merchant's DV and knows only its own simulated payments",
+  attempts: (w) => [
+    {
+      what: "A's pidx",
+      by: { anonymous: true },
+      method: 'GET',
+      url: `/sandbox/fonepay/api/merchantRequest/verificationMerchant?PRN=${w.a.test.completed.pidx}&PID=fonepay123&BID=&AMT=10&UID=1&DV=forged`,
+      expect: (a) => expect(a.body).toContain('<success>false</success>'),
+      hidden: ALL,
+    },
+  ],
+};
+table[`POST ${FONEPAY_QR_API}/thirdPartyDynamicQrDownload`] = simulator("Fonepay's simulator issues a QR only to its test merchant's user and DV", 'POST', `${FONEPAY_QR_API}/thirdPartyDynamicQrDownload`, 406, { amount: '10', prn: 'x', merchantCode: 'fonepay123', remarks1: 'x', remarks2: 'x', dataValidation: 'forged', username: 'bijayk', password: 'wrong' });
+table[`POST ${FONEPAY_QR_API}/thirdPartyDynamicQrGetStatus`] = simulator("Fonepay's simulator's status check needs its test merchant's user and DV", 'POST', `${FONEPAY_QR_API}/thirdPartyDynamicQrGetStatus`, 406, { prn: 'x', merchantCode: 'fonepay123', dataValidation: 'forged', username: 'bijayk', password: 'wrong' });
+table['GET /sandbox/fonepay/bank-app'] = simulator("the simulated bank app pays only a QR message the simulator issued", 'GET', '/sandbox/fonepay/bank-app?qr=000201', 404);
+table['POST /sandbox/fonepay/bank-app'] = simulator("the simulated bank app pays only a QR message the simulator issued", 'POST', '/sandbox/fonepay/bank-app', 404, { qr: '000201', outcome: 'paid' });
+table['GET /pay/qr/:idx'] = {
+  scope: 'portal',
+  reason: "the attempt on a QR page is the capability (random, the payer's browser's only): a guessed attempt, a payment's pidx or a web checkout's attempt shows nothing and asks no provider",
+  attempts: (w) => [
+    { what: 'a guessed attempt', by: { anonymous: true }, method: 'GET', url: '/pay/qr/AAAAAAAAAAAAAAAAA', expect: 'page not found', hidden: ALL },
+    { what: "A's pidx", by: { anonymous: true }, method: 'GET', url: `/pay/qr/${w.a.test.initiated.pidx}`, expect: 'page not found', hidden: ALL },
+  ],
+};
+table['GET /pay/qr/:idx/wait'] = {
+  scope: 'portal',
+  reason: "the QR page's wait answers only about a QR attempt, named by its random idx",
+  attempts: (w) => [{ what: "A's pidx", by: { anonymous: true }, method: 'GET', url: `/pay/qr/${w.a.test.initiated.pidx}/wait`, expect: (a) => expect(a.status).toBe(404), hidden: ALL }],
+};
+
 // ---- the suite --------------------------------------------------------------------------------
 
 const { t, routes } = await startRecordingRoutes();

@@ -5,7 +5,7 @@
 // The model-based test runs random operations against the real service and this model side by side.
 
 // Which providers there are, and the list's name for a payment through each, are the registry's.
-import { recordTypeOf, type ProviderName, type ProviderRecordType } from '../../src/providers/registry.js';
+import { acceptsAmount, recordTypeOf, type ProviderName, type ProviderRecordType } from '../../src/providers/registry.js';
 
 export type Environment = 'test' | 'live';
 export type Status = 'Initiated' | 'Pending' | 'Completed' | 'Partially refunded' | 'Refunded' | 'Expired' | 'User canceled';
@@ -358,8 +358,8 @@ export function providerPay(model: Model, p: ModelPayment, provider: Provider, o
   if (reason) return { kind: reason };
   // Live has no provider until the operator sets one up; the sandbox has all three.
   if (p.environment === 'live') return { kind: 'unavailable' };
-  // Khalti takes no less than Rs 10: a smaller payment is not offered it.
-  if (provider === 'khalti' && p.amount < 1000) return { kind: 'unavailable' };
+  // Each provider is offered only for the amounts it takes (Khalti from Rs 10, Fonepay from Rs 1).
+  if (!acceptsAmount(provider, p.amount)) return { kind: 'unavailable' };
   if (outcome === 'canceled') return { kind: 'back' };
   const paid = outcome === 'paid';
   p.status = paid ? 'Completed' : 'Pending';

@@ -1,0 +1,54 @@
+// The hosted page's QR way (Fonepay's dynamic QR): the QR page of an attempt, and the address its
+// script asks which page comes next. Each answer asks the provider first when it is the request's
+// turn (provider-payments/qr-wait.ts); a QR paid, declined or decided otherwise goes on through the
+// provider's return address (…/<attempt>/qr), which shows what came of it, as for any return.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../context.js';
+import { returnOrigins } from '../doors/return-address.js';
+import { setPageHeaders } from '../http/page-headers.js';
+import { payerSpeech } from '../language/payer-speech.js';
+import { effectiveStatus } from '../payments/payment.js';
+import { paymentPath } from '../payments/payment-url.js';
+import { askAboutQr, findQrAttempt } from '../provider-payments/qr-wait.js';
+import { findProviderSetup } from '../providers/provider-setup.js';
+import { descriptorOf } from '../providers/registry.js';
+import { findCheckout } from './checkout-store.js';
+import { qrPage } from './qr-page.js';
+
+/** `notFound`: the hosted page's own not-found page. */
+export function registerQrRoutes(app: FastifyInstance, ctx: AppContext, notFound: (request: FastifyRequest, reply: FastifyReply) => unknown) {
+  /** The attempt and its payment, and the page that follows the QR page when there is one. */
+  async function load(request: FastifyRequest, ask: boolean) {
+    const found = await findQrAttempt(ctx, (request.params as { idx: string }).idx);
+    const checkout = found && (await findCheckout(ctx.db, found.pidx));
+    if (!found || !checkout) return undefined;
+    const attempt = ask ? await askAboutQr(ctx, found) : found;
+    const next =
+      attempt.state !== 'Started'
+        ? `/pay/return/${attempt.provider}/${attempt.idx}/qr`
+        : effectiveStatus(checkout.payment, ctx.clock.now()) !== 'Initiated'
+          ? paymentPath(checkout.payment.pidx)
+          : undefined;
+    return { qrMessage: found.qrMessage, attempt, checkout, next };
+  }
+
+  app.get('/pay/qr/:idx', async (request, reply) => {
+    const asked = (request.query as Record<string, unknown>).ask === '1';
+    const loaded = await load(request, asked);
+    if (!loaded) return notFound(request, reply);
+    if (loaded.next) return reply.code(303).redirect(loaded.next);
+    const { payment, merchant } = loaded.checkout;
+    const setup = await findProviderSetup(ctx, loaded.attempt.provider, payment.environment);
+    const sandboxBankApp = setup?.sandbox ? `${ctx.config.publicUrl}/sandbox/${loaded.attempt.provider}/bank-app?qr=${encodeURIComponent(loaded.qrMessage)}` : undefined;
+    const way = descriptorOf(loaded.attempt.provider).qr!.label;
+    const page = await qrPage({ speech: payerSpeech(request), back: request.url, payment, way, businessName: merchant.name, attemptIdx: loaded.attempt.idx, qrMessage: loaded.qrMessage, notYet: asked, sandboxBankApp });
+    return setPageHeaders(reply, { formActionOrigins: returnOrigins(payment) }).type('text/html; charset=utf-8').send(page.value);
+  });
+
+  // Asked by portal.js every two seconds while the page is open.
+  app.get('/pay/qr/:idx/wait', async (request, reply) => {
+    const loaded = await load(request, true);
+    if (!loaded) return reply.code(404).send({ error: 'not_found' });
+    return reply.header('cache-control', 'no-store').send(loaded.next ? { next: loaded.next } : { waiting: true });
+  });
+}
