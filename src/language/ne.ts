@@ -110,7 +110,7 @@ export const ne: Messages = {
     imageLabel: (way: string, amount: string, business: string) => `${way}: ${business} लाई ${amount} तिर्नुहोस्`,
     amountLabel: 'रकम',
     toLabel: 'प्राप्तकर्ता',
-    waiting: 'तपाईंको भुक्तानी पर्खिँदै: तिरेपछि यो पेज आफैँ अगाडि बढ्छ।',
+    waiting: 'तपाईंको भुक्तानी पर्खिँदै छौँ। तिरेपछि यो पेज आफैँ अगाडि बढ्छ।',
     ask: 'मैले तिरेँ: अहिले जाँच्नुहोस्',
     notYet: 'अझै तिरिएको छैन। एपमा तिर्नुहोस्, अनि फेरि जाँच्नुहोस्।',
     otherWay: 'अर्को तरिकाले तिर्नुहोस्',
