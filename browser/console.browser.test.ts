@@ -110,7 +110,7 @@ describe('an operator’s day in the console', () => {
       suite.service.t.clock.advance(30);
       const { page } = await person(viewport);
       await signIn(page, admin);
-      expect(await page.locator('[data-figure="payouts-requested"]').innerText()).toMatch(/^1 · Rs\. \d\d,\d{3},\d{3}\.\d\d$/);
+      expect(await page.locator('[data-figure="payouts-requested"]').innerText()).toMatch(/^1 · Rs\. \d,\d\d,\d\d,\d{3}\.\d\d$/);
       const attention = page.locator('section', { has: page.getByRole('heading', { name: 'Needs attention' }) });
       const rows = await attention.locator('dd').evaluateAll((figures) =>
         figures.map((dd) => {
