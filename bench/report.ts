@@ -174,12 +174,6 @@ function rows(r: Results): Row[] {
 
 // ---- text ----
 
-function cpuLine(cpu: CpuSplit | undefined, rps: number): string {
-  if (!cpu) return '—';
-  const parts = Object.entries(cpu.cores).map(([role, cores]) => `${role} ${n2(cores)} cores${rps > 0 && role !== 'load generator (harness)' ? ` (${n2((cores * 1000) / rps)} ms CPU/request)` : ''}`);
-  return `${parts.join('; ')}; the whole machine ${pct(cpu.machineBusy)} busy, load average ${n2(cpu.loadAverage)}`;
-}
-
 function waitTable(title: string, waits: { samples: number; average: Record<string, number>; ungrantedLocks: Record<string, number> } | undefined): string {
   if (!waits) return '';
   const lines = [`${title} (${waits.samples} samples of pg_stat_activity; sessions per sample on average):`, '', '| sessions were | on average |', '|---|---|'];

@@ -25,7 +25,7 @@ const cached = new WeakMap<object, Map<Environment, { until: number; changes: nu
  * The same, read at most once per KEY_CACHE_SECONDS by this instance (as secret keys are): a change
  * of set-up or a cool-down shows on every instance's hosted page within that time.
  */
-export async function offeredProvidersCached(ctx: Pick<AppContext, 'db' | 'clock' | 'config'>, environment: Environment): Promise<ProviderName[]> {
+async function offeredProvidersCached(ctx: Pick<AppContext, 'db' | 'clock' | 'config'>, environment: Environment): Promise<ProviderName[]> {
   const ttlMs = ctx.config.keyCacheSeconds * 1000;
   if (ttlMs === 0) return offeredProviders(ctx.db, environment, ctx.clock.now());
   let byEnvironment = cached.get(ctx.config);

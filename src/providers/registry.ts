@@ -29,8 +29,6 @@ export const recordTypeOf = (name: ProviderName): ProviderRecordType => provider
 export type ProviderRecordType = (typeof providers)[ProviderName]['recordType'];
 /** The owner id of its ledger accounts. */
 export const ledgerNumberOf = (name: ProviderName): number => providers[name].ledgerNumber;
-/** Which provider owns ledger accounts of `owner_id` `number`. */
-export const providerOfLedgerNumber = (number: number): ProviderName | undefined => providerNames.find((name) => providers[name].ledgerNumber === number);
 
 /** Whether the provider takes a payment of `amount` paisa. */
 export function acceptsAmount(name: ProviderName, amount: number): boolean {

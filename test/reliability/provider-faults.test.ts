@@ -147,7 +147,7 @@ describe(`Khalti through a faulty network and a dying upstream (seed ${seed})`, 
         expect(attempts.filter((a) => a.state === 'Paid').length, context).toBe(status === 'Completed' ? 1 : 0);
         // Paid upstream exactly where the ledger says the money came in (Paid or Surplus).
         attempts.forEach((a, i) => expect(a.state === 'Paid' || a.state === 'Surplus', context).toBe(upstreamPaid[i]));
-        for (const [i, a] of attempts.entries()) if (a.state === 'Surplus') expect(await upstreamStatus(a.provider_reference!), context).toBe('Refunded');
+        for (const a of attempts) if (a.state === 'Surplus') expect(await upstreamStatus(a.provider_reference!), context).toBe('Refunded');
       }
       expect((await verifyLedger(t.db)).filter((r) => !r.holds), `round ${round}`).toEqual([]);
       // The upstream's own ledger: stopped, proven by its CLI, started again.
