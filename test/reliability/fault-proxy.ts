@@ -3,7 +3,8 @@
 // caller has given up (the upstream acted); drop: the request never reaches the upstream;
 // lose: the upstream acted and its answer is lost; cut: half an answer, then the connection closes;
 // duplicate: the upstream gets the request twice; corrupt: the answer is HTML, or JSON for another
-// payment or amount. A closed upstream (killed) is a connection the proxy cannot make: it drops.
+// payment or amount (`forge` says how, in the upstream's own shape: Khalti's lookup unless told).
+// A closed upstream (killed) is a connection the proxy cannot make: it drops.
 // `asKhalti`: the upstream (a Bhuktani) answers as Khalti publishes it does: the proxy takes off the
 // Idempotency-Key Khalti does not document, and the `refunded_amount` its lookup does not carry.
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
@@ -31,16 +32,27 @@ function forward(port: number, method: string, path: string, headers: IncomingHt
   });
 }
 
-function corrupted(answer: Upstream, random: () => number): Upstream {
-  if (random() < 0.5) return { status: 200, headers: { 'content-type': 'text/html' }, body: Buffer.from('<html><body><h1>502 Bad Gateway</h1></body></html>') };
+/**
+ * A success that is not this payment's, in the upstream's own shape, made from its answer to `path`;
+ * undefined when the answer has no such shape (it is then cut in half).
+ */
+export type Forgery = (answer: { path: string; body: string }, random: () => number) => string | undefined;
+
+/** Khalti's lookup: Completed for another amount, or for another pidx. */
+const khaltiForgery: Forgery = ({ body }, random) => {
   try {
-    const json = JSON.parse(answer.body.toString('utf8'));
-    // A success that is not this payment's: another amount, or another pidx.
-    const forged = random() < 0.5 ? { ...json, status: 'Completed', total_amount: Number(json.total_amount ?? 0) + 100, transaction_id: 'FORGED' } : { ...json, status: 'Completed', pidx: 'someone-elses-pidx', transaction_id: 'FORGED' };
-    return { status: 200, headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify(forged)) };
+    const json = JSON.parse(body);
+    return JSON.stringify(random() < 0.5 ? { ...json, status: 'Completed', total_amount: Number(json.total_amount ?? 0) + 100, transaction_id: 'FORGED' } : { ...json, status: 'Completed', pidx: 'someone-elses-pidx', transaction_id: 'FORGED' });
   } catch {
-    return { ...answer, body: answer.body.subarray(0, Math.floor(answer.body.length / 2)) };
+    return undefined;
   }
+};
+
+function corrupted(answer: Upstream, path: string, random: () => number, forge: Forgery): Upstream {
+  if (random() < 0.5) return { status: 200, headers: { 'content-type': 'text/html' }, body: Buffer.from('<html><body><h1>502 Bad Gateway</h1></body></html>') };
+  const forged = forge({ path, body: answer.body.toString('utf8') }, random);
+  if (forged === undefined) return { ...answer, body: answer.body.subarray(0, Math.floor(answer.body.length / 2)) };
+  return { status: 200, headers: { 'content-type': String(answer.headers['content-type'] ?? 'application/json') }, body: Buffer.from(forged) };
 }
 
 /** A request as the proxy sees it, for a `pick` that treats some requests alone. */
@@ -69,7 +81,7 @@ function khaltiShaped(answer: Upstream): Upstream {
   }
 }
 
-export async function startFaultProxy(options: { upstreamPort: number; delayMs: number; random: () => number; asKhalti?: boolean }): Promise<FaultProxy> {
+export async function startFaultProxy(options: { upstreamPort: number; delayMs: number; random: () => number; asKhalti?: boolean; forge?: Forgery }): Promise<FaultProxy> {
   let pick: (request: ProxiedRequest) => Fault = () => 'none';
   const counts = Object.fromEntries(faults.map((f) => [f, 0])) as Record<Fault, number>;
   const server: Server = createServer((request, response) => {
@@ -98,7 +110,7 @@ export async function startFaultProxy(options: { upstreamPort: number; delayMs: 
           response.write(answer.body.subarray(0, Math.floor(answer.body.length / 2)));
           return setTimeout(() => response.socket?.destroy(), 20);
         }
-        send(fault === 'corrupt' ? corrupted(answer, options.random) : answer);
+        send(fault === 'corrupt' ? corrupted(answer, path, options.random, options.forge ?? khaltiForgery) : answer);
       } catch {
         // The upstream is down: the caller sees a connection closed without an answer.
         response.socket?.destroy();
