@@ -13,6 +13,7 @@ export const PROCESS_SUITE = [
   'test/reliability/crash-safety.test.ts',
   'test/reliability/database-outage.test.ts',
   'test/reliability/graceful-shutdown.test.ts',
+  'test/reliability/fonepay-faults.test.ts',
   'test/reliability/provider-faults.test.ts',
   'test/reliability/several-instances.test.ts',
 ];

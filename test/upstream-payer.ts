@@ -1,16 +1,19 @@
 // A payer's browser on another Bhuktani's hosted page, over real HTTP (the upstream of a provider
 // test: a second Bhuktani speaks the v2 web checkout as Khalti does): keeps its cookie, reads each
-// form's CSRF token, pays with a sandbox wallet or cancels, and returns where that page redirects.
+// form's CSRF token, pays with a sandbox wallet or cancels, and returns where that page redirects;
+// or picks an outcome on one of its provider simulators' pages.
+import type { SimulatedOutcome } from '../src/providers/simulator-store.js';
 import { freePort, runCli, tempDir } from './processes.js';
+import { formOf } from './provider-payer.js';
 import { startServer } from './reliability/server-process.js';
 
 const fieldOf = (body: string, name: string) => new RegExp(`name="${name}" value="([^"]+)"`).exec(body)?.[1] ?? '';
 const actionOf = (body: string, step: string) => new RegExp(`action="(/pay/${step}\\?[^"]+)"`).exec(body)?.[1]?.replaceAll('&amp;', '&');
 
-export async function payUpstream(paymentUrl: string, choice: 'pay' | 'cancel', wallet = { mobile: '9800000001', mpin: '1111', otp: '987654' }): Promise<string> {
-  const origin = new URL(paymentUrl).origin;
+/** A browser on another origin over real HTTP: keeps its cookie, follows no redirect. */
+export function remoteBrowser(origin: string) {
   let cookie = '';
-  const request = async (url: string, form?: Record<string, string>) => {
+  return async (url: string, form?: Record<string, string>) => {
     const response = await fetch(new URL(url, origin), {
       method: form ? 'POST' : 'GET',
       redirect: 'manual',
@@ -21,6 +24,10 @@ export async function payUpstream(paymentUrl: string, choice: 'pay' | 'cancel', 
     if (set) cookie = set.split(';')[0];
     return { status: response.status, body: await response.text(), location: response.headers.get('location') ?? undefined };
   };
+}
+
+export async function payUpstream(paymentUrl: string, choice: 'pay' | 'cancel', wallet = { mobile: '9800000001', mpin: '1111', otp: '987654' }): Promise<string> {
+  const request = remoteBrowser(new URL(paymentUrl).origin);
   const page = await request(paymentUrl);
   if (page.status !== 200) throw new Error(`the upstream's page answered ${page.status}`);
   if (choice === 'cancel') return (await request(actionOf(page.body, 'cancel')!, { csrf_token: fieldOf(page.body, 'csrf_token') })).location!;
@@ -29,6 +36,16 @@ export async function payUpstream(paymentUrl: string, choice: 'pay' | 'cancel', 
   const done = await request(actionOf(otpPage.body, 'confirm')!, { csrf_token: fieldOf(otpPage.body, 'csrf_token'), attempt: fieldOf(otpPage.body, 'attempt'), otp: wallet.otp });
   if (done.status !== 303) throw new Error(`the upstream's confirm answered ${done.status}: ${done.body.slice(0, 300)}`);
   return done.location!;
+}
+
+/** Opens a simulator's page (its address on the upstream) and presses the button of `outcome`: the answer to that press. */
+export async function pickOnUpstreamSimulator(pageUrl: string, outcome: SimulatedOutcome) {
+  const request = remoteBrowser(new URL(pageUrl).origin);
+  const page = await request(pageUrl);
+  const form = [...page.body.matchAll(/<form method="post"[\s\S]*?<\/form>/g)].map((m) => m[0]).find((f) => f.includes(`name="outcome" value="${outcome}"`));
+  if (!form) throw new Error(`no ${outcome} on the simulator's page (${page.status}):\n${page.body.slice(0, 1000)}`);
+  const { action, fields } = formOf(form);
+  return request(action, fields);
 }
 
 /** A second Bhuktani as a process on a data directory of its own, with one merchant (its `merchant create --json`). */
