@@ -200,6 +200,14 @@ async function invited(page: Page, step: 'link' | 'enrol' | 'recovery codes') {
   await page.locator('ol.recovery-codes').waitFor();
 }
 
+/** The hosted page's `Fonepay QR`, then the sandbox's bank app on that QR, as its link opens it. */
+async function sandboxBankApp(page: Page) {
+  await page.goto(await initiate());
+  await page.getByRole('button', { name: 'Fonepay QR', exact: true }).click();
+  await page.goto((await page.getByRole('link', { name: 'Pay this QR in the sandbox' }).getAttribute('href'))!);
+  await page.getByRole('button', { name: 'Decline', exact: true }).waitFor();
+}
+
 /** Opens `path` while the server says OTP_SENDER=log-insecure (its warning on every page), as the expiry pages move the clock. */
 const insecurelyConfigured = (path: string) => async (page: Page) => {
   const { config } = suite.service.t.ctx;
@@ -329,6 +337,41 @@ const PAGES: PageKind[] = [
       await page.goto(await initiate());
       await page.getByRole('button', { name: 'Khalti', exact: true }).click();
       await page.getByRole('button', { name: 'Pay: pending, then paid' }).waitFor();
+    },
+  },
+  // Fonepay's QR on the hosted page, in the payer's language; Fonepay's simulator has pages of its
+  // own (its web checkout, and a bank app that pays a QR), in its own words.
+  {
+    name: 'portal: a provider’s QR (Fonepay QR)',
+    as: 'visitor',
+    payer: true,
+    open: async (page, t) => {
+      await page.goto(await initiate());
+      await page.getByRole('button', { name: 'Fonepay QR', exact: true }).click();
+      await page.getByRole('heading', { name: t.qrWay.title('Fonepay QR') }).waitFor();
+    },
+  },
+  {
+    name: 'portal: Fonepay’s sandbox checkout page (its simulator)',
+    as: 'visitor',
+    open: async (page) => {
+      await page.goto(await initiate());
+      await page.getByRole('button', { name: 'Fonepay', exact: true }).click();
+      await page.getByRole('button', { name: 'Decline', exact: true }).waitFor();
+    },
+  },
+  {
+    name: 'portal: the sandbox’s bank app, paying a Fonepay QR',
+    as: 'visitor',
+    open: (page) => sandboxBankApp(page),
+  },
+  {
+    name: 'portal: the sandbox’s bank app, paid',
+    as: 'visitor',
+    open: async (page) => {
+      await sandboxBankApp(page);
+      await page.getByRole('button', { name: 'Pay', exact: true }).click();
+      await page.getByText('You paid').waitFor();
     },
   },
   {
