@@ -18,7 +18,7 @@ import { registerAssets } from './http/assets.route.js';
 import { registerDocs } from './http/docs.routes.js';
 import { registerMetrics } from './http/metrics-routes.js';
 import { schemaController } from './http/schema-compilers.js';
-import { serverSecret } from './http/server-secret.js';
+import { SERVER_SECRET_BYTES as CSRF_SECRET_BYTES, serverSecret } from './http/server-secret.js';
 import { paymentLinkPagesPlugin } from './portal/link.routes.js';
 import { portalPlugin } from './portal/portal.routes.js';
 import { sandboxProvidersPlugin } from './providers/sandbox.routes.js';
@@ -68,12 +68,20 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Fa
   await app.register(apiPlugin, { prefix: '/api', ctx, routes: apiRoutes });
   await app.register(esewaDoorPlugin, { ctx, routes: apiRoutes });
   registerDocs(app, { routes: apiRoutes, publicUrl: ctx.config.publicUrl, version: packageVersion, sections: [esewaDocsSection(ctx.config.publicUrl)] });
-  const csrfSecret = await serverSecret(ctx.db, 'csrf');
+  // Read while the pages register (on a start, the store may still be opening); every page holds this
+  // one Buffer, filled in before the app is returned, so no form is signed or checked before.
+  const csrfSecret = Buffer.alloc(CSRF_SECRET_BYTES);
+  const readingCsrfSecret = serverSecret(ctx.db, 'csrf').then((stored) => {
+    if (stored.length !== CSRF_SECRET_BYTES) throw new Error(`the stored csrf secret has ${stored.length} bytes, not ${CSRF_SECRET_BYTES}`);
+    stored.copy(csrfSecret);
+  });
+  readingCsrfSecret.catch(() => {}); // awaited below
   await app.register(portalPlugin, { ctx, csrfSecret });
   await app.register(sandboxProvidersPlugin, { ctx, csrfSecret, root: app });
   await app.register(paymentLinkPagesPlugin, { ctx, csrfSecret });
   await app.register(demoPlugin, { ctx, csrfSecret });
   await app.register(dashboardPlugin, { ctx, csrfSecret });
   await app.register(consolePlugin, { ctx, csrfSecret });
+  await readingCsrfSecret;
   return app;
 }

@@ -83,7 +83,10 @@ export interface SmsGateway {
   timeoutMs: number;
 }
 
-export class ConfigError extends Error {}
+/** A setting is missing or wrong: the process says so in one line and stops. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
 
 type Env = Record<string, string | undefined>;
 

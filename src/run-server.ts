@@ -3,7 +3,7 @@
 import { buildApp } from './app.js';
 import { cryptoIds, systemClock } from './clock.js';
 import { ConfigError, type Config } from './config.js';
-import type { Db } from './db/db.js';
+import type { ServerStore } from './db/store-thread.js';
 import { announceDemoShop, ensureDemoMerchant } from './demo/ensure-demo-merchant.js';
 import { createLogger } from './http/logger.js';
 import { startMetricsListener } from './http/metrics-routes.js';
@@ -16,25 +16,36 @@ import { sandboxBank } from './jobs/sandbox-bank.js';
 import { createMailer } from './mail/mailer.js';
 import { checkLiveProviderKeys } from './providers/provider-setup.js';
 import { providerPaymentsPort } from './provider-payments/port.js';
-import { otpSenderFor } from './wallets/otp-sender-for.js';
+import { otpSenderFor, senderOnceChosen } from './wallets/otp-sender-for.js';
 import { webhookSender } from './webhooks/webhook-sender.js';
 
-export async function runServer(config: Config, db: Db): Promise<void> {
+export async function runServer(config: Config, store: ServerStore): Promise<void> {
+  const { db } = store;
   const logger = createLogger(config);
-  const otp = await otpSenderFor(config, db, logger).catch(async (error) => {
-    await db.close();
+  const refuse = async (error: unknown): Promise<never> => {
+    await db.close().catch(() => {});
     throw error;
-  });
-  const ctx = { db, clock: systemClock, ids: cryptoIds, config, otp, metrics: createMetrics(db), limiter: rateLimiter(config), mailer: createMailer(config, logger), providerPayments: providerPaymentsPort };
-  // Live provider credentials open only with the key that sealed them: refuse to start without it.
-  const keyProblem = await checkLiveProviderKeys(ctx);
-  if (keyProblem) {
-    await db.close();
-    throw new ConfigError(keyProblem);
+  };
+  // The start-up checks ask the store, which may still be opening on its own thread: the routes are
+  // built meanwhile. Nothing is served before both are done.
+  const choosingOtp = otpSenderFor(config, db, logger);
+  choosingOtp.catch(() => {}); // awaited below
+  const ctx = { db, clock: systemClock, ids: cryptoIds, config, otp: senderOnceChosen(choosingOtp), metrics: createMetrics(db), limiter: rateLimiter(config), mailer: createMailer(config, logger), providerPayments: providerPaymentsPort };
+  const building = buildApp(ctx, { logger });
+  building.catch(() => {}); // awaited below
+  let demo: Awaited<ReturnType<typeof ensureDemoMerchant>>;
+  try {
+    await store.opened;
+    await choosingOtp;
+    // Live provider credentials open only with the key that sealed them: refuse to start without it.
+    const keyProblem = await checkLiveProviderKeys(ctx);
+    if (keyProblem) throw new ConfigError(keyProblem);
+    // The demo shop's first request needs its merchant.
+    demo = await ensureDemoMerchant(ctx);
+  } catch (error) {
+    return refuse(error);
   }
-  // The demo merchant's password is hashed on libuv's threads while this one registers the routes;
-  // both are done before `listen`, as the demo shop's first request needs its merchant.
-  const [demo, app] = await Promise.all([ensureDemoMerchant(ctx), buildApp(ctx, { logger })]);
+  const app = await building;
   const sweep = expirySweep(ctx, (error) => logger.error({ err: error }, 'expiry sweep failed'));
   const bank = sandboxBank(ctx, (error) => logger.error({ err: error }, 'sandbox bank failed'));
   const schedules = payoutScheduleJob(ctx, logger, (error) => logger.error({ err: error }, 'payout schedules failed'));

@@ -1,29 +1,10 @@
-// The server: configuration, the store, then the HTTP server (run-server.ts). The store opens while
-// the server's modules load: PGlite's WebAssembly compiles on another core, and a first start copies
-// the prepared store, while this thread compiles and runs the modules.
-import { ConfigError, loadConfig } from './config.js';
-import { DataDirBusyError } from './db/data-dir-lock.js';
+// The server's code, loaded by main.ts once the embedded store's thread has started: the HTTP server
+// (run-server.ts) on that store, or on PostgreSQL opened here.
+import type { Config } from './config.js';
 import { openDb } from './db/open.js';
+import type { ServerStore } from './db/store-thread.js';
+import { runServer } from './run-server.js';
 
-async function main() {
-  const config = loadConfig();
-  const opening = openDb(config, 'server');
-  const server = import('./run-server.js');
-  // Awaited below; a failure to open the store is the one reported.
-  server.catch(() => {});
-  const db = await opening;
-  const { runServer } = await server.catch(async (error) => {
-    await db.close();
-    throw error;
-  });
-  await runServer(config, db);
+export async function serve(config: Config, store?: ServerStore): Promise<void> {
+  await runServer(config, store ?? { db: await openDb(config, 'server'), opened: Promise.resolve() });
 }
-
-main().catch((error) => {
-  if (error instanceof ConfigError || error instanceof DataDirBusyError) {
-    console.error(`bhuktani: ${error.message}`);
-  } else {
-    console.error(error);
-  }
-  process.exit(1);
-});

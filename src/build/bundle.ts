@@ -37,7 +37,12 @@ export async function bundle(outdir = BUNDLE_DIR): Promise<void> {
   // Chunks are named by their content: an earlier build's would stay beside the new ones.
   await rm(outdir, { recursive: true, force: true });
   await build({
-    entryPoints: { server: join(ROOT, 'src/main.ts'), cli: join(ROOT, 'src/cli/main.ts') },
+    entryPoints: {
+      server: join(ROOT, 'src/main.ts'),
+      serve: join(ROOT, 'src/serve.ts'),
+      cli: join(ROOT, 'src/cli/main.ts'),
+      'store-thread-worker': join(ROOT, 'src/db/store-thread-worker.ts'),
+    },
     outdir,
     bundle: true,
     format: 'esm',

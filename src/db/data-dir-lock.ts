@@ -17,7 +17,9 @@ import { join } from 'node:path';
 // The lock file only says who holds the directory, for the refusal's message. Where abstract sockets
 // do not exist (macOS, Windows) it is the lock itself, as before: stale when its pid is gone.
 
-export class DataDirBusyError extends Error {}
+export class DataDirBusyError extends Error {
+  override readonly name = 'DataDirBusyError';
+}
 
 interface Holder {
   pid: number;

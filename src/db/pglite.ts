@@ -1,4 +1,4 @@
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import type { Db, Queryable } from './db.js';
 import { withRetry } from './db.js';
 import { parsers } from './parsers.js';
@@ -36,10 +36,21 @@ export function pgliteDb(pg: PGlite): PgliteDb {
  * with 16MB), and the process keeps 112 MB less. One process's sandbox data is far smaller than
  * 16MB's 2,048 pages, and what falls out of them is still in the operating system's file cache.
  */
-const startParams = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
+const SHARED_BUFFERS = ['-c', 'shared_buffers=16MB'];
 
 /** `dataDir` undefined: in memory. `loadDataDir`: start from a dump instead of running initdb. */
 export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob } = {}): Promise<PgliteDb> {
-  const pg = await PGlite.create({ ...(await storeCode()), dataDir: options.dataDir, loadDataDir: options.loadDataDir, parsers, startParams });
-  return pgliteDb(pg);
+  return pgliteDb(await createPglite(options));
+}
+
+/**
+ * PGlite itself, with the store's code, parsers and settings (the store's thread holds one:
+ * store-thread-worker.ts). Its JavaScript is loaded here, after storeCode has set its WebAssembly
+ * compiling on other threads.
+ */
+export async function createPglite(options: { dataDir?: string; loadDataDir?: Blob } = {}): Promise<PGlite> {
+  const code = storeCode();
+  const { PGlite } = await import('@electric-sql/pglite');
+  const startParams = [...PGlite.defaultStartParams, ...SHARED_BUFFERS];
+  return PGlite.create({ ...(await code), dataDir: options.dataDir, loadDataDir: options.loadDataDir, parsers, startParams });
 }

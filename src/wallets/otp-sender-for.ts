@@ -34,3 +34,8 @@ export async function otpSenderFor(config: Pick<Config, 'otpSender' | 'smsGatewa
   }
   return refusingOtpSender(log);
 }
+
+/** The sender `choosing` settles to, usable before it has (the server builds its routes meanwhile). */
+export function senderOnceChosen(choosing: Promise<OtpSender>): OtpSender {
+  return { send: async (otp) => (await choosing).send(otp) };
+}

@@ -1,0 +1,90 @@
+// The embedded store on a thread of its own (store-thread.ts is the server's side). Here the data
+// directory is locked, seeded on a first start, opened and migrated, and every statement runs, so
+// PostgreSQL's start and its statements never hold up the server's thread. One request in, one
+// answer out, matched by id; requests sent before the store is open wait in the thread's port. A
+// transaction is a PGlite transaction held open until its `end` arrives; statements outside it wait
+// for it, as they would on one PGlite in the server's thread.
+import type { PGlite, Transaction } from '@electric-sql/pglite';
+import { join } from 'node:path';
+import { parentPort, workerData } from 'node:worker_threads';
+import { lockDataDir } from './data-dir-lock.js';
+import { seedDataDir } from './initial-store.js';
+import { migrate } from './migrate.js';
+import { createPglite, pgliteDb } from './pglite.js';
+import { fieldsOf, OPENED, type StoreAnswer, type StoreRequest } from './store-thread-protocol.js';
+
+const port = parentPort!;
+const answer = (message: StoreAnswer) => port.postMessage(message);
+const failed = (id: number, error: unknown): StoreAnswer => ({ id, ok: false, error: fieldsOf(error) });
+
+/** The open transactions, by the id of the `begin` that opened each. */
+const transactions = new Map<number, { tx: Transaction; end: (commit: boolean, endId: number) => void }>();
+const ROLLBACK = Symbol('rollback');
+
+function begin(pg: PGlite, id: number): void {
+  let endId: number | undefined;
+  pg.transaction(
+    (tx) =>
+      new Promise<void>((commit, rollBack) => {
+        transactions.set(id, {
+          tx,
+          end: (toCommit, answerAs) => {
+            endId = answerAs;
+            transactions.delete(id);
+            if (toCommit) commit();
+            else rollBack(ROLLBACK);
+          },
+        });
+        answer({ id, ok: true });
+      }),
+  ).then(
+    () => answer({ id: endId!, ok: true }),
+    // Before it held the store, `begin` itself failed; after, its `end`.
+    (error: unknown) => answer(endId === undefined ? failed(id, error) : error === ROLLBACK ? { id: endId, ok: true } : failed(endId, error)),
+  );
+}
+
+async function run(pg: PGlite, unlock: () => void, request: Extract<StoreRequest, { op: 'query' | 'exec' | 'close' }>): Promise<StoreAnswer> {
+  if (request.op === 'close') {
+    await pg.close();
+    unlock();
+    return { id: request.id, ok: true };
+  }
+  const on = request.tx === undefined ? pg : transactions.get(request.tx)?.tx;
+  if (!on) throw new Error(`transaction ${request.tx} is not open`);
+  if (request.op === 'exec') {
+    await on.exec(request.sql);
+    return { id: request.id, ok: true };
+  }
+  return { id: request.id, ok: true, rows: (await on.query(request.sql, request.params)).rows };
+}
+
+async function open(dataDir: string, holder: string): Promise<{ pg: PGlite; unlock: () => void }> {
+  const unlock = await lockDataDir(dataDir, holder);
+  try {
+    const storeDir = join(dataDir, 'pglite');
+    await seedDataDir(storeDir);
+    const pg = await createPglite({ dataDir: storeDir });
+    await migrate(pgliteDb(pg));
+    return { pg, unlock };
+  } catch (error) {
+    unlock();
+    throw error;
+  }
+}
+
+try {
+  const { dataDir, holder } = workerData as { dataDir: string; holder: string };
+  const { pg, unlock } = await open(dataDir, holder);
+  port.on('message', (request: StoreRequest) => {
+    if (request.op === 'begin') return begin(pg, request.id);
+    if (request.op === 'end') {
+      const opened = transactions.get(request.tx);
+      return opened ? opened.end(request.commit, request.id) : answer(failed(request.id, new Error(`transaction ${request.tx} is not open`)));
+    }
+    run(pg, unlock, request).then(answer, (error: unknown) => answer(failed(request.id, error)));
+  });
+  answer({ id: OPENED, ok: true });
+} catch (error) {
+  answer(failed(OPENED, error));
+}

@@ -1,0 +1,107 @@
+// The server's embedded store on a thread of its own (store-thread-worker.ts holds PGlite). PGlite
+// runs PostgreSQL on the thread that calls it: in the server's thread, its start (about half a second
+// of a restart) came after the server's modules and before its routes, and each statement held up
+// every request. On its own thread the store opens while the server loads and builds its routes, and
+// statements run beside the requests. The same Db as openPglite's: statements, transactions (held
+// open on the store's thread until they end) and PostgreSQL's error fields (code, constraint …).
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { DataDirBusyError } from './data-dir-lock.js';
+import { withRetry, type Db, type Queryable } from './db.js';
+import { OPENED, type StoreAnswer, type StoreRequest } from './store-thread-protocol.js';
+
+type Request = StoreRequest extends infer R ? (R extends StoreRequest ? Omit<R, 'id'> : never) : never;
+
+/**
+ * The thread's code beside this module's: the bundle's own (dist/bundle/store-thread-worker.js, as
+ * `npm run build` writes it beside the server), or tsc's. Its own directory, not `import.meta.url`,
+ * which the bundle rewrites to tsc's address of each module (src/build/bundle.ts).
+ */
+const WORKER = pathToFileURL(join(import.meta.dirname, 'store-thread-worker.js'));
+
+/** The error the store's thread described, as it was thrown there. */
+function errorOf(fields: Record<string, unknown>): Error {
+  const { kind, ...rest } = fields;
+  const error = kind === 'DataDirBusyError' ? new DataDirBusyError(String(fields.message)) : new Error(String(fields.message));
+  return Object.assign(error, rest);
+}
+
+/**
+ * Starts the store's thread on `dataDir` (locked, seeded, opened, migrated there) and gives its Db at
+ * once: statements sent before the store is open wait for it, and fail with the open's error if it
+ * cannot open. `opened` settles with the open. `code`: the thread's compiled code (the tests compile it).
+ */
+/** A store the server may use at once, and when it is open. */
+export interface ServerStore {
+  db: Db;
+  opened: Promise<void>;
+}
+
+export function openStoreThread(dataDir: string, holder: string, code: URL = WORKER): ServerStore {
+  const worker = new Worker(code, { workerData: { dataDir, holder } });
+  const waiting = new Map<number, { resolve: (answer: StoreAnswer & { ok: true }) => void; reject: (error: Error) => void }>();
+  let stopped: Error | undefined;
+  const stop = (error: Error) => {
+    stopped ??= error;
+    for (const { reject } of waiting.values()) reject(stopped);
+    waiting.clear();
+  };
+  const answerTo = (id: number) => new Promise<StoreAnswer & { ok: true }>((resolve, reject) => (stopped ? reject(stopped) : waiting.set(id, { resolve, reject })));
+  const opened = answerTo(OPENED).then(
+    () => undefined,
+    (error: Error) => {
+      stop(error);
+      void worker.terminate();
+      throw error;
+    },
+  );
+  // Its callers await it; a failure no caller is waiting for yet is not an unhandled rejection.
+  opened.catch(() => {});
+  worker.on('message', (answer: StoreAnswer) => {
+    const waiter = waiting.get(answer.id);
+    waiting.delete(answer.id);
+    if (answer.ok) waiter?.resolve(answer);
+    else waiter?.reject(errorOf(answer.error));
+  });
+  worker.on('error', stop);
+  worker.on('exit', (code) => stop(new Error(`the embedded store's thread stopped (exit code ${code})`)));
+
+  let nextId = OPENED + 1;
+  const send = (request: Request) => {
+    const id = nextId++;
+    const answered = answerTo(id);
+    if (!stopped) worker.postMessage({ ...request, id });
+    return answered;
+  };
+  const on = (tx?: number): Queryable => ({
+    async query<T>(sql: string, params: unknown[] = []) {
+      return (await send({ op: 'query', tx, sql, params })).rows as T[];
+    },
+    async exec(sql: string) {
+      await send({ op: 'exec', tx, sql });
+    },
+  });
+  const db: Db = {
+    kind: 'pglite',
+    ...on(),
+    transaction: (work) =>
+      withRetry(async () => {
+        const tx = (await send({ op: 'begin' })).id;
+        let result;
+        try {
+          result = await work(on(tx));
+        } catch (error) {
+          await send({ op: 'end', tx, commit: false }).catch(() => {});
+          throw error;
+        }
+        await send({ op: 'end', tx, commit: true });
+        return result;
+      }),
+    close: async () => {
+      if (!stopped) await send({ op: 'close' });
+      await worker.terminate();
+    },
+  };
+  return { db, opened };
+}
