@@ -1,12 +1,13 @@
 // `npm start`. The embedded store's thread starts first (store-thread.ts), then this thread loads the
-// server's code, a bundle of its own (serve.ts, dist/bundle/serve.js): PostgreSQL starts on its
+// server's code, a bundle of its own (serve.ts, dist/bundle/serve.cjs): PostgreSQL starts on its
 // thread while this one compiles and runs the server's modules and builds its routes. This file
 // stays small, so the thread starts within the first few milliseconds of the process.
-import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import { enableCompileCache } from './compile-cache.js';
 import { loadConfig } from './config.js';
+import { setStoreFlags } from './db/pglite-code.js';
 import { openStoreThread } from './db/store-thread.js';
+import { runCached } from './script-cache.js';
 
 /** Settings and a data directory in use are told in one line; anything else with its stack. */
 function fail(error: unknown): never {
@@ -16,12 +17,16 @@ function fail(error: unknown): never {
 }
 
 enableCompileCache();
+// V8's flags are part of a code cache's key: the store's, set here before anything is compiled, so
+// every start compiles the server's code under the same ones.
+setStoreFlags();
 try {
   const config = loadConfig();
   const store = config.databaseUrl ? undefined : openStoreThread(config.dataDir, 'server');
-  // Beside this file: the bundle beside the bundle, tsc's serve.js beside tsc's main.js.
-  const { serve } = (await import(pathToFileURL(join(import.meta.dirname, 'serve.js')).href)) as typeof import('./serve.js');
-  await serve(config, store);
+  // The server's code, bundled beside this file (npm run build).
+  const server = runCached<typeof import('./serve.js')>(join(import.meta.dirname, 'serve.cjs'));
+  await server.exports.serve(config, store);
+  server.keep();
 } catch (error) {
   fail(error);
 }

@@ -4,7 +4,7 @@
 // PostgreSQL driver, each CLI command, the QR code) are in it but run only when they are. Not split
 // into chunks: esbuild gives a chunk of CommonJS loaded by import() a default export only, where
 // Node gives its named exports too (@fastify/cookie's import('cookie') then found no functions).
-import { build, type Plugin } from 'esbuild';
+import { build, type BuildOptions, type Plugin } from 'esbuild';
 import { readFile, rm } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -36,27 +36,37 @@ function ownAddresses(outdir: string): Plugin {
 export async function bundle(outdir = BUNDLE_DIR): Promise<void> {
   // Chunks are named by their content: an earlier build's would stay beside the new ones.
   await rm(outdir, { recursive: true, force: true });
-  await build({
-    entryPoints: {
-      server: join(ROOT, 'src/main.ts'),
-      serve: join(ROOT, 'src/serve.ts'),
-      cli: join(ROOT, 'src/cli/main.ts'),
-      'store-thread-worker': join(ROOT, 'src/db/store-thread-worker.ts'),
-    },
+  const common = {
     outdir,
     bundle: true,
-    format: 'esm',
     platform: 'node',
     target: 'node20',
     // PGlite finds its WebAssembly and file system beside its own modules; pg-native is pg's optional
     // native binding, never installed.
     external: ['@electric-sql/pglite', 'pg-native'],
-    // The CommonJS packages bundled (Fastify, pino, pg …) call require for Node's own modules.
-    banner: { js: "import { createRequire as bundleRequire } from 'node:module'; const require = bundleRequire(import.meta.url);" },
     plugins: [ownAddresses(outdir)],
     logLevel: 'warning',
     legalComments: 'none',
-  });
+  } satisfies BuildOptions;
+  await Promise.all([
+    build({
+      ...common,
+      entryPoints: { server: join(ROOT, 'src/main.ts'), cli: join(ROOT, 'src/cli/main.ts'), 'store-thread-worker': join(ROOT, 'src/db/store-thread-worker.ts') },
+      format: 'esm',
+      // The CommonJS packages bundled (Fastify, pino, pg …) call require for Node's own modules.
+      banner: { js: "import { createRequire as bundleRequire } from 'node:module'; const require = bundleRequire(import.meta.url);" },
+    }),
+    // The server's own code, as a script: main.ts runs it through V8's code cache (code-cache.ts),
+    // which Node 20 offers scripts only. Its modules' addresses (above) are found from its own.
+    build({
+      ...common,
+      entryPoints: { serve: join(ROOT, 'src/serve.ts') },
+      format: 'cjs',
+      outExtension: { '.js': '.cjs' },
+      define: { 'import.meta.url': 'bundleUrl' },
+      banner: { js: "const bundleUrl = require('node:url').pathToFileURL(__filename).href;" },
+    }),
+  ]);
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

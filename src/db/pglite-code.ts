@@ -22,10 +22,15 @@ const PGLITE_DIST = dirname(createRequire(import.meta.url).resolve('@electric-sq
 /** Compiled once per process: every store the process opens (the tests open many) instantiates it. */
 let module: Promise<WebAssembly.Module> | undefined;
 
+/** V8's flags for the store's code; process-wide, and the same every time. */
+export function setStoreFlags(): void {
+  setFlagsFromString(`--wasm-tiering-budget=${WASM_TIERING_BUDGET}`);
+}
+
 /** Starts compiling the module, for an open to come. */
 export function prepareStoreCode(): void {
   if (!module) {
-    setFlagsFromString(`--wasm-tiering-budget=${WASM_TIERING_BUDGET}`);
+    setStoreFlags();
     // Read at once (a few milliseconds from the page cache), so that the compile has started before
     // the caller goes on to load its modules, which would hold up a callback for seconds.
     module = WebAssembly.compile(readFileSync(join(PGLITE_DIST, 'pglite.wasm')));
