@@ -121,9 +121,10 @@ export async function providerPaymentRun(service: Service, merchant: BenchMercha
     const provider: number[] = [];
     const trips: number[] = [];
     // Warm-up, then the two kinds alternate, so both see the machine alike.
-    for (let n = 0; n < 10; n++) {
-      await walletPayment(api, merchant.testKey, -n - 1);
-      await providerPayment(api, merchant.testKey, upstream, -n - 100);
+    // Numbered after the measured ones: initiateBody's amount is 1000 + n % 500 paisa, and Khalti takes Rs 10 at least.
+    for (let n = payments; n < payments + 10; n++) {
+      await walletPayment(api, merchant.testKey, n);
+      await providerPayment(api, merchant.testKey, upstream, n);
     }
     for (let n = 0; n < payments; n++) {
       wallet.push(await walletPayment(api, merchant.testKey, n));
