@@ -99,7 +99,7 @@ async function openedPayment(api: Client, key: string, n: number, kind: string) 
 
 /** What the service answered where the payment could not go on, and what the reference refused, if anything. */
 const answeredBadly = (what: string, answer: Answer, refusals: string[] = []) =>
-  new Error(`${what} answered ${answer.status}: ${answer.body.slice(0, 300)}${refusals.length ? `; the reference refused: ${refusals.join('; ')}` : ''}`);
+  new Error(`${what} answered ${answer.status}${refusals.length ? ` (the reference refused: ${refusals.join('; ')})` : ''}: ${answer.body.slice(0, 300)}`);
 
 /** The page that sends the payer on to the merchant with the payment Completed, or a loud failure. */
 function completedOnward(answer: Answer, what: string, refusals: string[] = []) {
