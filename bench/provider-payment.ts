@@ -27,6 +27,8 @@ export interface ProviderWayResult {
   /** A payment this way: median and p99, ms. */
   ms: number;
   p99: number;
+  /** Each measured request's median, ms, in the order the payer's browser sends them. */
+  requests: Record<string, number>;
   /** One round trip to the reference (the question the return or the wait asks), median ms. */
   roundTripMs: number;
   /** ms − 2 round trips − the wallet payment's median: what paying this way adds. */
@@ -40,6 +42,7 @@ export interface ProviderPaymentResult {
   /** The wallet payment, median and p99 ms, measured in turn with both ways. */
   walletMs: number;
   walletP99: number;
+  walletRequests: Record<string, number>;
   /** Khalti's page: initiate, the payer's return, the lookup. */
   khalti: ProviderWayResult;
   /** Fonepay's dynamic QR: the QR issued, paid, the status check; the waiting left out. */
@@ -50,8 +53,10 @@ export interface ProviderPaymentResult {
 interface Way {
   /** `bhuktani provider set` after its name: the test environment's set-up pointing at the reference. */
   setup: string[];
-  /** One payment on the hosted page this way; the ms the payer's browser waited. */
-  pay(api: Client, key: string, n: number): Promise<number>;
+  /** One payment on the hosted page this way: the ms the payer's browser waited for each request. */
+  /** Names its measured requests, in order. */
+  requests: string[];
+  pay(api: Client, key: string, n: number): Promise<number[]>;
   /** One round trip to the reference, on its own, ms. */
   roundTrip(): Promise<number>;
   close(): Promise<void>;
@@ -106,18 +111,18 @@ function completedOnward(answer: Answer, what: string, refusals: string[] = []) 
   if (answer.status !== 200 || !answer.body.includes('status=Completed')) throw answeredBadly(what, answer, refusals);
 }
 
-async function walletPayment(api: Client, key: string, n: number): Promise<number> {
+async function walletPayment(api: Client, key: string, n: number): Promise<number[]> {
   const { pidx, cookie, post, ms } = await openedPayment(api, key, n, 'wallet');
-  let total = ms;
+  const steps = [ms];
   const wallet = await post(`/pay/wallet?pidx=${pidx}`, { mobile: '9800000001', mpin: '1111' });
-  total += wallet.ms;
+  steps.push(wallet.ms);
   const otpPage = await api.send('GET', String(wallet.headers.location), { headers: { cookie } });
-  total += otpPage.ms;
+  steps.push(otpPage.ms);
   const attempt = /name="attempt" value="([^"]+)"/.exec(otpPage.body)![1];
   const confirm = await post(`/pay/confirm?pidx=${pidx}`, { attempt, otp: '987654' });
-  total += confirm.ms;
+  steps.push(confirm.ms);
   if (confirm.status !== 303 || !String(confirm.headers.location).includes('status=Completed')) throw new Error(`a wallet payment answered ${confirm.status}`);
-  return total;
+  return steps;
 }
 
 /** A Khalti that answers at once: initiate gives a pidx and a payment_url; lookup says Completed. */
@@ -135,12 +140,13 @@ async function khaltiPage(): Promise<Way> {
     return [200, { pidx: body.pidx, total_amount: payment.amount, status: 'Completed', transaction_id: `T${body.pidx}`, fee: 0, refunded: false }];
   });
   return {
+    requests: ['hosted page', 'Khalti chosen', 'return'],
     setup: ['khalti', '--env', 'test', '--base-url', api.base, '--secret-key', 'test_secret_key_benchreference'],
     async pay(payer, key, n) {
       const { pidx, cookie, post, ms } = await openedPayment(payer, key, n, 'provider');
-      let total = ms;
+      const steps = [ms];
       const chosen = await post(`/pay/provider?pidx=${pidx}`, { provider: 'khalti' });
-      total += chosen.ms;
+      steps.push(chosen.ms);
       const paymentUrl = /href="([^"]+)" data-auto-follow/.exec(chosen.body)?.[1]?.replaceAll('&amp;', '&');
       if (!paymentUrl) throw answeredBadly('choosing Khalti', chosen);
       const upstreamPidx = new URL(paymentUrl).searchParams.get('pidx')!;
@@ -148,9 +154,9 @@ async function khaltiPage(): Promise<Way> {
       const back = new URL(payments.get(upstreamPidx)!.returnUrl);
       back.search = new URLSearchParams({ pidx: upstreamPidx, status: 'Completed', transaction_id: `T${upstreamPidx}` }).toString();
       const returned = await payer.send('GET', `${back.pathname}${back.search}`, { headers: { cookie } });
-      total += returned.ms;
+      steps.push(returned.ms);
       completedOnward(returned, "a Khalti payment's return");
-      return total;
+      return steps;
     },
     roundTrip: async () => (await api.post('/api/v2/epayment/lookup/', { pidx: 'benchpidx1' })).ms,
     close: api.close,
@@ -200,17 +206,18 @@ async function fonepayQr(account = FONEPAY_REFERENCE): Promise<Way> {
   });
   let lastPaid = '';
   return {
+    requests: ['hosted page', 'Fonepay QR chosen', 'QR page', 'wait', 'next page'],
     setup: ['fonepay', '--env', 'test', '--base-url', api.base, '--merchant-code', merchantCode, '--secret-key', secretKey, '--username', username, '--password', password],
     async pay(payer, key, n) {
       const { pidx, cookie, post, ms } = await openedPayment(payer, key, n, 'qr');
-      let total = ms;
+      const steps = [ms];
       const chosen = await post(`/pay/provider?pidx=${pidx}`, { provider: 'fonepay', way: 'qr' });
-      total += chosen.ms;
+      steps.push(chosen.ms);
       const qrPath = chosen.status === 303 ? String(chosen.headers.location) : '';
       const failed = (what: string, answer: Answer) => answeredBadly(what, answer, refusals);
       if (!qrPath.startsWith('/pay/qr/')) throw failed('choosing Fonepay QR', chosen);
       const page = await payer.send('GET', qrPath, { headers: { cookie } });
-      total += page.ms;
+      steps.push(page.ms);
       const waitPath = /data-wait-url="([^"]+)"/.exec(page.body)?.[1];
       if (page.status !== 200 || !waitPath) throw failed("the QR's page", page);
       // The bank app pays the QR (not measured): the attempt is the PRN the service asked the QR for.
@@ -220,17 +227,31 @@ async function fonepayQr(account = FONEPAY_REFERENCE): Promise<Way> {
       qr.paid = true;
       lastPaid = prn;
       const wait = await payer.send('GET', waitPath, { headers: { cookie, accept: 'application/json' } });
-      total += wait.ms;
+      steps.push(wait.ms);
       const next = wait.status === 200 ? (JSON.parse(wait.body) as { next?: string }).next : undefined;
       if (!next) throw failed("a paid QR's wait", wait);
       const onward = await payer.send('GET', next, { headers: { cookie } });
-      total += onward.ms;
+      steps.push(onward.ms);
       completedOnward(onward, "a paid QR's next page", refusals);
-      return total;
+      return steps;
     },
     roundTrip: async () =>
       (await api.post(`${QR_API}/thirdPartyDynamicQrGetStatus`, { prn: lastPaid, merchantCode, dataValidation: dataValidation(secretKey, [lastPaid, merchantCode]), username, password })).ms,
     close: api.close,
+  };
+}
+
+const WALLET_REQUESTS = ['hosted page', 'wallet step', 'OTP step', 'OTP'];
+
+/** A kind's payments: each one's requests in ms, the payments' totals, and each request's median. */
+function timings(requests: string[]) {
+  const payments: number[][] = [];
+  const totals = () => payments.map((steps) => steps.reduce((a, b) => a + b, 0));
+  return {
+    add: (steps: number[]) => payments.push(steps),
+    median: () => median(totals()),
+    p99: () => percentile(totals(), 99),
+    requests: () => Object.fromEntries(requests.map((name, i) => [name, median(payments.map((steps) => steps[i]))])),
   };
 }
 
@@ -243,8 +264,8 @@ export async function providerPaymentRun(service: Service, merchant: BenchMercha
       const set = await runCli(['provider', 'set', ...way.setup], serviceCliEnv());
       if (set.code !== 0) throw new Error(`provider set ${way.setup[0]} failed: ${set.stderr}`);
     }
-    const wallet: number[] = [];
-    const times = { khalti: [] as number[], fonepayQr: [] as number[] };
+    const wallet = timings(WALLET_REQUESTS);
+    const times = { khalti: timings(ways.khalti.requests), fonepayQr: timings(ways.fonepayQr.requests) };
     const trips = { khalti: [] as number[], fonepayQr: [] as number[] };
     // Warm-up, then the three kinds in turn, so all see the machine alike; one wallet payment a turn serves both ways.
     // Numbered after the measured ones: initiateBody's amount is 1000 + n % 500 paisa, and Khalti takes Rs 10 at least.
@@ -253,25 +274,30 @@ export async function providerPaymentRun(service: Service, merchant: BenchMercha
       for (const way of Object.values(ways)) await way.pay(api, merchant.testKey, n);
     }
     for (let n = 0; n < payments; n++) {
-      wallet.push(await walletPayment(api, merchant.testKey, n));
+      wallet.add(await walletPayment(api, merchant.testKey, n));
       for (const name of ['khalti', 'fonepayQr'] as const) {
-        times[name].push(await ways[name].pay(api, merchant.testKey, n));
+        times[name].add(await ways[name].pay(api, merchant.testKey, n));
         trips[name].push(await ways[name].roundTrip());
       }
     }
-    const walletMs = median(wallet);
+    const walletMs = wallet.median();
     const result = (name: keyof typeof ways): ProviderWayResult => ({
-      ms: median(times[name]),
-      p99: percentile(times[name], 99),
+      ms: times[name].median(),
+      p99: times[name].p99(),
+      requests: times[name].requests(),
       roundTripMs: median(trips[name]),
-      overheadMs: median(times[name]) - 2 * median(trips[name]) - walletMs,
+      overheadMs: times[name].median() - 2 * median(trips[name]) - walletMs,
     });
-    const measured = { warmup, payments, walletMs, walletP99: percentile(wallet, 99), khalti: result('khalti'), fonepayQr: result('fonepayQr') };
+    const measured = { warmup, payments, walletMs, walletP99: wallet.p99(), walletRequests: wallet.requests(), khalti: result('khalti'), fonepayQr: result('fonepayQr') };
     const line = (label: string, w: ProviderWayResult) => `${label} ${w.ms.toFixed(2)} ms, round trip ${w.roundTripMs.toFixed(2)} ms: overhead ${w.overheadMs.toFixed(2)} ms`;
     log(`  wallet ${walletMs.toFixed(2)} ms; ${line('Khalti', measured.khalti)}; ${line('Fonepay QR', measured.fonepayQr)}`);
+    log(`  by request: ${[['wallet', measured.walletRequests], ['Khalti', measured.khalti.requests], ['Fonepay QR', measured.fonepayQr.requests]].map(([label, r]) => `${label} ${requestList(r as Record<string, number>)}`).join('; ')}`);
     return measured;
   } finally {
     api.close();
     for (const way of Object.values(ways)) await way.close();
   }
 }
+
+/** `hosted page 6.1, wallet step 5.0, …` (ms). */
+export const requestList = (requests: Record<string, number>) => Object.entries(requests).map(([name, ms]) => `${name} ${ms.toFixed(1)}`).join(', ');

@@ -4,7 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CompletionResult } from './completion.js';
-import type { ProviderPaymentResult, ProviderWayResult } from './provider-payment.js';
+import { requestList, type ProviderPaymentResult, type ProviderWayResult } from './provider-payment.js';
 import type { HaResult } from './ha.js';
 import type { EmbeddedStart } from './embedded-start.js';
 import type { EsewaRun } from './esewa.js';
@@ -380,6 +380,13 @@ function notes(r: Results, table: Row[]): string[] {
         '',
         profileText('while the 32 payers confirm', c.profile),
       ].join('\n'),
+    );
+  }
+  const pp = r.providerPayment;
+  if ((missed('provider-payment') || missed('provider-qr')) && pp) {
+    out.push(
+      `### Payments through a provider\n\nEach request's median (ms): the wallet payment's ${requestList(pp.walletRequests)}; Khalti's ${requestList(pp.khalti.requests)}; the Fonepay QR's ${requestList(pp.fonepayQr.requests)}. ` +
+        "A QR payment is five requests of the payer's browser where a wallet payment is four and Khalti's page three: besides the two that ask the provider, the QR page (its SVG drawn on each request) and the page the wait names.",
     );
   }
   const listMissed = ['list-first', 'list-deep', 'list-first-status', 'list-deep-status', 'list-ratio', 'list-ratio-status'].some(missed);
