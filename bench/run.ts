@@ -182,7 +182,7 @@ async function main() {
         log(`  round ${round + 1}: pgbench ${p.tps.toFixed(0)} tps, latency ${p.latencyMs} ms`);
       });
     });
-    if (runs('provider')) results.providerPayment = await step('a payment through a provider against a wallet payment, end to end on the hosted page', async () =>
+    if (runs('provider')) results.providerPayment = await step("payments through a provider (Khalti's page, Fonepay's QR) against a wallet payment, end to end on the hosted page", async () =>
       providerPaymentRun(service!, await createMerchant('Bench Provider Shop', merchantId), log),
     );
     if (runs('completion')) results.verifyAfterCompletion = await step('bhuktani ledger verify (after the completion run)', ledgerVerify);
