@@ -69,7 +69,7 @@ export interface Results {
   export?: ExportRun;
   verifyFinal?: VerifyResult;
   embedded?: EmbeddedStart;
-  profiles?: { lookup?: ProfileResult; initiate?: ProfileResult };
+  profiles?: { lookup?: ProfileResult; initiate?: ProfileResult; esewaForm?: ProfileResult };
   apiStatements?: { lookup: string[]; initiate: string[] };
   statementCosts?: StatementCost[];
   lookupPlanBeforeAnalyze?: { plan: string; table: string };
@@ -327,7 +327,10 @@ function notes(r: Results, table: Row[]): string[] {
     ['esewa-form', "eSewa's form POST", r.esewa?.form, 'the INSERT route', r.esewa?.insert],
     ['esewa-status', "eSewa's status check", r.esewa?.status, 'the SELECT route', r.esewa?.select],
   ] as const) {
-    if (missed(id) && runs && refs) out.push([`### ${title}`, '', cpuBound(title, medianRun([...runs]), refName, medianRun([...refs]))].join('\n'));
+    if (missed(id) && runs && refs) {
+      const profile = id === 'esewa-form' ? [profileText("under the eSewa form's load", r.profiles?.esewaForm), profileText('under the initiate load, beside it', r.profiles?.initiate)] : [];
+      out.push([`### ${title}`, '', cpuBound(title, medianRun([...runs]), refName, medianRun([...refs])), '', ...profile].join('\n'));
+    }
   }
   // The two figures beyond the targets, explained by the same split whether or not they are reached.
   const ceiling = r.http[0];

@@ -233,8 +233,8 @@ async function main() {
       results.apiStatements = await step('statements per lookup and initiate (statement log)', () => apiStatements(apiMerchant.liveKey, lookupPidx!));
     }
 
-    if (settings.evidence && (runs('lookup') || runs('initiate'))) {
-      await step('CPU profiles of the service (lookup, initiate)', async () => {
+    if (settings.evidence && (runs('lookup') || runs('initiate') || runs('esewa'))) {
+      await step("CPU profiles of the service (lookup, initiate, eSewa's form)", async () => {
         results.profiles = {};
         if (runs('lookup')) results.profiles.lookup = await profileUnderLoad(async (s) => {
           const c = client(s.port, 8);
@@ -259,6 +259,7 @@ async function main() {
             body: () => JSON.stringify(initiateBody(i++)),
           });
         });
+        if (runs('esewa')) results.profiles.esewaForm = await profileUnderLoad((s) => esewaFormRun(s, apiMerchant.esewa.live, 99));
       });
     }
   } finally {
