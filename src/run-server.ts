@@ -35,10 +35,9 @@ export async function runServer(config: Config, store: ServerStore): Promise<voi
   building.catch(() => {}); // awaited below
   let demo: Awaited<ReturnType<typeof ensureDemoMerchant>>;
   try {
-    await store.opened;
-    await choosingOtp;
-    // Live provider credentials open only with the key that sealed them: refuse to start without it.
-    const keyProblem = await checkLiveProviderKeys(ctx);
+    // Both checks asked at once, so the store answers them back to back once open. Live provider
+    // credentials open only with the key that sealed them: refuse to start without it.
+    const [, , keyProblem] = await Promise.all([store.opened, choosingOtp, checkLiveProviderKeys(ctx)]);
     if (keyProblem) throw new ConfigError(keyProblem);
     // The demo shop's first request needs its merchant.
     demo = await ensureDemoMerchant(ctx);
