@@ -23,6 +23,9 @@ setStoreFlags();
 try {
   const config = loadConfig();
   const store = config.databaseUrl ? undefined : openStoreThread(config.dataDir, 'server');
+  // A store lost while serving (its thread stopped) cannot come back in this process: stop, and let
+  // the process manager start it again, rather than answer every request with an error.
+  void store?.lost?.then(fail);
   // The server's code, bundled beside this file (npm run build).
   const server = runCached<typeof import('./serve.js')>(join(import.meta.dirname, 'serve.cjs'));
   await server.exports.serve(config, store);

@@ -2,6 +2,7 @@
 // statements sent before it is open, transactions that commit or roll back and hold the store while
 // open, PostgreSQL's error fields, money and times as the parsers give them, and the data directory
 // locked while it is open and freed by its close.
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, inject, it } from 'vitest';
@@ -102,6 +103,31 @@ describe('closing the store', () => {
       const again = open(own.path);
       expect(await again.db.query('SELECT n FROM kept')).toEqual([{ n: 7 }]);
       await again.db.close();
+    } finally {
+      own.remove();
+    }
+  });
+});
+
+describe('a store lost while open', () => {
+  it('says so once, and every statement after it fails; a close asked for is no loss', async () => {
+    const own = tempDir('bhuktani-store-thread-lost-');
+    try {
+      // A thread that opens, then stops on its own, as one that crashed would.
+      const dying = join(own.path, 'dying-store.mjs');
+      writeFileSync(dying, "import { parentPort } from 'node:worker_threads';\nparentPort.postMessage({ id: 0, ok: true });\nsetTimeout(() => process.exit(3), 20);\n");
+      const store = openStoreThread(own.path, 'server', pathToFileURL(dying));
+      await store.opened;
+      expect((await store.lost)?.message).toContain('exit code 3');
+      await expect(store.db.query('SELECT 1')).rejects.toThrow(/stopped/);
+
+      const closed = open(join(own.path, 'closed'));
+      await closed.opened;
+      let lost = false;
+      void closed.lost?.then(() => (lost = true));
+      await closed.db.close();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(lost).toBe(false);
     } finally {
       own.remove();
     }

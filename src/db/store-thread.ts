@@ -36,13 +36,19 @@ function errorOf(fields: Record<string, unknown>): Error {
 export interface ServerStore {
   db: Db;
   opened: Promise<void>;
+  /** Settles if the store's thread stops before `db.close()` asked it to: nothing can be stored any more. */
+  lost?: Promise<Error>;
 }
 
 export function openStoreThread(dataDir: string, holder: string, code: URL = WORKER): ServerStore {
   const worker = new Worker(code, { workerData: { dataDir, holder } });
   const waiting = new Map<number, { resolve: (answer: StoreAnswer & { ok: true }) => void; reject: (error: Error) => void }>();
   let stopped: Error | undefined;
+  let closing = false;
+  let lose!: (error: Error) => void;
+  const lost = new Promise<Error>((resolve) => (lose = resolve));
   const stop = (error: Error) => {
+    if (!closing && !stopped) lose(error);
     stopped ??= error;
     for (const { reject } of waiting.values()) reject(stopped);
     waiting.clear();
@@ -99,9 +105,10 @@ export function openStoreThread(dataDir: string, holder: string, code: URL = WOR
         return result;
       }),
     close: async () => {
+      closing = true;
       if (!stopped) await send({ op: 'close' });
       await worker.terminate();
     },
   };
-  return { db, opened };
+  return { db, opened, lost };
 }
