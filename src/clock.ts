@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 
 /** Time is injected so tests can move it instead of sleeping. */
 export interface Clock {
@@ -40,12 +40,28 @@ function alphanumeric(bytes: number): string {
   const length = Math.ceil((bytes * 8) / Math.log2(ALPHABET.length));
   let id = '';
   while (id.length < length) {
-    for (const byte of randomBytes(length + 8)) {
-      if (byte < UNBIASED_BELOW) id += ALPHABET[byte % ALPHABET.length];
-      if (id.length === length) break;
-    }
+    const byte = nextRandomByte();
+    if (byte < UNBIASED_BELOW) id += ALPHABET[byte % ALPHABET.length];
   }
   return id;
+}
+
+/*
+ * Random bytes from the CSPRNG 4 KiB at a time, each handed out once, as Node's randomUUID keeps its
+ * own: a call to randomBytes costs about 8 µs here whatever its size (a tenth of an initiate's CPU in
+ * the service's profile), 4 KiB about as much. The pool never leaves this module.
+ */
+const pool = Buffer.alloc(4096);
+let taken = pool.length;
+
+function nextRandomByte(): number {
+  if (taken === pool.length) {
+    randomFillSync(pool);
+    taken = 0;
+  }
+  const byte = pool[taken];
+  pool[taken++] = 0;
+  return byte;
 }
 
 export const cryptoIds: IdSource = { random: alphanumeric };
