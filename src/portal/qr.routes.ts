@@ -1,15 +1,17 @@
 // The hosted page's QR way (Fonepay's dynamic QR): the QR page of an attempt, and the address its
 // script asks which page comes next. Each answer asks the provider first when it is the request's
-// turn (provider-payments/qr-wait.ts); a QR paid, declined or decided otherwise goes on through the
-// provider's return address (…/<attempt>/qr), which shows what came of it, as for any return.
+// turn (provider-payments/qr-wait.ts); a QR paid goes straight on to the merchant, one declined or
+// decided otherwise through the provider's return address (…/<attempt>/qr), which shows what came of it.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
-import { returnOrigins } from '../doors/return-address.js';
+import { returnAddress, returnOrigins } from '../doors/return-address.js';
 import { setPageHeaders } from '../http/page-headers.js';
 import { payerSpeech } from '../language/payer-speech.js';
 import { effectiveStatus } from '../payments/payment.js';
 import { paymentPath } from '../payments/payment-url.js';
+import type { Attempt } from '../provider-payments/attempt-state-machine.js';
 import { askAboutQr, findQrAttempt } from '../provider-payments/qr-wait.js';
+import { settledReturn } from '../provider-payments/return-from-provider.js';
 import { findProviderSetup } from '../providers/provider-setup.js';
 import { descriptorOf } from '../providers/registry.js';
 import { findCheckout } from './checkout-store.js';
@@ -17,6 +19,16 @@ import { qrPage } from './qr-page.js';
 
 /** `notFound`: the hosted page's own not-found page. */
 export function registerQrRoutes(app: FastifyInstance, ctx: AppContext, notFound: (request: FastifyRequest, reply: FastifyReply) => unknown) {
+  /**
+   * Where an ended QR attempt leads: paid (or held on the provider's unknown answer), straight on to the
+   * merchant, as the provider's return address would send the payer; anything else through that
+   * address, which shows what came of it.
+   */
+  async function afterQr(attempt: Attempt): Promise<string> {
+    const settled = await settledReturn(ctx, attempt);
+    return settled.kind === 'merchant' ? returnAddress(ctx, settled.back) : `/pay/return/${attempt.provider}/${attempt.idx}/qr`;
+  }
+
   /** The attempt and its payment, and the page that follows the QR page when there is one. */
   async function load(request: FastifyRequest, ask: boolean) {
     const found = await findQrAttempt(ctx, (request.params as { idx: string }).idx);
@@ -25,7 +37,7 @@ export function registerQrRoutes(app: FastifyInstance, ctx: AppContext, notFound
     const attempt = ask ? await askAboutQr(ctx, found) : found;
     const next =
       attempt.state !== 'Started'
-        ? `/pay/return/${attempt.provider}/${attempt.idx}/qr`
+        ? await afterQr(attempt)
         : effectiveStatus(checkout.payment, ctx.clock.now()) !== 'Initiated'
           ? paymentPath(checkout.payment.pidx)
           : undefined;

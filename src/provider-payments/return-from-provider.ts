@@ -7,6 +7,7 @@ import type { AppContext } from '../context.js';
 import { findPayment } from '../payments/payment-store.js';
 import { returnStatusOf, type PayerReturn } from '../payments/return-status.js';
 import type { PayerErrorCode } from '../payments/payer-error.js';
+import type { Attempt } from './attempt-state-machine.js';
 import { findAttempt, setProviderReference } from './attempt-store.js';
 import { measuredConnector } from './measured-connector.js';
 import { descriptorOf, type ProviderName } from '../providers/registry.js';
@@ -30,15 +31,18 @@ async function onwards(ctx: AppContext, pidx: string, notice?: PayerErrorCode): 
   return { kind: 'hosted-page', pidx, notice };
 }
 
+/** Where an attempt that has ended leads the payer: what came of it. */
+export function settledReturn(ctx: AppContext, attempt: Pick<Attempt, 'state' | 'pidx'>): Promise<ReturnResult> {
+  const notice = attempt.state === 'Failed' ? 'provider_not_paid' : attempt.state === 'Surplus' ? 'provider_surplus' : undefined;
+  return onwards(ctx, attempt.pidx, notice);
+}
+
 export async function returnFromProvider(ctx: AppContext, name: ProviderName, path: string[], query: Record<string, string>): Promise<ReturnResult> {
   const idx = descriptorOf(name).returnedAttempt(path, query);
   const attempt = idx && ATTEMPT.test(idx) ? await findAttempt(ctx.db, idx) : undefined;
   if (!attempt || attempt.provider !== name) return { kind: 'not-found' };
-  if (attempt.state !== 'Started') {
-    // Settled or asked about already (a reload, a replayed return): show what came of it.
-    const notice = attempt.state === 'Failed' ? 'provider_not_paid' : attempt.state === 'Surplus' ? 'provider_surplus' : undefined;
-    return onwards(ctx, attempt.pidx, notice);
-  }
+  // Settled or asked about already (a reload, a replayed return): show what came of it.
+  if (attempt.state !== 'Started') return settledReturn(ctx, attempt);
   const setup = await findProviderSetup(ctx, name, attempt.environment);
   if (!setup) return onwards(ctx, attempt.pidx, 'provider_unavailable');
   const connector = measuredConnector(ctx, setup);

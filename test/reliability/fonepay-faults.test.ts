@@ -151,6 +151,8 @@ async function waitOn(browser: Browser, qrPage: string, polls = POLLS): Promise<
       next = waited.status === 200 ? (JSON.parse(waited.body) as { next?: string }).next : undefined;
     } else next = (await browser.get(`${qrPage}?ask=1`)).location;
     if (next) {
+      // Paid: straight to the merchant's return_url, which is not ours to fetch; else our page of what came of it.
+      if (!next.startsWith(h.t.ctx.config.publicUrl) && /^https?:/.test(next)) return;
       await browser.get(next);
       return;
     }
