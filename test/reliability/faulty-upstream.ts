@@ -40,6 +40,11 @@ export interface FaultyUpstream {
   /** SIGKILL: the upstream dies mid-payment. */
   kill(): Promise<void>;
   start(): Promise<void>;
+  /**
+   * The payer's browser follows the provider's return `back` (an address of the downstream). With
+   * `killFirst`, paid upstream, the upstream dies before the downstream asks it and comes back after.
+   */
+  comeBack(browser: { get(path: string): Promise<unknown> }, back: string, options: { killFirst: boolean }): Promise<void>;
   /** Stops the upstream, proves its ledger with its CLI, starts it again (unless told): the CLI's answer. */
   verifyLedger(options?: { startAgain: boolean }): Promise<{ code: number | null; output: string }>;
   close(): Promise<void>;
@@ -69,6 +74,11 @@ export async function startFaultyUpstream(options: { random: () => number; forge
     start,
     kill: async () => {
       await upstream?.kill();
+    },
+    async comeBack(browser, back, { killFirst }) {
+      if (killFirst) await upstream?.kill();
+      await browser.get(back.replace(t.ctx.config.publicUrl, ''));
+      if (killFirst) await start();
     },
     async verifyLedger({ startAgain } = { startAgain: true }) {
       await upstream?.terminate();

@@ -121,14 +121,8 @@ async function webPayer(plan: WebPlan): Promise<string> {
     return pidx;
   }
   const back = await checkout(checkoutUrl, plan === 'cancel' ? 'canceled' : 'paid');
-  if (plan === 'killed-mid-payment') {
-    // Paid at Fonepay; Fonepay is gone when Bhuktani asks it, and comes back later.
-    await h.kill();
-    await browser.get(local(back));
-    await h.start();
-    return pidx;
-  }
-  await browser.get(local(back));
+  // Killed mid-payment: paid at Fonepay, Fonepay is gone when Bhuktani asks it, and comes back later.
+  await h.comeBack(browser, back, { killFirst: plan === 'killed-mid-payment' });
   return pidx;
 }
 

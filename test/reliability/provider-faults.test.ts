@@ -72,14 +72,8 @@ async function payer(plan: Plan): Promise<string> {
   }
   const back = await payUpstream(paymentUrl, 'pay');
   if (plan === 'pay-and-leave') return pidx;
-  if (plan === 'killed-mid-payment') {
-    // Paid upstream; the upstream dies before Bhuktani asks it, and comes back later.
-    await h.kill();
-    await browser.get(local(back));
-    await h.start();
-    return pidx;
-  }
-  await browser.get(local(back));
+  // Killed mid-payment: paid upstream, the upstream dies before Bhuktani asks it, and comes back later.
+  await h.comeBack(browser, back, { killFirst: plan === 'killed-mid-payment' });
   return pidx;
 }
 
