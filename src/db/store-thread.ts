@@ -27,11 +27,6 @@ function errorOf(fields: Record<string, unknown>): Error {
   return Object.assign(error, rest);
 }
 
-/**
- * Starts the store's thread on `dataDir` (locked, seeded, opened, migrated there) and gives its Db at
- * once: statements sent before the store is open wait for it, and fail with the open's error if it
- * cannot open. `opened` settles with the open. `code`: the thread's compiled code (the tests compile it).
- */
 /** A store the server may use at once, and when it is open. */
 export interface ServerStore {
   db: Db;
@@ -40,6 +35,11 @@ export interface ServerStore {
   lost?: Promise<Error>;
 }
 
+/**
+ * Starts the store's thread on `dataDir` (locked, seeded, opened, migrated there) and gives its Db at
+ * once: statements sent before the store is open wait for it, and fail with the open's error if it
+ * cannot open. `opened` settles with the open. `code`: the thread's compiled code (the tests compile it).
+ */
 export function openStoreThread(dataDir: string, holder: string, code: URL = WORKER): ServerStore {
   const worker = new Worker(code, { workerData: { dataDir, holder } });
   const waiting = new Map<number, { resolve: (answer: StoreAnswer & { ok: true }) => void; reject: (error: Error) => void }>();
