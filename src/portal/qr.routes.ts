@@ -10,11 +10,11 @@ import { payerSpeech } from '../language/payer-speech.js';
 import { effectiveStatus } from '../payments/payment.js';
 import { paymentPath } from '../payments/payment-url.js';
 import type { Attempt } from '../provider-payments/attempt-state-machine.js';
-import { askAboutQr, findQrAttempt } from '../provider-payments/qr-wait.js';
+import { askAboutQr, findQrAttempt, type QrAttempt } from '../provider-payments/qr-wait.js';
 import { settledReturn } from '../provider-payments/return-from-provider.js';
 import { findProviderSetup } from '../providers/provider-setup.js';
 import { descriptorOf } from '../providers/registry.js';
-import { findCheckout } from './checkout-store.js';
+import { findCheckout, type Checkout } from './checkout-store.js';
 import { qrPage } from './qr-page.js';
 
 /** `notFound`: the hosted page's own not-found page. */
@@ -29,31 +29,34 @@ export function registerQrRoutes(app: FastifyInstance, ctx: AppContext, notFound
     return settled.kind === 'merchant' ? returnAddress(ctx, settled.back) : `/pay/return/${attempt.provider}/${attempt.idx}/qr`;
   }
 
-  /** The attempt and its payment, and the page that follows the QR page when there is one. */
-  async function load(request: FastifyRequest, ask: boolean) {
-    const found = await findQrAttempt(ctx, (request.params as { idx: string }).idx);
-    const checkout = found && (await findCheckout(ctx.db, found.pidx));
-    if (!found || !checkout) return undefined;
-    const attempt = ask ? await askAboutQr(ctx, found) : found;
-    const next =
-      attempt.state !== 'Started'
-        ? await afterQr(attempt)
-        : effectiveStatus(checkout.payment, ctx.clock.now()) !== 'Initiated'
-          ? paymentPath(checkout.payment.pidx)
-          : undefined;
-    return { qrMessage: found.qrMessage, attempt, checkout, next };
+  /**
+   * The page that follows the QR page when there is one (`next`); otherwise the attempt and its
+   * payment, to show the QR again. `ask`: the provider is asked first when it is this request's turn.
+   */
+  async function load(request: FastifyRequest, ask: boolean): Promise<{ next: string } | { next?: undefined; attempt: QrAttempt; checkout: Checkout } | undefined> {
+    const idx = (request.params as { idx: string }).idx;
+    const asked = ask ? await askAboutQr(ctx, idx) : undefined;
+    // Paid now: the payment the settlement moved goes straight on to the merchant.
+    if (asked?.settled?.kind === 'completed') return { next: await returnAddress(ctx, { payment: asked.settled.payment, status: 'Completed' }) };
+    const attempt = asked && !asked.settled ? asked.attempt : await findQrAttempt(ctx, idx);
+    if (!attempt) return undefined;
+    if (attempt.state !== 'Started') return { next: await afterQr(attempt) };
+    const checkout = await findCheckout(ctx.db, attempt.pidx);
+    if (!checkout) return undefined;
+    if (effectiveStatus(checkout.payment, ctx.clock.now()) !== 'Initiated') return { next: paymentPath(checkout.payment.pidx) };
+    return { attempt, checkout };
   }
 
   app.get('/pay/qr/:idx', async (request, reply) => {
     const asked = (request.query as Record<string, unknown>).ask === '1';
     const loaded = await load(request, asked);
     if (!loaded) return notFound(request, reply);
-    if (loaded.next) return reply.code(303).redirect(loaded.next);
+    if (loaded.next !== undefined) return reply.code(303).redirect(loaded.next);
     const { payment, merchant } = loaded.checkout;
     const setup = await findProviderSetup(ctx, loaded.attempt.provider, payment.environment);
-    const sandboxBankApp = setup?.sandbox ? `${ctx.config.publicUrl}/sandbox/${loaded.attempt.provider}/bank-app?qr=${encodeURIComponent(loaded.qrMessage)}` : undefined;
+    const sandboxBankApp = setup?.sandbox ? `${ctx.config.publicUrl}/sandbox/${loaded.attempt.provider}/bank-app?qr=${encodeURIComponent(loaded.attempt.qrMessage)}` : undefined;
     const way = descriptorOf(loaded.attempt.provider).qr!.label;
-    const page = await qrPage({ speech: payerSpeech(request), back: request.url, payment, way, businessName: merchant.name, attemptIdx: loaded.attempt.idx, qrMessage: loaded.qrMessage, notYet: asked, sandboxBankApp });
+    const page = await qrPage({ speech: payerSpeech(request), back: request.url, payment, way, businessName: merchant.name, attemptIdx: loaded.attempt.idx, qrMessage: loaded.attempt.qrMessage, notYet: asked, sandboxBankApp });
     return setPageHeaders(reply, { formActionOrigins: returnOrigins(payment) }).type('text/html; charset=utf-8').send(page.value);
   });
 
@@ -61,6 +64,6 @@ export function registerQrRoutes(app: FastifyInstance, ctx: AppContext, notFound
   app.get('/pay/qr/:idx/wait', async (request, reply) => {
     const loaded = await load(request, true);
     if (!loaded) return reply.code(404).send({ error: 'not_found' });
-    return reply.header('cache-control', 'no-store').send(loaded.next ? { next: loaded.next } : { waiting: true });
+    return reply.header('cache-control', 'no-store').send(loaded.next !== undefined ? { next: loaded.next } : { waiting: true });
   });
 }

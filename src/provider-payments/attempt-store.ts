@@ -65,6 +65,23 @@ export async function leaseDueAttempts(db: Queryable, now: Date, leaseUntil: Dat
   );
 }
 
+/**
+ * The started attempt `idx`, leased until `leaseUntil` unless another request or instance holds it
+ * (its lease still running at `now`): undefined when it is not this request's turn.
+ */
+export async function leaseStartedAttempt(db: Queryable, idx: string, now: Date, leaseUntil: Date): Promise<Attempt | undefined> {
+  const [row] = await db.query<Attempt>(
+    `UPDATE provider_attempts SET lease_until = $2 WHERE idx = $1 AND state = 'Started' AND (lease_until IS NULL OR lease_until <= $3) RETURNING ${attemptColumns}`,
+    [idx, leaseUntil, now],
+  );
+  return row;
+}
+
+/** The started attempt's lease ends at `until` (now, to give it back). */
+export async function leaseAttemptUntil(db: Queryable, id: number, until: Date): Promise<void> {
+  await db.query(`UPDATE provider_attempts SET lease_until = $2 WHERE id = $1 AND state = 'Started'`, [id, until]);
+}
+
 /** The attempt was asked about and stays as it is: counted, asked again at `nextCheckAt`, its lease given back. */
 export async function recordCheck(db: Queryable, id: number, answer: string, nextCheckAt: Date): Promise<void> {
   await db.query('UPDATE provider_attempts SET checks = checks + 1, last_answer = $2, next_check_at = $3, lease_until = NULL WHERE id = $1', [id, answer.slice(0, 500), nextCheckAt]);

@@ -7,53 +7,58 @@ import type { AppContext } from '../context.js';
 import { findProviderSetup } from '../providers/provider-setup.js';
 import { descriptorOf } from '../providers/registry.js';
 import type { Attempt } from './attempt-state-machine.js';
-import { findAttempt } from './attempt-store.js';
+import { findAttempt, leaseAttemptUntil, leaseStartedAttempt } from './attempt-store.js';
 import { measuredConnector } from './measured-connector.js';
-import { settleAttempt } from './settle-attempt.js';
+import { settleAttempt, type Settled } from './settle-attempt.js';
 
 const ASK_EVERY_MS = 2000;
+const ATTEMPT = /^[A-Za-z0-9]{1,40}$/;
 
 /** Where the QR page of an attempt is, and where its wait is asked about. */
 export const qrPagePath = (attemptIdx: string) => `/pay/qr/${encodeURIComponent(attemptIdx)}`;
 export const qrWaitPath = (attemptIdx: string) => `${qrPagePath(attemptIdx)}/wait`;
 
-/** The attempt `idx` when it went the QR way, with the QR message it shows. */
-export async function findQrAttempt(ctx: AppContext, idx: string): Promise<(Attempt & { qrMessage: string }) | undefined> {
-  const attempt = /^[A-Za-z0-9]{1,40}$/.test(idx) ? await findAttempt(ctx.db, idx) : undefined;
+export type QrAttempt = Attempt & { qrMessage: string };
+
+/** The attempt with the QR message it shows, when it went the QR way. */
+function withQr(attempt: Attempt | undefined): QrAttempt | undefined {
   const qrMessage = attempt && descriptorOf(attempt.provider).qr?.messageOf(attempt.provider_reference);
   return attempt && qrMessage ? { ...attempt, qrMessage } : undefined;
 }
 
+/** The attempt `idx` when it went the QR way, with the QR message it shows. */
+export async function findQrAttempt(ctx: AppContext, idx: string): Promise<QrAttempt | undefined> {
+  return ATTEMPT.test(idx) ? withQr(await findAttempt(ctx.db, idx)) : undefined;
+}
+
 /**
- * This request's turn to ask the provider about the attempt, unless another request or instance
- * holds it: held for as long as the provider may take to answer, then ASK_EVERY_MS after the answer.
+ * The QR attempt `idx`, after asking the provider whether it is paid when it is this request's turn:
+ * the attempt as read before, and what its settlement made of a final answer. The turn is claimed in
+ * the store for as long as the provider may take to answer, then ASK_EVERY_MS after the answer.
+ * "Not yet" changes nothing; an unknown answer is counted as the reconciliation job counts it (the
+ * payer keeps waiting, the payment is not held).
  */
-async function claimQuestion(ctx: AppContext, attempt: Attempt): Promise<boolean> {
+export async function askAboutQr(ctx: AppContext, idx: string): Promise<{ attempt: QrAttempt; settled?: Settled } | undefined> {
+  if (!ATTEMPT.test(idx)) return undefined;
   const now = ctx.clock.now();
-  const until = new Date(now.getTime() + ctx.config.providerTimeoutMs + ASK_EVERY_MS);
-  const rows = await ctx.db.query(`UPDATE provider_attempts SET lease_until = $2 WHERE id = $1 AND state = 'Started' AND (lease_until IS NULL OR lease_until <= $3) RETURNING id`, [attempt.id, until, now]);
-  return rows.length > 0;
-}
-
-/** The next question no sooner than ASK_EVERY_MS from now. */
-async function askAgainIn(ctx: AppContext, attempt: Attempt): Promise<void> {
-  await ctx.db.query(`UPDATE provider_attempts SET lease_until = $2 WHERE id = $1 AND state = 'Started'`, [attempt.id, new Date(ctx.clock.now().getTime() + ASK_EVERY_MS)]);
-}
-
-/**
- * Asks the provider whether the QR is paid, when it is this request's turn, and settles the attempt
- * on a final answer. "Not yet" changes nothing; an unknown answer is counted as the reconciliation
- * job counts it (the payer keeps waiting, the payment is not held). The attempt as it is now.
- */
-export async function askAboutQr(ctx: AppContext, attempt: Attempt): Promise<Attempt> {
-  if (attempt.state !== 'Started' || !(await claimQuestion(ctx, attempt))) return attempt;
+  const claimed = await leaseStartedAttempt(ctx.db, idx, now, new Date(now.getTime() + ctx.config.providerTimeoutMs + ASK_EVERY_MS));
+  // Settled, or another request's turn: the attempt as it is.
+  if (!claimed) {
+    const attempt = withQr(await findAttempt(ctx.db, idx));
+    return attempt && { attempt };
+  }
+  const attempt = withQr(claimed);
+  if (!attempt) {
+    // Not a QR attempt: its turn given back at once, for the reconciliation job.
+    await leaseAttemptUntil(ctx.db, claimed.id, now);
+    return undefined;
+  }
   const setup = await findProviderSetup(ctx, attempt.provider, attempt.environment);
-  if (!setup) return attempt;
+  if (!setup) return { attempt };
   const answer = await measuredConnector(ctx, setup).status({ idx: attempt.idx, amount: attempt.amount, environment: attempt.environment, providerReference: attempt.provider_reference, createdAt: attempt.created_at });
   if (answer.kind === 'open') {
-    await askAgainIn(ctx, attempt);
-    return attempt;
+    await leaseAttemptUntil(ctx.db, attempt.id, new Date(ctx.clock.now().getTime() + ASK_EVERY_MS));
+    return { attempt };
   }
-  await settleAttempt(ctx, attempt, answer, { payerBack: answer.kind === 'paid' });
-  return (await findAttempt(ctx.db, attempt.idx)) ?? attempt;
+  return { attempt, settled: await settleAttempt(ctx, attempt, answer, { payerBack: answer.kind === 'paid' }) };
 }

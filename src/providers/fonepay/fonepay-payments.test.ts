@@ -173,5 +173,15 @@ describe('the Fonepay QR', () => {
   it('a QR page of no attempt, or of a web checkout, is not found', async () => {
     expect((await t.app.inject({ method: 'GET', url: '/pay/qr/NoSuchAttempt1' })).statusCode).toBe(404);
     expect((await t.app.inject({ method: 'GET', url: '/pay/qr/%3Cscript%3E/wait' })).statusCode).toBe(404);
+    // A web checkout's attempt: no QR page, and its wait takes no turn from the reconciliation job.
+    const pidx = await initiate();
+    const payer = providerPayer(t.app);
+    await payer.browser.open(pidx);
+    await payer.browser.post(stepAction('provider', pidx), { provider: 'fonepay' });
+    const [attempt] = await t.db.query<{ idx: string }>('SELECT idx FROM provider_attempts WHERE pidx = $1', [pidx]);
+    expect((await t.app.inject({ method: 'GET', url: `/pay/qr/${attempt.idx}` })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'GET', url: `/pay/qr/${attempt.idx}/wait` })).statusCode).toBe(404);
+    const [after] = await t.db.query<{ lease_until: Date | null }>('SELECT lease_until FROM provider_attempts WHERE idx = $1', [attempt.idx]);
+    expect(after.lease_until === null || after.lease_until <= t.clock.now()).toBe(true);
   });
 });
