@@ -11,7 +11,7 @@ import { connectipsConnector } from '../providers/connectips/connectips-connecto
 import { validationAnswer } from '../providers/connectips/transformers.js';
 import { initiated, lookupAnswer } from '../providers/khalti/transformers.js';
 import { statusAnswer } from '../providers/esewa/transformers.js';
-import { fetchTransport, MAX_ANSWER_BYTES } from '../providers/provider-http.js';
+import { networkTransport, MAX_ANSWER_BYTES } from '../providers/provider-http.js';
 import type { ProviderSetup } from '../providers/provider-setup.js';
 
 let server: Server;
@@ -62,32 +62,32 @@ describe('the transport refuses what is not a provider’s answer', () => {
     ['garbage', /not valid JSON/],
     ['error', /answered 500/],
   ])('an answer of kind %s is unknown, never paid', async (path, reason) => {
-    const answer = await khaltiConnector(khaltiAt(path), fetchTransport(2000)).status(attempt);
+    const answer = await khaltiConnector(khaltiAt(path), networkTransport(2000)).status(attempt);
     expect(answer).toMatchObject({ kind: 'unknown', fault: true });
     expect(answer.detail).toMatch(reason);
   });
 
   it('cuts off a body of 100 MB at 1 MB without reading it', async () => {
     const started = process.memoryUsage().rss;
-    const answer = await khaltiConnector(khaltiAt('huge'), fetchTransport(10_000)).status(attempt);
+    const answer = await khaltiConnector(khaltiAt('huge'), networkTransport(10_000)).status(attempt);
     expect(answer).toMatchObject({ kind: 'unknown', fault: true, detail: expect.stringMatching(new RegExp(`over ${MAX_ANSWER_BYTES}`)) });
     expect(process.memoryUsage().rss - started).toBeLessThan(60 * 1024 * 1024);
   });
 
   it('gives up on an answer that never ends, at the timeout', async () => {
     const t0 = Date.now();
-    const answer = await khaltiConnector(khaltiAt('endless'), fetchTransport(400)).status(attempt);
+    const answer = await khaltiConnector(khaltiAt('endless'), networkTransport(400)).status(attempt);
     expect(answer).toMatchObject({ kind: 'unknown', fault: true, detail: 'no answer within 400 ms' });
     expect(Date.now() - t0).toBeLessThan(3000);
   });
 
   it('takes a right answer as paid', async () => {
-    expect(await khaltiConnector(khaltiAt('paid'), fetchTransport(2000)).status(attempt)).toMatchObject({ kind: 'paid', transactionId: 'T1' });
+    expect(await khaltiConnector(khaltiAt('paid'), networkTransport(2000)).status(attempt)).toMatchObject({ kind: 'paid', transactionId: 'T1' });
   });
 
   it('refuses to start when the provider does not answer, so the payer is offered the others', async () => {
     const setup = { ...khaltiAt('error'), settings: { base_url: 'http://127.0.0.1:9' } };
-    await expect(khaltiConnector(setup, fetchTransport(500)).start({ ...attempt, pidx: 'x', orderName: 'o', merchantName: 'm', websiteUrl: 'https://shop.example.com', customer: null, returnUrl: () => 'https://b.example.com/r' })).rejects.toThrow(/no answer/);
+    await expect(khaltiConnector(setup, networkTransport(500)).start({ ...attempt, pidx: 'x', orderName: 'o', merchantName: 'm', websiteUrl: 'https://shop.example.com', customer: null, returnUrl: () => 'https://b.example.com/r' })).rejects.toThrow(/no answer/);
   });
 });
 
@@ -137,7 +137,7 @@ describe('an answer about another payment is not this one’s', () => {
 });
 
 describe('a returning browser’s claims', () => {
-  const esewa = esewaConnector({ name: 'esewa', environment: 'test', enabled: true, sandbox: false, settings: { form_url: 'x', status_url: 'y', product_code: 'EPAYTEST' }, credentials: { secret_key: 'secret' } }, fetchTransport(100));
+  const esewa = esewaConnector({ name: 'esewa', environment: 'test', enabled: true, sandbox: false, settings: { form_url: 'x', status_url: 'y', product_code: 'EPAYTEST' }, credentials: { secret_key: 'secret' } }, networkTransport(100));
   const data = (fields: Record<string, string>, key = 'secret') => {
     const names = 'transaction_code,status,total_amount,transaction_uuid,product_code,signed_field_names';
     const all = { ...fields, signed_field_names: names };
@@ -155,7 +155,7 @@ describe('a returning browser’s claims', () => {
   it('eSewa’s data with an amount written as a JSON number holds its signature over the number as eSewa wrote it', () => {
     // eSewa's published example (developer.esewa.com.np, Epay-V2, "After Successful Payment"), its
     // test secret key and product code: the body carries 1000.0 as a number, signed as `total_amount=1000.0`.
-    const published = esewaConnector({ name: 'esewa', environment: 'test', enabled: true, sandbox: false, settings: { form_url: 'x', status_url: 'y', product_code: 'EPAYTEST' }, credentials: { secret_key: '8gBm/:&EnhH.1/q' } }, fetchTransport(100));
+    const published = esewaConnector({ name: 'esewa', environment: 'test', enabled: true, sandbox: false, settings: { form_url: 'x', status_url: 'y', product_code: 'EPAYTEST' }, credentials: { secret_key: '8gBm/:&EnhH.1/q' } }, networkTransport(100));
     const body = `{"transaction_code":"000AWEO","status":"COMPLETE","total_amount":1000.0,"transaction_uuid":"250610-162413","product_code":"EPAYTEST","signed_field_names":"transaction_code,status,total_amount,transaction_uuid,product_code,signed_field_names","signature":"62GcfZTmVkzhtUeh+QJ1AqiJrjoWWGof3U+eTPTZ7fA="}`;
     const data = Buffer.from(body).toString('base64');
     expect(published.readReturn(['250610-162413', 'success'], { data }).claim).toBe('paid');
@@ -165,7 +165,7 @@ describe('a returning browser’s claims', () => {
   });
 
   it('connectIPS names the attempt by TXNID only', () => {
-    const connectips = connectipsConnector({ name: 'connectips', environment: 'test', enabled: true, sandbox: false, settings: {}, credentials: {} }, fetchTransport(100));
+    const connectips = connectipsConnector({ name: 'connectips', environment: 'test', enabled: true, sandbox: false, settings: {}, credentials: {} }, networkTransport(100));
     expect(connectips.readReturn(['success'], { TXNID: 'A1' })).toEqual({ attemptIdx: 'A1', claim: 'paid' });
   });
 });

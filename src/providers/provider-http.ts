@@ -4,6 +4,8 @@
 // TransportError, which the connectors turn into an unknown outcome. Calls to the sandbox's
 // simulators of the same app go to it in process, so the sandbox works whatever PUBLIC_URL is.
 import type { FastifyInstance } from 'fastify';
+import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 
 export interface HttpRequest {
   url: string;
@@ -24,40 +26,60 @@ export class TransportError extends Error {}
 
 export const MAX_ANSWER_BYTES = 1_000_000;
 
-async function readLimited(response: Response): Promise<string> {
-  const declared = Number(response.headers.get('content-length') ?? '0');
-  if (declared > MAX_ANSWER_BYTES) throw new TransportError(`answer of ${declared} bytes refused`);
-  const reader = response.body?.getReader();
-  if (!reader) return '';
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_ANSWER_BYTES) {
-      await reader.cancel();
-      throw new TransportError(`answer over ${MAX_ANSWER_BYTES} bytes refused`);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
+// Connections kept alive between calls, as a browser keeps them; an idle one is closed after 4 s,
+// before a server's usual 5 s would close it under a request.
+const agents: Record<string, HttpAgent> = { 'http:': new HttpAgent({ keepAlive: true, timeout: 4000 }), 'https:': new HttpsAgent({ keepAlive: true, timeout: 4000 }) };
 
-/** fetch, with the whole exchange (the body's last byte included) bounded by `timeoutMs`. */
-export function fetchTransport(timeoutMs: number): Transport {
-  return async (request) => {
-    const signal = AbortSignal.timeout(timeoutMs);
-    try {
-      const response = await fetch(request.url, { method: request.method, headers: request.headers, body: request.body, signal, redirect: 'manual' });
-      const text = await readLimited(response);
-      return { status: response.status, contentType: response.headers.get('content-type') ?? '', text };
-    } catch (error) {
-      if (error instanceof TransportError) throw error;
-      const reason = signal.aborted ? `no answer within ${timeoutMs} ms` : `no answer (${(error as Error).cause ? String((error as { cause: { code?: string } }).cause.code ?? (error as Error).message) : (error as Error).message})`;
-      throw new TransportError(reason);
-    }
-  };
+const reasonOf = (error: Error) => `no answer (${(error as NodeJS.ErrnoException).code ?? error.message})`;
+
+/**
+ * A call over node:http(s), with the whole exchange (the body's last byte included) bounded by
+ * `timeoutMs`; redirects are not followed. (fetch did the same at about six times the CPU per call:
+ * 0.31 ms against 0.05 ms on loopback here.)
+ */
+export function networkTransport(timeoutMs: number): Transport {
+  return (request) =>
+    new Promise<HttpAnswer>((resolve, reject) => {
+      const url = URL.canParse(request.url) ? new URL(request.url) : undefined;
+      const agent = url && agents[url.protocol];
+      if (!url || !agent) return reject(new TransportError(`no answer (${request.url.slice(0, 40)} is no http(s) address)`));
+      const body = request.body === undefined ? undefined : Buffer.from(request.body);
+      const headers = { accept: '*/*', 'user-agent': 'Bhuktani', ...request.headers, ...(body ? { 'content-length': String(body.byteLength) } : {}) };
+      let outgoing: ClientRequest | undefined;
+      const fail = (reason: string) => {
+        clearTimeout(timer);
+        outgoing?.destroy();
+        reject(new TransportError(reason));
+      };
+      const timer = setTimeout(() => fail(`no answer within ${timeoutMs} ms`), timeoutMs);
+      const answered = (response: IncomingMessage) => {
+        const declared = Number(response.headers['content-length'] ?? '0');
+        if (declared > MAX_ANSWER_BYTES) return fail(`answer of ${declared} bytes refused`);
+        const chunks: Buffer[] = [];
+        let size = 0;
+        response.on('data', (chunk: Buffer) => {
+          size += chunk.byteLength;
+          if (size > MAX_ANSWER_BYTES) return fail(`answer over ${MAX_ANSWER_BYTES} bytes refused`);
+          chunks.push(chunk);
+        });
+        response.on('end', () => {
+          clearTimeout(timer);
+          resolve({ status: response.statusCode ?? 0, contentType: String(response.headers['content-type'] ?? ''), text: Buffer.concat(chunks).toString('utf8') });
+        });
+        response.on('error', (error) => fail(reasonOf(error)));
+        response.on('close', () => {
+          if (!response.complete) fail('no answer (cut off)');
+        });
+      };
+      try {
+        outgoing = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, { method: request.method, agent, headers }, answered);
+      } catch (error) {
+        // A header Node refuses to send (a line break in a value, say): nothing left this instance.
+        return fail(reasonOf(error as Error));
+      }
+      outgoing.on('error', (error) => fail(reasonOf(error)));
+      outgoing.end(body);
+    });
 }
 
 function withTimeout<T>(work: Promise<T>, timeoutMs: number): Promise<T> {
@@ -75,9 +97,9 @@ export function serveSandboxInProcess(owner: object, app: FastifyInstance, publi
   sandboxes.set(owner, { app, prefix: `${publicUrl}/sandbox/` });
 }
 
-/** The transport of `owner`: in process to its own simulators, fetch to everything else. */
+/** The transport of `owner`: in process to its own simulators, the network to everything else. */
 export function transportFor(owner: object, timeoutMs: number): Transport {
-  const network = fetchTransport(timeoutMs);
+  const network = networkTransport(timeoutMs);
   return async (request) => {
     const sandbox = sandboxes.get(owner);
     if (!sandbox || !request.url.startsWith(sandbox.prefix)) return network(request);

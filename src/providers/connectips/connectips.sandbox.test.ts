@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { attemptToStart } from '../../../test/connector-harness.js';
-import { fetchTransport } from '../provider-http.js';
+import { networkTransport } from '../provider-http.js';
 import { connectipsConnector } from './connectips-connector.js';
 
 const env = process.env;
@@ -23,7 +23,7 @@ describe.skipIf(!given)('NCHL’s connectIPS UAT', () => {
       settings: { gateway_url: env.CONNECTIPS_SANDBOX_GATEWAY_URL ?? UAT, api_url: env.CONNECTIPS_SANDBOX_API_URL ?? UAT, merchant_id: env.CONNECTIPS_SANDBOX_MERCHANT_ID!, app_id: env.CONNECTIPS_SANDBOX_APP_ID!, app_name: env.CONNECTIPS_SANDBOX_APP_NAME! },
       credentials: { password: env.CONNECTIPS_SANDBOX_PASSWORD!, pfx: given ? readFileSync(env.CONNECTIPS_SANDBOX_PFX_FILE!).toString('base64') : '', key_passphrase: env.CONNECTIPS_SANDBOX_PFX_PASSPHRASE ?? '' },
     },
-    fetchTransport(30_000),
+    networkTransport(30_000),
   );
   // TXNID: at most 20 characters, new for every post.
   const attempt = attemptToStart({ idx: `BHK${Date.now()}`, amount: 1000, orderName: 'Bhuktani sandbox test', merchantName: 'Bhuktani' });

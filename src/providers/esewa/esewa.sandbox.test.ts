@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { attemptToStart } from '../../../test/connector-harness.js';
-import { fetchTransport } from '../provider-http.js';
+import { networkTransport } from '../provider-http.js';
 import { esewaConnector } from './esewa-connector.js';
 import { UAT } from './fixtures/epay-v2.js';
 
@@ -20,7 +20,7 @@ describe.skipIf(env.ESEWA_SANDBOX !== '1')('eSewa’s UAT', () => {
   };
   const connector = esewaConnector(
     { name: 'esewa', environment: 'test', enabled: true, sandbox: false, settings, credentials: { secret_key: env.ESEWA_SANDBOX_SECRET_KEY ?? UAT.secret_key } },
-    fetchTransport(30_000),
+    networkTransport(30_000),
   );
   const attempt = () => attemptToStart({ idx: `bhuktani-${randomUUID().slice(0, 8)}`, amount: 1050 });
 

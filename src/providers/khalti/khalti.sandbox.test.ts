@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { attemptToStart } from '../../../test/connector-harness.js';
-import { fetchTransport } from '../provider-http.js';
+import { networkTransport } from '../provider-http.js';
 import { khaltiConnector } from './khalti-connector.js';
 
 const secretKey = process.env.KHALTI_SANDBOX_SECRET_KEY;
@@ -14,7 +14,7 @@ const baseUrl = process.env.KHALTI_SANDBOX_BASE_URL ?? 'https://dev.khalti.com';
 describe.skipIf(!secretKey)('Khalti’s sandbox', () => {
   const connector = khaltiConnector(
     { name: 'khalti', environment: 'test', enabled: true, sandbox: false, settings: { base_url: baseUrl }, credentials: { secret_key: secretKey! } },
-    fetchTransport(30_000),
+    networkTransport(30_000),
   );
   const attempt = (amount: number) => attemptToStart({ idx: randomUUID().replaceAll('-', '').slice(0, 17), amount, orderName: 'Bhuktani sandbox test' });
 
