@@ -5,6 +5,7 @@
 import type { QRCodeToBufferOptions } from 'qrcode';
 import { setNewest } from '../bounded-map.js';
 import { escapeHtml } from '../http/html.js';
+import { qrModules } from './qr-modules.js';
 
 /** Modules of quiet zone around the code, as the standard asks. */
 const QUIET = 4;
@@ -12,17 +13,18 @@ export const QR_PNG_WIDTH = 1200;
 
 const qrcode = async () => (await import('qrcode')).default;
 
-/** The dark modules as one SVG path, each row's runs merged into rectangles. */
-function modulePath(size: number, dark: (row: number, col: number) => boolean): string {
+/** The dark modules (1 in `modules`, row by row) as one SVG path, each row's runs merged into rectangles. */
+function modulePath(size: number, modules: Uint8Array): string {
   const parts: string[] = [];
   for (let row = 0; row < size; row++) {
+    const at = row * size;
     for (let col = 0; col < size; ) {
-      if (!dark(row, col)) {
+      if (!modules[at + col]) {
         col++;
         continue;
       }
       let run = 1;
-      while (col + run < size && dark(row, col + run)) run++;
+      while (col + run < size && modules[at + col + run]) run++;
       parts.push(`M${col + QUIET} ${row + QUIET}h${run}v1h-${run}z`);
       col += run;
     }
@@ -57,15 +59,15 @@ function captionLines(caption: string, room: number): string[] {
  * the viewer fits its letters to it, never cuts them.
  */
 export async function qrCodeSvg(url: string, caption: string, title: string): Promise<string> {
-  const { modules } = (await qrcode()).create(url, { errorCorrectionLevel: 'M' });
-  const width = modules.size + 2 * QUIET;
+  const { size, modules } = qrModules(await qrcode(), url);
+  const width = size + 2 * QUIET;
   const room = width - 2;
   const lines = captionLines(caption, room);
   const widest = Math.max(...lines.map((line) => guessedWidth(line, 1)), LETTER);
   const fontSize = Math.max(CAPTION_SMALLEST, Math.min(CAPTION_SIZE, room / widest));
   const lineHeight = fontSize * 1.25;
   const height = width + lineHeight * lines.length + fontSize * 0.4;
-  const path = modulePath(modules.size, (row, col) => modules.get(row, col) === 1);
+  const path = modulePath(size, modules);
   const mm = (units: number) => `${((80 * units) / width).toFixed(1)}mm`;
   const text = lines.map((line, i) => {
     const guessed = guessedWidth(line, fontSize);
