@@ -1,6 +1,7 @@
 // Payments through a provider against a wallet payment, end to end on the hosted page, in the same
 // run, in turn. Each provider is a reference in this process that answers at once, so what it costs
-// is its round trips, each measured on its own; that time is taken out. The overhead a way of paying
+// is its round trips, each measured on its own from another process (as the service, a process of
+// its own, calls it); that time is taken out. The overhead a way of paying
 // through a provider adds to the wallet payment must stay under one more round trip to the provider.
 //
 // wallet:     GET the hosted page, POST the wallet step (sandbox wallet, MPIN), GET the OTP step, POST
@@ -13,6 +14,7 @@
 //             waiting address (the service asks the status check: one round trip; payment, journal,
 //             record) and of the page it names, which sends the payer to the merchant. The page's
 //             script asks every two seconds; asking once, after the QR is paid, leaves that wait out.
+import { fork, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dataValidation, dataValidationMatches } from '../src/protocols/fonepay/data-validation.js';
@@ -29,7 +31,7 @@ export interface ProviderWayResult {
   p99: number;
   /** Each measured request's median, ms, in the order the payer's browser sends them. */
   requests: Record<string, number>;
-  /** One round trip to the reference (the question the return or the wait asks), median ms. */
+  /** One round trip to the reference from another process (the question the return or the wait asks), median ms. */
   roundTripMs: number;
   /** ms − 2 round trips − the wallet payment's median: what paying this way adds. */
   overheadMs: number;
@@ -57,7 +59,7 @@ interface Way {
   /** Names its measured requests, in order. */
   requests: string[];
   pay(api: Client, key: string, n: number): Promise<number[]>;
-  /** One round trip to the reference, on its own, ms. */
+  /** One round trip to the reference, on its own, from another process as the service's call is, ms. */
   roundTrip(): Promise<number>;
   close(): Promise<void>;
 }
@@ -76,15 +78,31 @@ async function referenceApi(handle: Handler) {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
-  const probe = client(port, 4);
+  const probe = roundTripProbe();
+  const base = `http://127.0.0.1:${port}`;
   return {
-    base: `http://127.0.0.1:${port}`,
-    /** A POST of `body` to `path`, timed. */
-    post: (path: string, body: unknown) => probe.send('POST', path, { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+    base,
+    /** A POST of `body` to `path` from a process of its own, as the service sends it: its ms. */
+    roundTrip: (path: string, body: unknown) => probe.post(`${base}${path}`, JSON.stringify(body)),
     close: () => {
       probe.close();
       return new Promise<void>((resolve) => server.close(() => resolve()));
     },
+  };
+}
+
+/** bench/round-trip-probe.mjs, asked one POST at a time. */
+function roundTripProbe() {
+  const child: ChildProcess = fork(new URL('./round-trip-probe.mjs', import.meta.url), [], { stdio: 'inherit' });
+  return {
+    post: (url: string, body: string) =>
+      new Promise<number>((resolve, reject) => {
+        child.once('message', (answer: { ms?: number; status?: number; error?: string }) =>
+          answer.status === 200 ? resolve(answer.ms!) : reject(new Error(`the round trip to the reference failed: ${answer.error ?? answer.status}`)),
+        );
+        child.send({ url, body });
+      }),
+    close: () => child.disconnect(),
   };
 }
 
@@ -158,7 +176,7 @@ async function khaltiPage(): Promise<Way> {
       completedOnward(returned, "a Khalti payment's return");
       return steps;
     },
-    roundTrip: async () => (await api.post('/api/v2/epayment/lookup/', { pidx: 'benchpidx1' })).ms,
+    roundTrip: () => api.roundTrip('/api/v2/epayment/lookup/', { pidx: 'benchpidx1' }),
     close: api.close,
   };
 }
@@ -233,8 +251,7 @@ async function fonepayQr(account = FONEPAY_REFERENCE): Promise<Way> {
       if (!next?.includes('status=Completed')) throw failed("a paid QR's wait", wait);
       return steps;
     },
-    roundTrip: async () =>
-      (await api.post(`${QR_API}/thirdPartyDynamicQrGetStatus`, { prn: lastPaid, merchantCode, dataValidation: dataValidation(secretKey, [lastPaid, merchantCode]), username, password })).ms,
+    roundTrip: () => api.roundTrip(`${QR_API}/thirdPartyDynamicQrGetStatus`, { prn: lastPaid, merchantCode, dataValidation: dataValidation(secretKey, [lastPaid, merchantCode]), username, password }),
     close: api.close,
   };
 }

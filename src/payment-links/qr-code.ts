@@ -1,4 +1,5 @@
-// A payment link's QR code, drawn on the server with `qrcode`. The SVG has the business's name under
+// A payment link's QR code, and a provider's on the hosted page, drawn on the server with `qrcode`
+// (qr-modules.ts); the codes drawn last are kept by their text. The SVG has the business's name under
 // the code, as text the viewer or printer sets in its own fonts (any script, any size): the one to
 // print for a shop counter. The PNG is the code alone, large (1200 px, 10 cm at 300 dpi): a PNG with
 // the name would need a font rasteriser on the server, which Bhuktani does not ship.
@@ -11,7 +12,35 @@ import { qrModules } from './qr-modules.js';
 const QUIET = 4;
 export const QR_PNG_WIDTH = 1200;
 
-const qrcode = async () => (await import('qrcode')).default;
+let loaded: typeof import('qrcode') | undefined;
+const qrcode = async () => (loaded ??= (await import('qrcode')).default);
+
+/** The codes drawn last, by their text: the size in modules and the dark modules' path. */
+const drawnCodes = new Map<string, { size: number; path: string }>();
+const DRAWN_CODES_KEPT = 256;
+
+function drawnCode(qr: typeof import('qrcode'), text: string): { size: number; path: string } {
+  let code = drawnCodes.get(text);
+  if (!code) {
+    const { size, modules } = qrModules(qr, text);
+    code = { size, path: modulePath(size, modules) };
+  }
+  setNewest(drawnCodes, text, code, DRAWN_CODES_KEPT);
+  return code;
+}
+
+/**
+ * Draws the code of `text` now, for a page about to show it (a provider's QR, while its attempt is
+ * stored): the page then only frames it. Nothing before `qrcode` has loaded once.
+ */
+export function drawAhead(text: string): void {
+  if (!loaded) return void qrcode();
+  try {
+    drawnCode(loaded, text);
+  } catch {
+    // A text no code holds: the page, drawing it, fails as it would have.
+  }
+}
 
 /** The dark modules (1 in `modules`, row by row) as one SVG path, each row's runs merged into rectangles. */
 function modulePath(size: number, modules: Uint8Array): string {
@@ -59,7 +88,7 @@ function captionLines(caption: string, room: number): string[] {
  * the viewer fits its letters to it, never cuts them.
  */
 export async function qrCodeSvg(url: string, caption: string, title: string): Promise<string> {
-  const { size, modules } = qrModules(await qrcode(), url);
+  const { size, path } = drawnCode(await qrcode(), url);
   const width = size + 2 * QUIET;
   const room = width - 2;
   const lines = captionLines(caption, room);
@@ -67,7 +96,6 @@ export async function qrCodeSvg(url: string, caption: string, title: string): Pr
   const fontSize = Math.max(CAPTION_SMALLEST, Math.min(CAPTION_SIZE, room / widest));
   const lineHeight = fontSize * 1.25;
   const height = width + lineHeight * lines.length + fontSize * 0.4;
-  const path = modulePath(size, modules);
   const mm = (units: number) => `${((80 * units) / width).toFixed(1)}mm`;
   const text = lines.map((line, i) => {
     const guessed = guessedWidth(line, fontSize);

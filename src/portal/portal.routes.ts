@@ -35,6 +35,7 @@ import { listPaymentAttempts } from '../provider-payments/attempt-store.js';
 import { isProviderName, providerLabel } from '../providers/registry.js';
 import { returnFromProvider } from '../provider-payments/return-from-provider.js';
 import { startProviderAttempt } from '../provider-payments/start-attempt.js';
+import { drawAhead } from '../payment-links/qr-code.js';
 import { registerQrRoutes } from './qr.routes.js';
 
 const PIDX = /^[\w-]{1,64}$/;
@@ -276,7 +277,7 @@ export async function portalPlugin(app: FastifyInstance, { ctx, csrfSecret }: { 
     const way = text(request.body, 'way') === 'qr' ? 'qr' : 'page';
     try {
       if (!isProviderName(name)) throw new PayerError('provider_unavailable');
-      const redirect = await startProviderAttempt(ctx, loaded, name, way);
+      const redirect = await startProviderAttempt(ctx, loaded, name, way, drawAhead);
       // The QR is shown on Bhuktani's own page.
       if (way === 'qr') return reply.code(303).redirect(redirect.url);
       return setPageHeaders(reply, { formActionOrigins: [new URL(redirect.url).origin, new URL(loaded.payment.return_url).origin] })

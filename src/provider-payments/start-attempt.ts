@@ -21,9 +21,16 @@ export const returnUrl = (publicUrl: string, name: ProviderName, attemptIdx: str
 
 /**
  * `way`: `qr` for the provider's QR, which the hosted page shows (the payer goes to its page there);
- * otherwise the provider's own page.
+ * otherwise the provider's own page. `whileStoring`: work on the QR issued (drawing it for its
+ * page), done while the store writes the attempt rather than after.
  */
-export async function startProviderAttempt(ctx: AppContext, { payment, merchant }: { payment: Payment; merchant: Pick<Merchant, 'name'> }, name: ProviderName, way: 'page' | 'qr' = 'page'): Promise<ProviderRedirect> {
+export async function startProviderAttempt(
+  ctx: AppContext,
+  { payment, merchant }: { payment: Payment; merchant: Pick<Merchant, 'name'> },
+  name: ProviderName,
+  way: 'page' | 'qr' = 'page',
+  whileStoring?: (qrMessage: string) => void,
+): Promise<ProviderRedirect> {
   const now = ctx.clock.now();
   await assertPayable(ctx.db, payment, now);
   if (!(await offeredFor(ctx, payment)).includes(name)) throw new PayerError('provider_unavailable');
@@ -50,7 +57,13 @@ export async function startProviderAttempt(ctx: AppContext, { payment, merchant 
     const started = way === 'qr' ? { ...(await connector.startQr(toStart)), redirect: { method: 'GET', url: qrPagePath(idx) } as const } : await connector.start(toStart);
     // Stored before the payer is handed over, with the provider's own id of it: a crash before this
     // leaves at most a payment at the provider that nobody was sent to.
-    await insertAttempt(ctx.db, { ...attempt, provider_reference: started.providerReference ?? null });
+    const storing = insertAttempt(ctx.db, { ...attempt, provider_reference: started.providerReference ?? null });
+    if ('qrMessage' in started && whileStoring) {
+      storing.catch(() => {}); // awaited below
+      await new Promise(setImmediate); // the statement on its way to the store first
+      whileStoring(started.qrMessage);
+    }
+    await storing;
     return started.redirect;
   } catch (error) {
     if (!(error instanceof ProviderUnavailableError) && !(error instanceof ProviderRefusedError)) throw error;
