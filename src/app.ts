@@ -26,6 +26,8 @@ import type { Logger } from 'pino';
 
 export interface AppOptions {
   logger: Logger;
+  /** Settles once the demo merchant is made or found, when that happens after the server listens: the demo shop waits for it. */
+  demoMerchant?: Promise<unknown>;
 }
 
 const packageVersion: string = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
@@ -79,7 +81,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Fa
   await app.register(portalPlugin, { ctx, csrfSecret });
   await app.register(sandboxProvidersPlugin, { ctx, csrfSecret, root: app });
   await app.register(paymentLinkPagesPlugin, { ctx, csrfSecret });
-  await app.register(demoPlugin, { ctx, csrfSecret });
+  await app.register(demoPlugin, { ctx, csrfSecret, made: options.demoMerchant });
   await app.register(dashboardPlugin, { ctx, csrfSecret });
   await app.register(consolePlugin, { ctx, csrfSecret });
   await readingCsrfSecret;

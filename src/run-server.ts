@@ -31,16 +31,17 @@ export async function runServer(config: Config, store: ServerStore): Promise<voi
   const choosingOtp = otpSenderFor(config, db, logger);
   choosingOtp.catch(() => {}); // awaited below
   const ctx = { db, clock: systemClock, ids: cryptoIds, config, otp: senderOnceChosen(choosingOtp), metrics: createMetrics(db), limiter: rateLimiter(config), mailer: createMailer(config, logger), providerPayments: providerPaymentsPort };
-  const building = buildApp(ctx, { logger });
+  // The demo merchant is made (or found) once the server listens: only the demo shop needs it, and
+  // its pages wait for it.
+  let makeDemo!: () => void;
+  const demoMade = new Promise<void>((resolve) => (makeDemo = resolve)).then(() => ensureDemoMerchant(ctx));
+  const building = buildApp(ctx, { logger, demoMerchant: demoMade });
   building.catch(() => {}); // awaited below
-  let demo: Awaited<ReturnType<typeof ensureDemoMerchant>>;
   try {
     // Both checks asked at once, so the store answers them back to back once open. Live provider
     // credentials open only with the key that sealed them: refuse to start without it.
     const [, , keyProblem] = await Promise.all([store.opened, choosingOtp, checkLiveProviderKeys(ctx)]);
     if (keyProblem) throw new ConfigError(keyProblem);
-    // The demo shop's first request needs its merchant.
-    demo = await ensureDemoMerchant(ctx);
   } catch (error) {
     return refuse(error);
   }
@@ -91,6 +92,10 @@ export async function runServer(config: Config, store: ServerStore): Promise<voi
   reconcile.start();
   webhooks.start();
   app.log.info({ publicUrl: config.publicUrl, store: config.databaseUrl ? db.kind : `pglite:${config.dataDir}` }, 'Bhuktani is ready');
-  if (demo) announceDemoShop(app.log, demo, config.publicUrl);
+  makeDemo();
+  demoMade.then(
+    (demo) => demo && announceDemoShop(app.log, demo, config.publicUrl),
+    (error: unknown) => app.log.error({ err: error }, 'the demo merchant could not be made: the demo shop is off'),
+  );
 }
 

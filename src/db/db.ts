@@ -34,6 +34,7 @@ export const PgCode = {
   checkViolation: '23514',
   serializationFailure: '40001',
   deadlock: '40P01',
+  undefinedTable: '42P01',
 } as const;
 
 export function pgCode(error: unknown): string | undefined {

@@ -22,7 +22,8 @@ interface Shop {
   signingSecret: string;
 }
 
-export async function demoPlugin(app: FastifyInstance, { ctx, csrfSecret }: { ctx: AppContext; csrfSecret: Buffer }) {
+/** `made`: settles once the demo merchant is made or found (after the server listens). */
+export async function demoPlugin(app: FastifyInstance, { ctx, csrfSecret, made }: { ctx: AppContext; csrfSecret: Buffer; made?: Promise<unknown> }) {
   const publicUrl = ctx.config.publicUrl;
   const secure = publicUrl.startsWith('https:');
   let shop: Shop | undefined;
@@ -30,6 +31,7 @@ export async function demoPlugin(app: FastifyInstance, { ctx, csrfSecret }: { ct
   /** The demo merchant's client, or undefined when this store has no demo merchant. */
   async function loadShop(): Promise<Shop | undefined> {
     if (shop) return shop;
+    await made?.catch(() => {}); // its failure is logged where it is made
     const demo = await findDemoMerchant(ctx);
     if (!demo) return undefined;
     shop = {

@@ -55,9 +55,13 @@ describe('the server with LOG_FORMAT=pretty', () => {
     dir.remove();
   });
 
-  it('prints readable lines, the demo shop\'s address and key on one of them', async () => {
+  it('prints readable lines, the demo shop\'s address and key on one of them (the shop open from the first request)', async () => {
     const port = await freePort();
     server = await startServer({ DATA_DIR: dir.path, PORT: String(port), HOST: '127.0.0.1', LOG_FORMAT: 'pretty' });
+    // The demo merchant is made once the server listens: the shop's first page, asked at once, waits for it.
+    const shop = await fetch(`http://127.0.0.1:${port}/demo`);
+    expect(shop.status).toBe(200);
+    expect(await shop.text()).toContain('Ilam First Flush');
     const demoLine = () => server!.output().split('\n').find((line) => line.includes('Demo shop'));
     while (!demoLine()) await new Promise((resolve) => setTimeout(resolve, 50));
     expect(demoLine()).toMatch(new RegExp(`^\\d\\d:\\d\\d:\\d\\d\\.\\d{3} {2}INFO {2}Demo shop: open http://localhost:${port}/demo — sandbox key of ".+": test_secret_key_\\w+$`));
