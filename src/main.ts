@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import { enableCompileCache } from './compile-cache.js';
 import { loadConfig } from './config.js';
-import { setStoreFlags } from './db/pglite-code.js';
+import { compiledStoreCode, setStoreFlags } from './db/pglite-code.js';
 import { openStoreThread } from './db/store-thread.js';
 import { runCached } from './script-cache.js';
 
@@ -22,7 +22,9 @@ enableCompileCache();
 setStoreFlags();
 try {
   const config = loadConfig();
-  const store = config.databaseUrl ? undefined : openStoreThread(config.dataDir, 'server');
+  const store = config.databaseUrl ? undefined : openStoreThread(config.dataDir, 'server', undefined, compiledStoreCode);
+  // The two cores to the store's thread booting and its code compiling, before this one loads the server's.
+  await store?.codeHandedOver;
   // A store lost while serving (its thread stopped) cannot come back in this process: stop, and let
   // the process manager start it again, rather than answer every request with an error.
   void store?.lost?.then(fail);

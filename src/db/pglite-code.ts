@@ -39,6 +39,18 @@ export function prepareStoreCode(): void {
   }
 }
 
+/** Starts compiling the module and gives it (the server's thread hands it to the store's). */
+export function compiledStoreCode(): Promise<WebAssembly.Module> {
+  prepareStoreCode();
+  return module!;
+}
+
+/** The module compiled elsewhere (the server's thread), for the opens to come; `null`: compile it here. */
+export function useStoreCode(compiled: Promise<WebAssembly.Module | null>): void {
+  module ??= compiled.then((given) => given ?? WebAssembly.compile(readFileSync(join(PGLITE_DIST, 'pglite.wasm'))));
+  module.catch(() => {});
+}
+
 /** PGlite.create's option for its code: the compiled module. */
 export async function storeCode(): Promise<{ pgliteWasmModule: WebAssembly.Module }> {
   prepareStoreCode();

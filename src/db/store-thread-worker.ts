@@ -6,11 +6,12 @@
 // for it, as they would on one PGlite in the server's thread.
 import type { PGlite, Transaction } from '@electric-sql/pglite';
 import { join } from 'node:path';
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { lockDataDir } from './data-dir-lock.js';
 import { seedDataDir } from './initial-store.js';
 import { migrate } from './migrate.js';
 import { createPglite, pgliteDb } from './pglite.js';
+import { useStoreCode } from './pglite-code.js';
 import { fieldsOf, OPENED, type StoreAnswer, type StoreRequest } from './store-thread-protocol.js';
 
 const port = parentPort!;
@@ -74,7 +75,8 @@ async function open(dataDir: string, holder: string): Promise<{ pg: PGlite; unlo
 }
 
 try {
-  const { dataDir, holder } = workerData as { dataDir: string; holder: string };
+  const { dataDir, holder, codePort } = workerData as { dataDir: string; holder: string; codePort?: MessagePort };
+  if (codePort) useStoreCode(new Promise((resolve) => codePort.once('message', (module: WebAssembly.Module | null) => (codePort.close(), resolve(module)))));
   const { pg, unlock } = await open(dataDir, holder);
   port.on('message', (request: StoreRequest) => {
     if (request.op === 'begin') return begin(pg, request.id);

@@ -9,6 +9,7 @@ import { afterAll, describe, expect, inject, it } from 'vitest';
 import { tempDir } from '../../test/processes.js';
 import { DataDirBusyError } from './data-dir-lock.js';
 import { PgCode, pgCode } from './db.js';
+import { compiledStoreCode } from './pglite-code.js';
 import { openStoreThread } from './store-thread.js';
 
 // The thread's code as the build bundles it, from this run's sources (test/compiled.ts).
@@ -132,4 +133,21 @@ describe('a store lost while open', () => {
       own.remove();
     }
   });
+});
+
+describe("the store's code compiled by the opening thread", () => {
+  it('is what the store runs, and a compile that fails there leaves the store to compile its own', async () => {
+    for (const storeCode of [compiledStoreCode, () => Promise.reject(new Error('no compile here'))]) {
+      const own = tempDir('bhuktani-store-thread-code-');
+      try {
+        const store = openStoreThread(own.path, 'server', code, storeCode);
+        await store.codeHandedOver;
+        await store.opened;
+        expect(await store.db.query('SELECT 1 AS one')).toEqual([{ one: 1 }]);
+        await store.db.close();
+      } finally {
+        own.remove();
+      }
+    }
+  }, 60_000);
 });

@@ -6,7 +6,7 @@
 // open on the store's thread until they end) and PostgreSQL's error fields (code, constraint …).
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, Worker } from 'node:worker_threads';
 import { DataDirBusyError } from './data-dir-lock.js';
 import { withRetry, type Db, type Queryable } from './db.js';
 import { OPENED, type StoreAnswer, type StoreRequest } from './store-thread-protocol.js';
@@ -33,6 +33,8 @@ export interface ServerStore {
   opened: Promise<void>;
   /** Settles if the store's thread stops before `db.close()` asked it to: nothing can be stored any more. */
   lost?: Promise<Error>;
+  /** Settles once the store's code, compiled by the caller's thread, is on its way to the store's. */
+  codeHandedOver?: Promise<void>;
 }
 
 /**
@@ -40,8 +42,17 @@ export interface ServerStore {
  * once: statements sent before the store is open wait for it, and fail with the open's error if it
  * cannot open. `opened` settles with the open. `code`: the thread's compiled code (the tests compile it).
  */
-export function openStoreThread(dataDir: string, holder: string, code: URL = WORKER): ServerStore {
-  const worker = new Worker(code, { workerData: { dataDir, holder } });
+export function openStoreThread(dataDir: string, holder: string, code: URL = WORKER, storeCode?: () => Promise<WebAssembly.Module>): ServerStore {
+  // PostgreSQL's WebAssembly, compiled here while the thread boots, is handed to it on a port of its
+  // own; without one, the thread compiles it.
+  const codeChannel = storeCode && new MessageChannel();
+  const worker = new Worker(code, { workerData: { dataDir, holder, codePort: codeChannel?.port2 }, transferList: codeChannel ? [codeChannel.port2] : [] });
+  const codeHandedOver = codeChannel && storeCode
+    ? storeCode().then(
+        (module) => codeChannel.port1.postMessage(module),
+        () => codeChannel.port1.postMessage(null),
+      ).finally(() => codeChannel.port1.close())
+    : Promise.resolve();
   const waiting = new Map<number, { resolve: (answer: StoreAnswer & { ok: true }) => void; reject: (error: Error) => void }>();
   let stopped: Error | undefined;
   let closing = false;
@@ -110,5 +121,5 @@ export function openStoreThread(dataDir: string, holder: string, code: URL = WOR
       await worker.terminate();
     },
   };
-  return { db, opened, lost };
+  return { db, opened, lost, codeHandedOver };
 }
