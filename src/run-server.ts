@@ -35,7 +35,7 @@ export async function runServer(config: Config, store: ServerStore): Promise<voi
   // its pages wait for it.
   let makeDemo!: () => void;
   const demoMade = new Promise<void>((resolve) => (makeDemo = resolve)).then(() => ensureDemoMerchant(ctx));
-  const building = buildApp(ctx, { logger, demoMerchant: demoMade });
+  const building = buildApp(ctx, { logger, demoMerchant: demoMade, warmUp: true });
   building.catch(() => {}); // awaited below
   try {
     // Both checks asked at once, so the store answers them back to back once open. Live provider
