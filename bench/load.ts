@@ -13,6 +13,8 @@ export interface LoadSpec {
   body?: string | (() => string);
   connections?: number;
   expectStatus?: number;
+  /** Warm-up and measured seconds, when not the run's own. */
+  seconds?: { warmup: number; measured: number };
 }
 
 export interface LoadResult {
@@ -53,9 +55,9 @@ async function once(spec: LoadSpec, duration: number) {
 
 /** Warm-up, then `hooks.start`, the measured run, `hooks.stop`. */
 export async function measureLoad(spec: LoadSpec, hooks: { start?(): void; stop?(): void } = {}): Promise<LoadResult> {
-  await once(spec, settings.warmupSeconds);
+  await once(spec, spec.seconds?.warmup ?? settings.warmupSeconds);
   hooks.start?.();
-  const result = await once(spec, settings.durationSeconds);
+  const result = await once(spec, spec.seconds?.measured ?? settings.durationSeconds);
   hooks.stop?.();
   const statusCodes: Record<string, number> = {};
   for (const [code, { count }] of Object.entries(result.statusCodeStats)) statusCodes[code] = Number(count);

@@ -2,7 +2,7 @@
 // with the service's resident memory sampled throughout (the memory target).
 import { capturePostgresLog, startEvidenceService, statementsOf } from './evidence.js';
 import { client, inParallel, type Client } from './http.js';
-import { measureLoad, type LoadResult } from './load.js';
+import { measureLoad, type LoadResult, type LoadSpec } from './load.js';
 import { rssSampler, cpuWindow, type CpuSplit } from './processes.js';
 import { initiateBody, poolSampler, type PoolProfile, type Service } from './service.js';
 import { pg } from './settings.js';
@@ -22,7 +22,7 @@ export async function preparePayments(api: Client, key: string, count: number): 
   });
 }
 
-export async function lookupRun(service: Service, key: string, pidxs: string[]): Promise<LookupRun> {
+export async function lookupRun(service: Service, key: string, pidxs: string[], seconds?: LoadSpec['seconds']): Promise<LookupRun> {
   let i = 0;
   let rss: ReturnType<typeof rssSampler> | undefined;
   let cpu: ReturnType<typeof cpuWindow> | undefined;
@@ -36,6 +36,7 @@ export async function lookupRun(service: Service, key: string, pidxs: string[]):
       path: '/api/v2/epayment/lookup/',
       headers: { authorization: `Key ${key}`, 'content-type': 'application/json' },
       body: () => `{"pidx":"${pidxs[i++ % pidxs.length]}"}`,
+      seconds,
     },
     {
       start: () => {

@@ -1,5 +1,5 @@
 // The reference server as a process, and its three routes under load.
-import { measureLoad, type LoadResult } from './load.js';
+import { measureLoad, type LoadResult, type LoadSpec } from './load.js';
 import { cpuWindow, freePort, startProcess, waitForHttp, type CpuSplit, type Proc } from './processes.js';
 import { databaseUrl, pg } from './settings.js';
 
@@ -37,9 +37,9 @@ async function withCpu(server: ReferenceServer, spec: Parameters<typeof measureL
 export const jsonRoute = (server: ReferenceServer) => withCpu(server, { port: server.port, method: 'GET', path: '/json' });
 
 /** One prepared primary-key SELECT, ids rotating over the table. */
-export function selectRoute(server: ReferenceServer) {
+export function selectRoute(server: ReferenceServer, seconds?: LoadSpec['seconds']) {
   let i = 0;
-  return withCpu(server, { port: server.port, method: 'GET', path: () => `/select/${(i++ % 10_000) + 1}` });
+  return withCpu(server, { port: server.port, method: 'GET', path: () => `/select/${(i++ % 10_000) + 1}`, seconds });
 }
 
 /** One INSERT … RETURNING id per request, a JSON body parsed like the service's. */

@@ -169,7 +169,7 @@ async function main() {
         log(`  round ${round + 1}: insert ${e.insert.at(-1)!.rps.toFixed(0)}/s, form ${e.form.at(-1)!.rps.toFixed(0)}/s; select ${e.select.at(-1)!.rps.toFixed(0)}/s, status ${e.status.at(-1)!.rps.toFixed(0)}/s`);
       }
     });
-    if (runs('new-store')) results.newStore = await step('lookups on a new store, before and after a burst of initiates, each after a SELECT reference run', () => newStoreRun(reference, log));
+    if (runs('new-store')) results.newStore = await step('lookups on a new store, before and after a burst of initiates, three pairs with a SELECT reference run on each side', () => newStoreRun(reference, log));
     await reference.stop();
 
     if (runs('completion')) results.completion = await step('payment completion, 32 payers, one merchant, each round after a pgbench TPC-B-like round', async () => {
