@@ -1,10 +1,10 @@
 // A first start copies the store `npm run build` prepared instead of running initdb.
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/processes.js';
 import { loadConfig } from '../config.js';
-import { INITIAL_STORE, initialDump, seedDataDir, writeInitialStore } from './initial-store.js';
+import { INITIAL_STORE, initialDump, refillSpare, seedDataDir, spareOf, writeInitialStore } from './initial-store.js';
 import { migrate } from './migrate.js';
 import { openDb } from './open.js';
 import { openPglite } from './pglite.js';
@@ -17,7 +17,11 @@ describe('the initial store', () => {
     const store = join(dir.path, 'initial-store');
     await writeInitialStore(store);
     const dataDir = join(dir.path, 'data', 'pglite');
+    // The build leaves a spare copy beside it, which the first start takes whole.
+    const files = (root: string) => readdirSync(root, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name).slice(root.length)).sort();
+    expect(files(spareOf(store))).toStrictEqual(files(store));
     expect(await seedDataDir(dataDir, store)).toBe(true);
+    expect(existsSync(spareOf(store))).toBe(false);
     expect(existsSync(`${dataDir}.partial`)).toBe(false);
     // The prepared WAL segment keeps only its used part; the copy is a whole segment again.
     const segmentSize = (store: string) => readdirSync(join(store, 'pg_wal')).filter((name) => /^[0-9A-F]{24}$/.test(name)).map((name) => statSync(join(store, 'pg_wal', name)).size);
@@ -40,6 +44,16 @@ describe('the initial store', () => {
     }
     expect(await seedDataDir(dataDir, store)).toBe(false);
     expect(await seedDataDir(join(dir.path, 'other'), join(dir.path, 'missing'))).toBe(false);
+    // The spare made again, past what a process that died midway left; without one a first start copies.
+    const stale = `${spareOf(store)}.999999999.partial`;
+    mkdirSync(stale);
+    await refillSpare(store);
+    expect(existsSync(stale)).toBe(false);
+    expect(files(spareOf(store))).toStrictEqual(files(store));
+    expect(await seedDataDir(join(dir.path, 'second'), store)).toBe(true);
+    expect(existsSync(spareOf(store))).toBe(false);
+    expect(await seedDataDir(join(dir.path, 'third'), store)).toBe(true);
+    expect(files(join(dir.path, 'third'))).toStrictEqual(files(join(dir.path, 'second')));
     // The same store as a tarball, for an in-memory PGlite.
     const inMemory = await openPglite({ loadDataDir: initialDump(store) });
     try {

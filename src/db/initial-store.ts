@@ -1,6 +1,6 @@
 import { closeSync, existsSync, fstatSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { copyFile, truncate } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { migrate } from './migrate.js';
 import { openPglite } from './pglite.js';
@@ -44,8 +44,10 @@ export async function writeInitialStore(dir: string): Promise<void> {
   for (const segment of walSegments(partial)) if (!segment.endsWith(redoSegment)) rmSync(segment);
   for (const segment of walSegments(partial)) trimTrailingZeros(segment);
   rmSync(dir, { recursive: true, force: true });
+  rmSync(spareOf(dir), { recursive: true, force: true });
   renameSync(partial, dir);
   renameSync(`${partial}.tar`, dumpOf(dir));
+  await refillSpare(dir);
 }
 
 /** The prepared store as a tarball for an in-memory PGlite to start from; undefined when not built. */
@@ -84,19 +86,63 @@ function trimTrailingZeros(path: string): void {
   }
 }
 
+/** A copy of the initial store beside it, for the next first start to take whole (a rename, no copy). */
+export const spareOf = (from: string) => `${from}.spare`;
+
 /**
  * Makes `dataDir` a copy of the initial store if it does not exist yet; false when it exists or there
- * is no initial store (PGlite then runs initdb). The copy lands under another name and is renamed,
- * so a crash midway leaves no half store to open.
+ * is no initial store (PGlite then runs initdb). The copy is the spare beside the initial store when
+ * there is one and it is on the same file system (renamed in: about 190 ms of a first start's copy
+ * saved), a copy otherwise; it lands under another name and is renamed, so a crash midway leaves no
+ * half store to open. A spare taken is made again by `refillSpare`.
  */
 export async function seedDataDir(dataDir: string, from = INITIAL_STORE): Promise<boolean> {
   if (existsSync(dataDir) || !existsSync(`${from}/PG_VERSION`)) return false;
   const partial = `${dataDir}.partial`;
   rmSync(partial, { recursive: true, force: true });
-  await copyTree(from, partial);
+  mkdirSync(dirname(partial), { recursive: true });
+  try {
+    // Atomic: of two first starts, one takes it.
+    renameSync(spareOf(from), partial);
+  } catch {
+    await copyTree(from, partial);
+  }
   await Promise.all(walSegments(partial).map((segment) => truncate(segment, WAL_SEGMENT_BYTES)));
   renameSync(partial, dataDir);
   return true;
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
+/**
+ * Makes the spare again when there is none (a first start took it); quietly nothing where it cannot
+ * be written. Each process copies into a directory of its own, named by its pid, and only a whole
+ * copy is renamed in; one left by a process that died midway is removed here.
+ */
+export async function refillSpare(from = INITIAL_STORE): Promise<void> {
+  const spare = spareOf(from);
+  if (existsSync(spare) || !existsSync(`${from}/PG_VERSION`)) return;
+  const [parent, base] = [dirname(spare), basename(spare)];
+  for (const name of readdirSync(parent)) {
+    const pid = name.startsWith(`${base}.`) && name.endsWith('.partial') ? name.slice(base.length + 1, -'.partial'.length) : '';
+    if (/^\d+$/.test(pid) && !alive(Number(pid))) rmSync(join(parent, name), { recursive: true, force: true });
+  }
+  const partial = `${spare}.${process.pid}.partial`;
+  try {
+    await copyTree(from, partial);
+    renameSync(partial, spare);
+  } catch {
+    // Read-only, full, or another process's spare landed first: the next first start copies.
+  } finally {
+    rmSync(partial, { recursive: true, force: true });
+  }
 }
 
 /*

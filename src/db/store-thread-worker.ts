@@ -8,13 +8,16 @@ import type { PGlite, Transaction } from '@electric-sql/pglite';
 import { join } from 'node:path';
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { lockDataDir } from './data-dir-lock.js';
-import { seedDataDir } from './initial-store.js';
+import { refillSpare, seedDataDir } from './initial-store.js';
 import { migrate } from './migrate.js';
 import { createPglite, pgliteDb } from './pglite.js';
 import { useStoreCode } from './pglite-code.js';
 import { fieldsOf, OPENED, type StoreAnswer, type StoreRequest } from './store-thread-protocol.js';
 
 const port = parentPort!;
+const SPARE_REFILL_DELAY_MS = 1000;
+let refilling: Promise<void> | undefined;
+let refillBeforeClose = (): Promise<void> | undefined => undefined;
 const answer = (message: StoreAnswer) => port.postMessage(message);
 const failed = (id: number, error: unknown): StoreAnswer => ({ id, ok: false, error: fieldsOf(error) });
 
@@ -48,6 +51,7 @@ function begin(pg: PGlite, id: number): void {
 async function run(pg: PGlite, unlock: () => void, request: Extract<StoreRequest, { op: 'query' | 'exec' | 'close' }>): Promise<StoreAnswer> {
   if (request.op === 'close') {
     await pg.close();
+    await refillBeforeClose();
     unlock();
     return { id: request.id, ok: true };
   }
@@ -64,7 +68,12 @@ async function open(dataDir: string, holder: string): Promise<{ pg: PGlite; unlo
   const unlock = await lockDataDir(dataDir, holder);
   try {
     const storeDir = join(dataDir, 'pglite');
-    await seedDataDir(storeDir);
+    // A first start took the spare store: another is made once the server has had a moment to
+    // start, or as the store closes if that comes first.
+    if (await seedDataDir(storeDir)) {
+      const timer = setTimeout(() => (refilling = refillSpare()), SPARE_REFILL_DELAY_MS);
+      refillBeforeClose = () => (clearTimeout(timer), (refilling ??= refillSpare()));
+    }
     const pg = await createPglite({ dataDir: storeDir });
     await migrate(pgliteDb(pg));
     return { pg, unlock };
