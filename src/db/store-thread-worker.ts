@@ -98,4 +98,7 @@ try {
   answer({ id: OPENED, ok: true });
 } catch (error) {
   answer(failed(OPENED, error));
+  // Alive until the server's thread ends it: left to end by itself, the thread's exit could be seen
+  // there before this answer, and the open would fail as "stopped" rather than with its reason.
+  port.on('message', () => {});
 }
