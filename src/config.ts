@@ -227,6 +227,13 @@ function sharedSecretsKey(env: Env): Buffer | undefined {
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
+/**
+ * The data directory of the embedded store when the settings choose it (no DATABASE_URL), read
+ * before the rest of the settings are checked: `npm start` starts the store's thread first.
+ */
+export const embeddedDataDir = (env: Env = process.env): string | undefined => (env.DATABASE_URL ? undefined : dataDirOf(env));
+const dataDirOf = (env: Env) => env.DATA_DIR || './data';
+
 /** `stdoutIsTty` picks the log format when LOG_FORMAT does not: people read a terminal, programs the rest. */
 export function loadConfig(env: Env = process.env, stdoutIsTty = process.stdout.isTTY === true): Config {
   const port = integer(env, 'PORT', 8080, 0, 65535);
@@ -241,7 +248,7 @@ export function loadConfig(env: Env = process.env, stdoutIsTty = process.stdout.
     publicUrl: httpUrl('PUBLIC_URL', env.PUBLIC_URL || `http://localhost:${port}`),
     databaseUrl: databaseUrl(env.DATABASE_URL),
     readDatabaseUrl: readDatabaseUrl(env.READ_DATABASE_URL, env.DATABASE_URL),
-    dataDir: env.DATA_DIR || './data',
+    dataDir: dataDirOf(env),
     dbStatementTimeoutMs: integer(env, 'DB_STATEMENT_TIMEOUT_MS', 5000, 10, 600_000),
     paymentTtlSeconds: integer(env, 'PAYMENT_TTL_SECONDS', 3600, 1),
     timeZone: timeZone(env.TIME_ZONE || 'Asia/Kathmandu'),

@@ -4,7 +4,7 @@
 // stays small, so the thread starts within the first few milliseconds of the process.
 import { join } from 'node:path';
 import { enableCompileCache } from './compile-cache.js';
-import { loadConfig } from './config.js';
+import { embeddedDataDir, loadConfig } from './config.js';
 import { compiledStoreCode, setStoreFlags } from './db/pglite-code.js';
 import { openStoreThread } from './db/store-thread.js';
 import { runCached } from './script-cache.js';
@@ -21,8 +21,11 @@ enableCompileCache();
 // every start compiles the server's code under the same ones.
 setStoreFlags();
 try {
+  // The store's thread before the settings are checked (their time zone's check alone starts ICU,
+  // 13 ms): settings that fail end the process, and the thread with it.
+  const dataDir = embeddedDataDir();
+  const store = dataDir === undefined ? undefined : openStoreThread(dataDir, 'server', undefined, compiledStoreCode);
   const config = loadConfig();
-  const store = config.databaseUrl ? undefined : openStoreThread(config.dataDir, 'server', undefined, compiledStoreCode);
   // The two cores to the store's thread booting and its code compiling, before this one loads the server's.
   await store?.codeHandedOver;
   // A store lost while serving (its thread stopped) cannot come back in this process: stop, and let

@@ -21,6 +21,18 @@ async function post(base: string, path: string, key: string, body: unknown) {
   return { status: response.status, body: await response.json() };
 }
 
+describe('a start with a setting that fails', () => {
+  it('ends at once with the reason in one line, though the store had begun to open', async () => {
+    // A start that hung instead would fail as not ready (startServer's timeout), not as exited.
+    const failed = await startServer({ DATA_DIR: `${dir.path}/refused`, LOG_LEVEL: 'loud', PORT: String(await freePort()) }).then(
+      () => undefined,
+      (error: Error) => error.message,
+    );
+    expect(failed).toMatch(/exited with code 1 before it was ready/);
+    expect(failed).toContain('bhuktani: LOG_LEVEL must be one of');
+  }, 60_000);
+});
+
 describe('a restart', () => {
   it(
     'keeps the payments: initiate, SIGTERM, start again, look the payment up',
