@@ -109,20 +109,35 @@ export interface DoorOrder<D extends PaymentDoor = 'esewa-v2'> {
 }
 
 /**
- * Every door-order read that arrived while earlier ones were being read, in one statement. The
- * `door = 'esewa-v2'` is the unique index's own condition, so the planner reads that index.
+ * Reads of door orders: every one that arrived while earlier ones were being read, in one statement
+ * of `columns` (of `p`, the payment). The `door = 'esewa-v2'` is the unique index's own condition, so
+ * the planner reads that index.
  */
-const readDoorPayments = batchedPerStore(async (db: Queryable, orders: DoorOrder[]): Promise<(Payment | undefined)[]> => {
-  const rows = await db.query<Payment & { ord: number }>(
-    `SELECT o.ord, ${paymentColumns.replace(/(\w+)/g, 'p.$1')}
-       FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS o (merchant_id, environment, door, purchase_order_id, ord)
-       JOIN payments p ON p.merchant_id = o.merchant_id AND p.environment = o.environment AND p.door = o.door
-                      AND p.purchase_order_id = o.purchase_order_id AND p.door = 'esewa-v2'`,
-    [orders.map((o) => o.merchantId), orders.map((o) => o.environment), orders.map((o) => o.door), orders.map((o) => o.purchaseOrderId)],
-  );
-  const found = new Map(rows.map(({ ord, ...payment }) => [Number(ord), payment as Payment]));
-  return orders.map((_, i) => found.get(i + 1));
-});
+function doorOrderReader<T>(columns: string) {
+  return batchedPerStore(async (db: Queryable, orders: DoorOrder[]): Promise<(T | undefined)[]> => {
+    const rows = await db.query<T & { ord: number }>(
+      `SELECT o.ord, ${columns}
+         FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS o (merchant_id, environment, door, purchase_order_id, ord)
+         JOIN payments p ON p.merchant_id = o.merchant_id AND p.environment = o.environment AND p.door = o.door
+                        AND p.purchase_order_id = o.purchase_order_id AND p.door = 'esewa-v2'`,
+      [orders.map((o) => o.merchantId), orders.map((o) => o.environment), orders.map((o) => o.door), orders.map((o) => o.purchaseOrderId)],
+    );
+    const found = new Map(rows.map(({ ord, ...row }) => [Number(ord), row as T]));
+    return orders.map((_, i) => found.get(i + 1));
+  });
+}
+
+const readDoorPayments = doorOrderReader<Payment>(paymentColumns.replace(/(\w+)/g, 'p.$1'));
+
+/** What eSewa's status check answers of a door order's payment: only the columns it shows. */
+export type DoorPaymentStatus = Pick<Payment, 'amount' | 'status' | 'expires_at' | 'transaction_id'> & { product_code: string };
+
+const readDoorStatuses = doorOrderReader<DoorPaymentStatus>(`p.amount, p.status, p.expires_at, p.transaction_id, p.door_fields->>'product_code' AS product_code`);
+
+/** The status of the payment eSewa's v2 transaction_uuid names for this merchant and environment. */
+export function findDoorPaymentStatus(db: Db, order: DoorOrder): Promise<DoorPaymentStatus | undefined> {
+  return readDoorStatuses(db, order);
+}
 
 /** The payment eSewa's v2 transaction_uuid names for this merchant and environment (payments_door_order). */
 export function findDoorPayment(db: Db, order: DoorOrder): Promise<Payment | undefined> {

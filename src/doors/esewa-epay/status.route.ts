@@ -4,12 +4,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import type { EsewaCredentialResolver } from '../../merchants/esewa-credentials.js';
-import { effectiveStatus, type Payment } from '../../payments/payment.js';
-import { findDoorPayment } from '../../payments/payment-store.js';
+import { effectiveStatus } from '../../payments/payment.js';
+import { findDoorPaymentStatus, type DoorPaymentStatus } from '../../payments/payment-store.js';
 import { doorCaller } from './door-caller.js';
 import { readFields, requestFields, rupeesField } from './esewa-fields.js';
 import { refusal } from './esewa-errors.js';
-import { doorFieldsOf } from './esewa-return.js';
 import { esewaStatuses, esewaStatusOf, type EsewaStatus } from './esewa-status.js';
 import { esewaRupees } from '../../protocols/esewa-epay/rupees.js';
 
@@ -81,7 +80,7 @@ export function registerStatus(app: FastifyInstance, ctx: AppContext, resolve: E
       const { fields, problems } = readFields(requestFields(request), LIMITS);
       const asked = rupeesField('total_amount', fields.total_amount, problems);
       if (problems.length > 0) throw refusal(problems.join(' '));
-      const answer = (status: EsewaStatus, payment?: Payment) =>
+      const answer = (status: EsewaStatus, payment?: DoorPaymentStatus) =>
         reply.type('application/json; charset=utf-8').serializer(statusJson).send({
           product_code: fields.product_code,
           transaction_uuid: fields.transaction_uuid,
@@ -91,8 +90,8 @@ export function registerStatus(app: FastifyInstance, ctx: AppContext, resolve: E
         });
       const caller = await doorCaller(ctx, resolve, fields.product_code);
       if (!caller) return answer('NOT_FOUND');
-      const payment = await findDoorPayment(ctx.db, { merchantId: caller.merchantId, environment: caller.environment, door: 'esewa-v2', purchaseOrderId: fields.transaction_uuid });
-      if (!payment || doorFieldsOf(payment).product_code !== caller.productCode || payment.amount !== asked) return answer('NOT_FOUND');
+      const payment = await findDoorPaymentStatus(ctx.db, { merchantId: caller.merchantId, environment: caller.environment, door: 'esewa-v2', purchaseOrderId: fields.transaction_uuid });
+      if (!payment || payment.product_code !== caller.productCode || payment.amount !== asked) return answer('NOT_FOUND');
       return answer(esewaStatusOf(effectiveStatus(payment, ctx.clock.now())), payment);
     },
   );
