@@ -22,6 +22,9 @@ const PGLITE_DIST = dirname(createRequire(import.meta.url).resolve('@electric-sq
 /** Compiled once per process: every store the process opens (the tests open many) instantiates it. */
 let module: Promise<WebAssembly.Module> | undefined;
 
+/** The module compiled from PGlite's own file. */
+const compile = () => WebAssembly.compile(readFileSync(join(PGLITE_DIST, 'pglite.wasm')));
+
 /** V8's flags for the store's code; process-wide, and the same every time. */
 export function setStoreFlags(): void {
   setFlagsFromString(`--wasm-tiering-budget=${WASM_TIERING_BUDGET}`);
@@ -33,7 +36,7 @@ export function prepareStoreCode(): void {
     setStoreFlags();
     // Read at once (a few milliseconds from the page cache), so that the compile has started before
     // the caller goes on to load its modules, which would hold up a callback for seconds.
-    module = WebAssembly.compile(readFileSync(join(PGLITE_DIST, 'pglite.wasm')));
+    module = compile();
     // Awaited by the open; a failure there is the one reported.
     module.catch(() => {});
   }
@@ -47,7 +50,7 @@ export function compiledStoreCode(): Promise<WebAssembly.Module> {
 
 /** The module compiled elsewhere (the server's thread), for the opens to come; `null`: compile it here. */
 export function useStoreCode(compiled: Promise<WebAssembly.Module | null>): void {
-  module ??= compiled.then((given) => given ?? WebAssembly.compile(readFileSync(join(PGLITE_DIST, 'pglite.wasm'))));
+  module ??= compiled.then((given) => given ?? compile());
   module.catch(() => {});
 }
 

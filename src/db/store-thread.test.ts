@@ -150,4 +150,15 @@ describe("the store's code compiled by the opening thread", () => {
       }
     }
   }, 60_000);
+
+  it('is the one the store runs: handed a module that is not PostgreSQL, the open fails', async () => {
+    const own = tempDir('bhuktani-store-thread-code-');
+    try {
+      const store = openStoreThread(own.path, 'server', code, () => WebAssembly.compile(new Uint8Array([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00])));
+      await expect(store.opened).rejects.toThrow();
+      await store.db.close();
+    } finally {
+      own.remove();
+    }
+  }, 60_000);
 });

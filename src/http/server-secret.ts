@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { Queryable } from '../db/db.js';
 
-/** A named secret shared by every instance on one database, created by the first to ask. */
 /** The length of every random secret serverSecret makes. */
 export const SERVER_SECRET_BYTES = 32;
 
+/** A named secret shared by every instance on one database, created by the first to ask. */
 export async function serverSecret(db: Queryable, name: string): Promise<Buffer> {
   // Read first: every start but the store's first finds it (a write costs a restart ~9 ms).
   const stored = await readServerValue(db, name);

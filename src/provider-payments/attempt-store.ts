@@ -16,6 +16,9 @@ export async function insertAttempt(db: Queryable, a: Pick<Attempt, 'idx' | 'pid
   return row;
 }
 
+/** An attempt's idx as it may come back in an address: letters and digits, at most 40 (Bhuktani's are 17). */
+export const isAttemptIdx = (idx: string) => /^[A-Za-z0-9]{1,40}$/.test(idx);
+
 export async function findAttempt(db: Queryable, idx: string): Promise<Attempt | undefined> {
   const [row] = await db.query<Attempt>(`SELECT ${attemptColumns} FROM provider_attempts WHERE idx = $1`, [idx]);
   return row;

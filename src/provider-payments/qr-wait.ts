@@ -7,12 +7,11 @@ import type { AppContext } from '../context.js';
 import { findProviderSetup } from '../providers/provider-setup.js';
 import { descriptorOf } from '../providers/registry.js';
 import type { Attempt } from './attempt-state-machine.js';
-import { findAttempt, leaseAttemptUntil, leaseStartedAttempt } from './attempt-store.js';
+import { findAttempt, isAttemptIdx, leaseAttemptUntil, leaseStartedAttempt } from './attempt-store.js';
 import { measuredConnector } from './measured-connector.js';
 import { settleAttempt, type Settled } from './settle-attempt.js';
 
 const ASK_EVERY_MS = 2000;
-const ATTEMPT = /^[A-Za-z0-9]{1,40}$/;
 
 /** Where the QR page of an attempt is, and where its wait is asked about. */
 export const qrPagePath = (attemptIdx: string) => `/pay/qr/${encodeURIComponent(attemptIdx)}`;
@@ -28,7 +27,7 @@ function withQr(attempt: Attempt | undefined): QrAttempt | undefined {
 
 /** The attempt `idx` when it went the QR way, with the QR message it shows. */
 export async function findQrAttempt(ctx: AppContext, idx: string): Promise<QrAttempt | undefined> {
-  return ATTEMPT.test(idx) ? withQr(await findAttempt(ctx.db, idx)) : undefined;
+  return isAttemptIdx(idx) ? withQr(await findAttempt(ctx.db, idx)) : undefined;
 }
 
 /**
@@ -39,7 +38,7 @@ export async function findQrAttempt(ctx: AppContext, idx: string): Promise<QrAtt
  * payer keeps waiting, the payment is not held).
  */
 export async function askAboutQr(ctx: AppContext, idx: string): Promise<{ attempt: QrAttempt; settled?: Settled } | undefined> {
-  if (!ATTEMPT.test(idx)) return undefined;
+  if (!isAttemptIdx(idx)) return undefined;
   const now = ctx.clock.now();
   const claimed = await leaseStartedAttempt(ctx.db, idx, now, new Date(now.getTime() + ctx.config.providerTimeoutMs + ASK_EVERY_MS));
   // Settled, or another request's turn: the attempt as it is.

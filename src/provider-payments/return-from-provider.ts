@@ -8,7 +8,7 @@ import { findPayment } from '../payments/payment-store.js';
 import { returnStatusOf, type PayerReturn } from '../payments/return-status.js';
 import type { PayerErrorCode } from '../payments/payer-error.js';
 import type { Attempt } from './attempt-state-machine.js';
-import { findAttempt, setProviderReference } from './attempt-store.js';
+import { findAttempt, isAttemptIdx, setProviderReference } from './attempt-store.js';
 import { measuredConnector } from './measured-connector.js';
 import { descriptorOf, type ProviderName } from '../providers/registry.js';
 import { findProviderSetup } from '../providers/provider-setup.js';
@@ -21,7 +21,6 @@ export type ReturnResult =
   | { kind: 'surplus'; pidx: string; back?: PayerReturn }
   | { kind: 'not-found' };
 
-const ATTEMPT = /^[A-Za-z0-9]{1,40}$/;
 
 async function onwards(ctx: AppContext, pidx: string, notice?: PayerErrorCode): Promise<ReturnResult> {
   const payment = (await findPayment(ctx.db, pidx))!;
@@ -39,7 +38,7 @@ export function settledReturn(ctx: AppContext, attempt: Pick<Attempt, 'state' | 
 
 export async function returnFromProvider(ctx: AppContext, name: ProviderName, path: string[], query: Record<string, string>): Promise<ReturnResult> {
   const idx = descriptorOf(name).returnedAttempt(path, query);
-  const attempt = idx && ATTEMPT.test(idx) ? await findAttempt(ctx.db, idx) : undefined;
+  const attempt = idx && isAttemptIdx(idx) ? await findAttempt(ctx.db, idx) : undefined;
   if (!attempt || attempt.provider !== name) return { kind: 'not-found' };
   // Settled or asked about already (a reload, a replayed return): show what came of it.
   if (attempt.state !== 'Started') return settledReturn(ctx, attempt);
