@@ -7,6 +7,7 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { STORE_FLAGS } from '../src/db/pglite-code.js';
 import { readProfile } from './evidence.js';
 import { client, inParallel } from './http.js';
 import { profileResult, type ProfileResult } from './profile.js';
@@ -16,8 +17,8 @@ import { settings } from './settings.js';
 
 /** Payments the first start stores, so later starts open a directory with some history. */
 const PAYMENTS = 500;
-/** V8's tiering budget for PGlite's WebAssembly, as the service sets it (src/db/pglite-code.ts). */
-const STORE_NODE_ARGS = ['--wasm-tiering-budget=18000000'];
+/** V8's flags for PGlite's WebAssembly (tiering budget, lazy validation), as the service sets them. */
+const STORE_NODE_ARGS = STORE_FLAGS.split(' ');
 
 /** Seconds from spawn to ready, and the CPU seconds the process had used by then (all its threads). */
 export interface Start {

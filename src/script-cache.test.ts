@@ -36,6 +36,13 @@ describe('a script run through the code cache', () => {
     expect(statSync(join(dir.path, kept)).mtimeMs).toBe(written);
   });
 
+  it('reads a script as UTF-8 unless it is ASCII', () => {
+    writeFileSync(script, source('नेपाली · पहिलो'));
+    expect(runCached<{ answer(): string }>(script).exports.answer()).toBe('नेपाली · पहिलो');
+    writeFileSync(script, source('plain'));
+    expect(runCached<{ answer(): string }>(script).exports.answer()).toBe('plain');
+  });
+
   it('runs a changed script of the same length as written, not as cached', () => {
     writeFileSync(script, source('other'));
     utimesSync(script, new Date(), new Date(Date.now() + 5_000));

@@ -5,6 +5,7 @@
 // The cache is kept beside the bundle, as trusted as the bundle itself, named by the bundle's size,
 // time and Node's version: a build replaces the directory, and V8 refuses a cache of another V8 or of
 // other flags. A directory that cannot be written (a read-only install) runs without one.
+import { isAscii } from 'node:buffer';
 import { readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
@@ -16,6 +17,12 @@ export interface CachedScript<T> {
   keep(): void;
 }
 
+/** The script's text. ASCII, as the build writes the bundles, is read as such (a third faster than UTF-8's decoding). */
+function sourceOf(file: string): string {
+  const bytes = readFileSync(file);
+  return bytes.toString(isAscii(bytes) ? 'latin1' : 'utf8');
+}
+
 export function runCached<T>(file: string): CachedScript<T> {
   const { size, mtimeMs } = statSync(file);
   const cacheFile = join(dirname(file), `.${basename(file)}.${size}-${Math.round(mtimeMs)}-${process.version}.v8cache`);
@@ -25,7 +32,7 @@ export function runCached<T>(file: string): CachedScript<T> {
   } catch {
     // Not made yet.
   }
-  const script = new vm.Script(Module.wrap(readFileSync(file, 'utf8')), {
+  const script = new vm.Script(Module.wrap(sourceOf(file)), {
     filename: file,
     cachedData,
     // Its import() of PGlite (an ES module) goes to Node's own loader, as a module's would.

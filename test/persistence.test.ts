@@ -72,6 +72,12 @@ describe('a restart', () => {
             refunded_amount: 0,
           },
         });
+        // The hosted page from the bundle (written in ASCII, src/build/bundle.ts) keeps its text's characters.
+        const page = await fetch(`${base}/pay/?pidx=${initiated.body.pidx}`);
+        expect(page.status).toBe(200);
+        const text = await page.text();
+        expect(text).toContain('नेपाली');
+        expect(text).toContain('Bhuktani · Never share your MPIN or OTP');
       } finally {
         expect(await second.stop(), second.output()).toBe(0);
       }

@@ -17,7 +17,17 @@ import { setFlagsFromString } from 'node:v8';
  */
 const WASM_TIERING_BUDGET = 10 * 1_800_000;
 
-const PGLITE_DIST = dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite'));
+/**
+ * V8's flags for PGlite's WebAssembly (the bench gives its reference the same). V8 compiles a function of the module when it first runs, and checks (validates) it then too with
+ * this flag, rather than the whole 9 MB module up front on its background threads: about 20 ms of
+ * CPU of every start, on the two cores the store's thread is booting on. A function that never runs
+ * (most of PostgreSQL's, in a start) is never checked; one that is not valid WebAssembly still fails
+ * to compile, when first called instead of at the module's compile.
+ */
+export const STORE_FLAGS = `--wasm-tiering-budget=${WASM_TIERING_BUDGET} --wasm-lazy-validation`;
+
+const requireHere = createRequire(import.meta.url);
+const PGLITE_DIST = dirname(requireHere.resolve('@electric-sql/pglite'));
 
 /** Compiled once per process: every store the process opens (the tests open many) instantiates it. */
 let module: Promise<WebAssembly.Module> | undefined;
@@ -27,7 +37,7 @@ const compile = () => WebAssembly.compile(readFileSync(join(PGLITE_DIST, 'pglite
 
 /** V8's flags for the store's code; process-wide, and the same every time. */
 export function setStoreFlags(): void {
-  setFlagsFromString(`--wasm-tiering-budget=${WASM_TIERING_BUDGET}`);
+  setFlagsFromString(STORE_FLAGS);
 }
 
 /** Starts compiling the module, for an open to come. */
@@ -58,4 +68,9 @@ export function useStoreCode(compiled: Promise<WebAssembly.Module | null>): void
 export async function storeCode(): Promise<{ pgliteWasmModule: WebAssembly.Module }> {
   prepareStoreCode();
   return { pgliteWasmModule: await module! };
+}
+
+/** PGlite's JavaScript, its CommonJS build, as the store's thread (a script, src/build/bundle.ts) loads it. */
+export function pgliteModule(): typeof import('@electric-sql/pglite') {
+  return requireHere('@electric-sql/pglite') as typeof import('@electric-sql/pglite');
 }

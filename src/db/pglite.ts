@@ -2,7 +2,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import type { Db, Queryable } from './db.js';
 import { withRetry } from './db.js';
 import { parsers } from './parsers.js';
-import { storeCode } from './pglite-code.js';
+import { pgliteModule, storeCode } from './pglite-code.js';
 
 export type PgliteDb = Db & { dump(): Promise<Blob> };
 
@@ -50,7 +50,7 @@ export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob
  */
 export async function createPglite(options: { dataDir?: string; loadDataDir?: Blob } = {}): Promise<PGlite> {
   const code = storeCode();
-  const { PGlite } = await import('@electric-sql/pglite');
+  const { PGlite } = pgliteModule();
   const startParams = [...PGlite.defaultStartParams, ...SHARED_BUFFERS];
   return PGlite.create({ ...(await code), dataDir: options.dataDir, loadDataDir: options.loadDataDir, parsers, startParams });
 }

@@ -83,22 +83,26 @@ async function open(dataDir: string, holder: string): Promise<{ pg: PGlite; unlo
   }
 }
 
-try {
-  const { dataDir, holder, codePort } = workerData as { dataDir: string; holder: string; codePort?: MessagePort };
-  if (codePort) useStoreCode(new Promise((resolve) => codePort.once('message', (module: WebAssembly.Module | null) => (codePort.close(), resolve(module)))));
-  const { pg, unlock } = await open(dataDir, holder);
-  port.on('message', (request: StoreRequest) => {
-    if (request.op === 'begin') return begin(pg, request.id);
-    if (request.op === 'end') {
-      const opened = transactions.get(request.tx);
-      return opened ? opened.end(request.commit, request.id) : answer(failed(request.id, new Error(`transaction ${request.tx} is not open`)));
-    }
-    run(pg, unlock, request).then(answer, (error: unknown) => answer(failed(request.id, error)));
-  });
-  answer({ id: OPENED, ok: true });
-} catch (error) {
-  answer(failed(OPENED, error));
-  // Alive until the server's thread ends it: left to end by itself, the thread's exit could be seen
-  // there before this answer, and the open would fail as "stopped" rather than with its reason.
-  port.on('message', () => {});
+async function serve(): Promise<void> {
+  try {
+    const { dataDir, holder, codePort } = workerData as { dataDir: string; holder: string; codePort?: MessagePort };
+    if (codePort) useStoreCode(new Promise((resolve) => codePort.once('message', (module: WebAssembly.Module | null) => (codePort.close(), resolve(module)))));
+    const { pg, unlock } = await open(dataDir, holder);
+    port.on('message', (request: StoreRequest) => {
+      if (request.op === 'begin') return begin(pg, request.id);
+      if (request.op === 'end') {
+        const opened = transactions.get(request.tx);
+        return opened ? opened.end(request.commit, request.id) : answer(failed(request.id, new Error(`transaction ${request.tx} is not open`)));
+      }
+      run(pg, unlock, request).then(answer, (error: unknown) => answer(failed(request.id, error)));
+    });
+    answer({ id: OPENED, ok: true });
+  } catch (error) {
+    answer(failed(OPENED, error));
+    // Alive until the server's thread ends it: left to end by itself, the thread's exit could be seen
+    // there before this answer, and the open would fail as "stopped" rather than with its reason.
+    port.on('message', () => {});
+  }
 }
+
+void serve();

@@ -13,7 +13,7 @@ import { compiledStoreCode } from './pglite-code.js';
 import { openStoreThread } from './store-thread.js';
 
 // The thread's code as the build bundles it, from this run's sources (test/compiled.ts).
-const code = pathToFileURL(join(inject('compiledDir'), 'bundle/store-thread-worker.js'));
+const code = pathToFileURL(join(inject('compiledDir'), 'bundle/store-thread-worker.cjs'));
 const open = (dataDir: string) => openStoreThread(dataDir, 'server', code);
 
 const dir = tempDir('bhuktani-store-thread-');

@@ -14,11 +14,11 @@ import { OPENED, type StoreAnswer, type StoreRequest } from './store-thread-prot
 type Request = StoreRequest extends infer R ? (R extends StoreRequest ? Omit<R, 'id'> : never) : never;
 
 /**
- * The thread's code beside this module's: the bundle's own (dist/bundle/store-thread-worker.js, as
- * `npm run build` writes it beside the server), or tsc's. Its own directory, not `import.meta.url`,
- * which the bundle rewrites to tsc's address of each module (src/build/bundle.ts).
+ * The thread's code beside this module's: the bundle's own (dist/bundle/store-thread-worker.cjs, as
+ * `npm run build` writes it beside the server). Its own directory, not `import.meta.url`, which the
+ * bundle rewrites to tsc's address of each module (src/build/bundle.ts).
  */
-const WORKER = pathToFileURL(join(import.meta.dirname, 'store-thread-worker.js'));
+const WORKER = pathToFileURL(join(import.meta.dirname, 'store-thread-worker.cjs'));
 
 /** The error the store's thread described, as it was thrown there. */
 function errorOf(fields: Record<string, unknown>): Error {
