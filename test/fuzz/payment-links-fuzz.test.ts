@@ -98,7 +98,10 @@ describe('the payment links API', () => {
       await fc.assert(
         fc.asyncProperty(id, fc.constantFrom('', 'deactivate/', 'activate/'), async (idx, verb) => {
           const url = `${LINKS_PATH}${idx}/${verb}`;
-          fc.pre(new URL(url, 'http://x.invalid').pathname.startsWith(LINKS_PATH));
+          // An id that URL normalization takes out of one link's path ('..', or '.', which names the
+          // list itself) is not an id of a link.
+          const path = new URL(url, 'http://x.invalid').pathname;
+          fc.pre(path.startsWith(LINKS_PATH) && path.length > LINKS_PATH.length + verb.length);
           const answer = await send(verb ? 'POST' : 'GET', url);
           if (answer.status === 200) expect((jsonOf(answer) as { idx: string }).idx).toBe(own.idx);
           else expectApiError(answer);
