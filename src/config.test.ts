@@ -1,4 +1,4 @@
-// Start-up checks of settings (OTP_SENDER, SMS_GATEWAY_*, METRICS_*, DB_STATEMENT_TIMEOUT_MS, SECRETS_KEY): a bad
+// Start-up checks of settings (OTP_SENDER, SMS_GATEWAY_*, METRICS_*, DB_STATEMENT_TIMEOUT_MS, SECRETS_KEY, TIME_ZONE): a bad
 // or incomplete value stops the process with a message naming the variable.
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config.js';
@@ -98,5 +98,14 @@ describe('SECRETS_KEY', () => {
       const message = refused({ SECRETS_KEY: value });
       expect(message).toBe('SECRETS_KEY must be 32 random bytes, as 64 hex digits or in base64 (openssl rand -base64 32)');
     }
+  });
+});
+
+describe('TIME_ZONE', () => {
+  it("defaults to Nepal's; an operator's zone is checked, and one that is not IANA's is refused", () => {
+    expect(loadConfig({}).timeZone).toBe('Asia/Kathmandu');
+    expect(loadConfig({ TIME_ZONE: 'Europe/London' }).timeZone).toBe('Europe/London');
+    expect(refused({ TIME_ZONE: 'Mars/Olympus_Mons' })).toMatch(/^TIME_ZONE must be an IANA time zone/);
+    expect(refused({ TIME_ZONE: 'asia/kathmandu ' })).toMatch(/^TIME_ZONE/);
   });
 });
