@@ -18,11 +18,12 @@ import { setFlagsFromString } from 'node:v8';
 const WASM_TIERING_BUDGET = 10 * 1_800_000;
 
 /**
- * V8's flags for PGlite's WebAssembly (the bench gives its reference the same). V8 compiles a function of the module when it first runs, and checks (validates) it then too with
- * this flag, rather than the whole 9 MB module up front on its background threads: about 20 ms of
- * CPU of every start, on the two cores the store's thread is booting on. A function that never runs
- * (most of PostgreSQL's, in a start) is never checked; one that is not valid WebAssembly still fails
- * to compile, when first called instead of at the module's compile.
+ * V8's flags for PGlite's WebAssembly (the bench gives its reference the same). V8 compiles a
+ * function of the module when it first runs; with --wasm-lazy-validation it checks (validates) it
+ * then too, rather than the whole 9 MB module up front on its background threads: about 20 ms of CPU
+ * of every start, on the two cores the store's thread is booting on. A function that never runs (most
+ * of PostgreSQL's, in a start) is never checked; one that is not valid WebAssembly still fails to
+ * compile, when first called instead of at the module's compile.
  */
 export const STORE_FLAGS = `--wasm-tiering-budget=${WASM_TIERING_BUDGET} --wasm-lazy-validation`;
 

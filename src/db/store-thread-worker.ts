@@ -83,6 +83,7 @@ async function open(dataDir: string, holder: string): Promise<{ pg: PGlite; unlo
   }
 }
 
+/** Opens the store, then answers the server's requests (a function: the thread is a script, with no top-level await). */
 async function serve(): Promise<void> {
   try {
     const { dataDir, holder, codePort } = workerData as { dataDir: string; holder: string; codePort?: MessagePort };
