@@ -21,8 +21,8 @@ enableCompileCache();
 // every start compiles the server's code under the same ones.
 setStoreFlags();
 try {
-  // The store's thread before the settings are checked (their time zone's check alone starts ICU,
-  // 13 ms): settings that fail end the process, and the thread with it.
+  // The store's thread before the settings are checked (an operator's time zone is checked through
+  // ICU, about 25 ms): settings that fail end the process, and the thread with it.
   const dataDir = embeddedDataDir();
   const store = dataDir === undefined ? undefined : openStoreThread(dataDir, 'server', undefined, compiledStoreCode);
   const config = loadConfig();

@@ -35,7 +35,7 @@ export function runCached<T>(file: string): CachedScript<T> {
   const script = new vm.Script(Module.wrap(sourceOf(file)), {
     filename: file,
     cachedData,
-    // Its import() of PGlite (an ES module) goes to Node's own loader, as a module's would.
+    // An import() in it goes to Node's own loader, as a module's would.
     importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
   });
   const module = { exports: {} as T };

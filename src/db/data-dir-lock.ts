@@ -101,7 +101,8 @@ function dying(owner: Holder | undefined): boolean {
   }
 }
 
-function alive(pid: number): boolean {
+/** A process `pid` runs (one this process may not signal runs too). */
+export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

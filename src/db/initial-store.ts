@@ -2,6 +2,7 @@ import { closeSync, existsSync, fstatSync, ftruncateSync, mkdirSync, openSync, r
 import { copyFile, truncate } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { alive } from './data-dir-lock.js';
 import { migrate } from './migrate.js';
 import { openPglite } from './pglite.js';
 
@@ -111,15 +112,6 @@ export async function seedDataDir(dataDir: string, from = INITIAL_STORE): Promis
   renameSync(partial, dataDir);
   return true;
 }
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-};
 
 /**
  * Makes the spare again when there is none (a first start took it); quietly nothing where it cannot
