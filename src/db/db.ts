@@ -41,6 +41,11 @@ export function pgCode(error: unknown): string | undefined {
   return typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : undefined;
 }
 
+/** Whether `error` is a unique violation of the index or constraint named `name` (both stores name it in the message). */
+export function violatesUnique(error: unknown, name: string): boolean {
+  return pgCode(error) === PgCode.uniqueViolation && String((error as Error).message).includes(`"${name}"`);
+}
+
 /**
  * Connection-level failures: the database is unreachable, not the query wrong. `25006` (a write in a
  * read-only transaction) is one of them too: the service never opens a read-only transaction itself,

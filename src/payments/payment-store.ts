@@ -1,5 +1,5 @@
 import { batchedPerStore } from '../db/batcher.js';
-import type { Db, Queryable } from '../db/db.js';
+import { violatesUnique, type Db, type Queryable } from '../db/db.js';
 import type { Environment } from '../environment.js';
 import type { Payment, PaymentDoor } from './payment.js';
 import type { PaymentEvent } from './payment-timeline.js';
@@ -11,46 +11,62 @@ export const paymentColumns = `pidx, merchant_id, environment, purchase_order_id
 
 export type NewPayment = Omit<Payment, 'status' | 'transaction_id' | 'payer_mobile' | 'refunded_amount' | 'updated_at'>;
 
+const insertStatement = (onConflict: string) =>
+  `INSERT INTO payments (pidx, merchant_id, environment, purchase_order_id, purchase_order_name, amount, fee,
+     return_url, website_url, customer_info, amount_breakdown, product_details, merchant_fields,
+     status, created_at, expires_at, updated_at, door, door_fields, payment_link)
+   SELECT pidx, merchant_id, environment, purchase_order_id, purchase_order_name, amount, fee,
+          return_url, website_url, customer_info::jsonb, amount_breakdown::jsonb, product_details::jsonb, merchant_fields::jsonb,
+          'Initiated', created_at::timestamptz, expires_at::timestamptz, created_at::timestamptz, door, door_fields::jsonb, payment_link
+     FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::bigint[], $8::text[], $9::text[],
+                 $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[], $17::text[], $18::text[])
+       AS p (pidx, merchant_id, environment, purchase_order_id, purchase_order_name, amount, fee, return_url, website_url,
+             customer_info, amount_breakdown, product_details, merchant_fields, created_at, expires_at, door, door_fields, payment_link)
+   ${onConflict}
+   RETURNING pidx`;
+
+const insertNew = insertStatement('');
+const insertOnce = insertStatement(`ON CONFLICT (merchant_id, environment, door, purchase_order_id) WHERE door = 'esewa-v2' DO NOTHING`);
+
 /**
  * Stores new `Initiated` payments in one statement: true for each stored, false for one whose door
  * already has a payment of its order (eSewa's v2 form: payments_door_order), which is left as it was.
  * No event row: a payment's timeline starts at its created_at.
+ *
+ * An order posted again is rare, and PostgreSQL's ON CONFLICT probes the door's index for every
+ * eSewa row before inserting it (about a quarter of such a row's cost in the store): so the payments
+ * are first inserted without it, and only when that statement meets an order already there (and so
+ * stored nothing) are they inserted again with it. That second statement needs a store outside a
+ * transaction, as the batcher's is: in a transaction the first one's error would end it.
  */
 export async function insertPayments(db: Queryable, payments: NewPayment[]): Promise<boolean[]> {
-  const stored = await db.query<{ pidx: string }>(
-    `INSERT INTO payments (pidx, merchant_id, environment, purchase_order_id, purchase_order_name, amount, fee,
-       return_url, website_url, customer_info, amount_breakdown, product_details, merchant_fields,
-       status, created_at, expires_at, updated_at, door, door_fields, payment_link)
-     SELECT pidx, merchant_id, environment, purchase_order_id, purchase_order_name, amount, fee,
-            return_url, website_url, customer_info::jsonb, amount_breakdown::jsonb, product_details::jsonb, merchant_fields::jsonb,
-            'Initiated', created_at::timestamptz, expires_at::timestamptz, created_at::timestamptz, door, door_fields::jsonb, payment_link
-       FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::bigint[], $8::text[], $9::text[],
-                   $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[], $17::text[], $18::text[])
-         AS p (pidx, merchant_id, environment, purchase_order_id, purchase_order_name, amount, fee, return_url, website_url,
-               customer_info, amount_breakdown, product_details, merchant_fields, created_at, expires_at, door, door_fields, payment_link)
-     ON CONFLICT (merchant_id, environment, door, purchase_order_id) WHERE door = 'esewa-v2' DO NOTHING
-     RETURNING pidx`,
-    [
-      payments.map((p) => p.pidx),
-      payments.map((p) => p.merchant_id),
-      payments.map((p) => p.environment),
-      payments.map((p) => p.purchase_order_id),
-      payments.map((p) => p.purchase_order_name),
-      payments.map((p) => p.amount),
-      payments.map((p) => p.fee),
-      payments.map((p) => p.return_url),
-      payments.map((p) => p.website_url),
-      payments.map((p) => json(p.customer_info)),
-      payments.map((p) => json(p.amount_breakdown)),
-      payments.map((p) => json(p.product_details)),
-      payments.map((p) => JSON.stringify(p.merchant_fields)),
-      payments.map((p) => p.created_at.toISOString()),
-      payments.map((p) => p.expires_at.toISOString()),
-      payments.map((p) => p.door),
-      payments.map((p) => json(p.door_fields)),
-      payments.map((p) => p.payment_link),
-    ],
-  );
+  const columns = [
+    payments.map((p) => p.pidx),
+    payments.map((p) => p.merchant_id),
+    payments.map((p) => p.environment),
+    payments.map((p) => p.purchase_order_id),
+    payments.map((p) => p.purchase_order_name),
+    payments.map((p) => p.amount),
+    payments.map((p) => p.fee),
+    payments.map((p) => p.return_url),
+    payments.map((p) => p.website_url),
+    payments.map((p) => json(p.customer_info)),
+    payments.map((p) => json(p.amount_breakdown)),
+    payments.map((p) => json(p.product_details)),
+    payments.map((p) => JSON.stringify(p.merchant_fields)),
+    payments.map((p) => p.created_at.toISOString()),
+    payments.map((p) => p.expires_at.toISOString()),
+    payments.map((p) => p.door),
+    payments.map((p) => json(p.door_fields)),
+    payments.map((p) => p.payment_link),
+  ];
+  let stored: { pidx: string }[];
+  try {
+    stored = await db.query<{ pidx: string }>(insertNew, columns);
+  } catch (error) {
+    if (!violatesUnique(error, 'payments_door_order')) throw error;
+    stored = await db.query<{ pidx: string }>(insertOnce, columns);
+  }
   const pidxs = new Set(stored.map((row) => row.pidx));
   return payments.map((p) => pidxs.has(p.pidx));
 }
