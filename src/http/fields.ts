@@ -40,12 +40,18 @@ function typeName(value: unknown): string {
 
 // PostgreSQL stores neither NUL characters nor unpaired UTF-16 surrogates (in text or in JSON).
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+// Text with neither a NUL nor any surrogate (nearly all of it) needs no closer look.
+const MAYBE_UNSTORABLE = /[\u0000\ud800-\udfff]/;
 
 function textProblem(value: string): string | undefined {
+  if (!MAYBE_UNSTORABLE.test(value)) return undefined;
   if (value.includes('\u0000')) return messages.nullCharacters;
   if (LONE_SURROGATE.test(value)) return messages.string;
   return undefined;
 }
+
+/** Whether PostgreSQL can store `value` as text. */
+export const storable = (value: string): boolean => textProblem(value) === undefined;
 
 const MAX_JSON_DEPTH = 32;
 
@@ -99,15 +105,18 @@ export function text(options: TextOptions = {}): Field<string> {
   };
 }
 
-export function isHttpUrl(value: string): boolean {
-  if (!/^https?:\/\//i.test(value) || /\s/.test(value)) return false;
+/** `value` read as an http(s) address with a host, or undefined when it is not one. */
+export function httpUrl(value: string): URL | undefined {
+  if (!/^https?:\/\//i.test(value) || /\s/.test(value)) return undefined;
   try {
     const url = new URL(value);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '' ? url : undefined;
   } catch {
-    return false;
+    return undefined;
   }
 }
+
+export const isHttpUrl = (value: string): boolean => httpUrl(value) !== undefined;
 
 export const url = (options: Omit<TextOptions, 'check' | 'format'> = {}) =>
   text({ maxLength: 2048, ...options, format: 'uri', check: (v) => (isHttpUrl(v) ? undefined : messages.url) });

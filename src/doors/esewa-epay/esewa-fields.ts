@@ -1,11 +1,8 @@
 // Reading eSewa's fields, for both forms, the status check and v1's verification: each a piece of
 // text given once, checked as a merchant's integration would want to hear it, every problem at once
 // in one sentence each. Values are kept exactly as posted: the signature covers them as they are. Pure.
-import { isHttpUrl } from '../../http/fields.js';
+import { httpUrl, storable } from '../../http/fields.js';
 import { paisaOf } from '../../protocols/esewa-epay/rupees.js';
-
-// PostgreSQL stores neither NUL characters nor unpaired UTF-16 surrogates.
-const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /** Each field's longest value. */
 export type FieldLimits<N extends string> = Record<N, number>;
@@ -24,9 +21,13 @@ const asRecord = (input: unknown): Record<string, unknown> =>
  * given twice.
  */
 export function requestFields(request: { query: unknown; body: unknown }): Record<string, unknown> {
+  const [query, body] = [asRecord(request.query), asRecord(request.body)];
+  // A form's fields are almost always all in one place: taken as they are.
+  if (isEmpty(query)) return body;
+  if (isEmpty(body)) return query;
   const fields: Record<string, unknown> = Object.create(null);
-  for (const source of [request.query, request.body]) {
-    for (const [name, value] of Object.entries(asRecord(source))) {
+  for (const source of [query, body]) {
+    for (const [name, value] of Object.entries(source)) {
       const given = Object.hasOwn(fields, name) ? fields[name] : undefined;
       fields[name] = given === undefined || given === value ? value : [given, value].flat();
     }
@@ -34,12 +35,18 @@ export function requestFields(request: { query: unknown; body: unknown }): Recor
   return fields;
 }
 
+const isEmpty = (record: Record<string, unknown>) => {
+  for (const _ in record) return false;
+  return true;
+};
+
 /** The fields named in `limits`, from a request's fields (requestFields). */
 export function readFields<N extends string>(input: unknown, limits: FieldLimits<N>): Read<N> {
   const given = asRecord(input);
   const fields = {} as Record<N, string>;
   const problems: string[] = [];
-  for (const [name, maxLength] of Object.entries(limits) as [N, number][]) {
+  for (const name in limits) {
+    const maxLength = limits[name];
     let value = Object.hasOwn(given, name) ? given[name] : undefined;
     // A JSON number as JavaScript writes it: the form's text is what clients sign, so send text.
     if (typeof value === 'number' && Number.isFinite(value)) value = String(value);
@@ -47,7 +54,7 @@ export function readFields<N extends string>(input: unknown, limits: FieldLimits
     else if (Array.isArray(value)) problems.push(`${name} must be given once.`);
     else if (typeof value !== 'string') problems.push(`${name} must be text.`);
     else if (value.trim() === '') problems.push(`${name} may not be blank.`);
-    else if (UNSTORABLE.test(value)) problems.push(`${name} contains characters that are not allowed.`);
+    else if (!storable(value)) problems.push(`${name} contains characters that are not allowed.`);
     else if (value.length > maxLength) problems.push(`${name} must be at most ${maxLength} characters.`);
     else fields[name] = value;
   }
@@ -65,13 +72,12 @@ export function rupeesField(name: string, value: string | undefined, problems: s
   return paisa;
 }
 
-export function urlField(name: string, value: string | undefined, problems: string[]): string | undefined {
+/** The address `value` names, or a problem. */
+export function urlField(name: string, value: string | undefined, problems: string[]): URL | undefined {
   if (value === undefined) return undefined;
-  if (!isHttpUrl(value)) {
-    problems.push(`${name} must be an http(s) URL.`);
-    return undefined;
-  }
-  return value;
+  const url = httpUrl(value);
+  if (!url) problems.push(`${name} must be an http(s) URL.`);
+  return url;
 }
 
 /** The parts of a payment's total, in paisa: the total must be their sum. */
@@ -90,8 +96,14 @@ export type AmountNames = Record<keyof EsewaAmounts, string>;
 
 /** The parts of `fields` in paisa, each a problem when it is not rupees; undefined when one is not. */
 export function amountsOf(fields: Record<string, string>, names: AmountNames, problems: string[]): EsewaAmounts | undefined {
-  const parts = Object.entries(names).map(([part, name]) => [part, rupeesField(name, fields[name], problems)] as const);
-  return parts.every(([, paisa]) => paisa !== undefined) ? (Object.fromEntries(parts) as unknown as EsewaAmounts) : undefined;
+  const amounts = {} as EsewaAmounts;
+  let complete = true;
+  for (const part of Object.keys(names) as (keyof EsewaAmounts)[]) {
+    const paisa = rupeesField(names[part], fields[names[part]], problems);
+    if (paisa === undefined) complete = false;
+    else amounts[part] = paisa;
+  }
+  return complete ? amounts : undefined;
 }
 
 /** Problems of amounts that each parsed: the total adds up, is at least Rs. 0.10 and at most the service's largest. */

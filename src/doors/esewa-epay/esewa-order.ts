@@ -13,6 +13,8 @@ export interface EsewaOrder {
   amounts: EsewaAmounts;
   successUrl: string;
   failureUrl: string;
+  /** The origin of successUrl: the shop's site, which the payment keeps as its website_url. */
+  site: string;
 }
 
 /** What a form calls each part of an order. */
@@ -33,10 +35,19 @@ export function orderOf(door: EsewaDoor, fields: Record<string, string>, names: 
   const amounts = amountsOf(fields, names.amounts, problems);
   const idProblem = options.orderIdProblem(fields[names.orderId]);
   if (idProblem) problems.push(idProblem);
-  const successUrl = urlField(names.successUrl, fields[names.successUrl], problems);
-  const failureUrl = urlField(names.failureUrl, fields[names.failureUrl], problems);
+  const success = urlField(names.successUrl, fields[names.successUrl], problems);
+  urlField(names.failureUrl, fields[names.failureUrl], problems);
   if (problems.length > 0) throw refusal(problems.join(' '));
   const wrong = amountProblems(names.amounts, amounts!, options.maxPaisa);
   if (wrong.length > 0) throw refusal(wrong.join(' '));
-  return { door, productCode: fields[names.productCode], orderId: fields[names.orderId], amounts: amounts!, successUrl: successUrl!, failureUrl: failureUrl! };
+  // The addresses as posted, to the character: the signature covers them, and the payer returns to them.
+  return {
+    door,
+    productCode: fields[names.productCode],
+    orderId: fields[names.orderId],
+    amounts: amounts!,
+    successUrl: fields[names.successUrl],
+    failureUrl: fields[names.failureUrl],
+    site: success!.origin,
+  };
 }

@@ -22,7 +22,7 @@ export async function startEsewaPayment(ctx: AppContext, caller: EsewaCaller, or
   if (closed) throw refusal(closed);
   const input = {
     return_url: order.successUrl,
-    website_url: new URL(order.successUrl).origin,
+    website_url: order.site,
     amount: order.amounts.total,
     purchase_order_id: order.orderId,
     // eSewa's forms name no order: the merchant's id for it is what the hosted page and the lists show.
