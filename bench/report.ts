@@ -249,13 +249,13 @@ const sessionsWaitingOnLocks = (waits: WaitProfile) =>
 /** The pgbench round whose tps is the median. */
 const pgbenchOf = (r: Results) => medianRun(r.pgbenchRounds, (p) => p.tps);
 
-function cpuBound(name: string, scenario: { rps: number; cpu?: CpuSplit; pool?: PoolProfile } | undefined, refName: string, reference: { rps: number; cpu?: CpuSplit } | undefined): string {
+function cpuBound(name: string, scenario: { rps: number; cpu?: CpuSplit; pool?: PoolProfile } | undefined, refName: string, reference: { rps: number; cpu?: CpuSplit } | undefined, heading = 'What bounds it: CPU per request.'): string {
   const pool = scenario?.pool;
   if (!scenario?.cpu || !reference?.cpu) return '';
   const a = cpuPerRequest(scenario.cpu, scenario.rps);
   const b = cpuPerRequest(reference.cpu, reference.rps);
   return [
-    `**What bounds it: CPU per request.** Service, PostgreSQL and load generator share the machine's cores, which were ${pct(scenario.cpu.machineBusy)} and ${pct(reference.cpu.machineBusy)} busy during the two runs, so a route is served about as fast as its total CPU cost per request allows.`,
+    `**${heading}** Service, PostgreSQL and load generator share the machine's cores, which were ${pct(scenario.cpu.machineBusy)} and ${pct(reference.cpu.machineBusy)} busy during the two runs, so a route is served about as fast as its total CPU cost per request allows.`,
     `${name} cost ${n2(a.total)} ms of CPU per request in all (${partsText(a)}); ${refName} ${n2(b.total)} ms (${partsText(b)}).`,
     `The ratio of those costs, ${n2(b.total / a.total)}, against the measured throughput ratio, ${n2(scenario.rps / reference.rps)}.`,
     pool ? `The service's pools (10 connections for single statements, 8 for batch statements): on average ${n1(pool.total)} open, ${n1(pool.idle)} idle, ${n1(pool.waiting)} queries queued for one (at most ${pool.maxWaiting}), from its /metrics every 500 ms.` : '',
@@ -324,13 +324,15 @@ function notes(r: Results, table: Row[]): string[] {
       ].join('\n'),
     );
   }
-  for (const [id, title, runs, refName, refs] of [
-    ['esewa-form', "eSewa's form POST", r.esewa?.form, 'the INSERT route', r.esewa?.insert],
-    ['esewa-status', "eSewa's status check", r.esewa?.status, 'the SELECT route', r.esewa?.select],
+  for (const [id, title, runs, refName, refs, neighbourName, neighbours] of [
+    ['esewa-form', "eSewa's form POST", r.esewa?.form, 'the INSERT route', r.esewa?.insert, 'initiate, in the same rounds,', r.initiate],
+    ['esewa-status', "eSewa's status check", r.esewa?.status, 'the SELECT route', r.esewa?.select, 'lookup, in the same rounds,', r.lookup],
   ] as const) {
     if (missed(id) && runs && refs) {
       const profile = id === 'esewa-form' ? [profileText("under the eSewa form's load", r.profiles?.esewaForm), profileText('under the initiate load, beside it', r.profiles?.initiate)] : [];
-      out.push([`### ${title}`, '', cpuBound(title, medianRun([...runs]), refName, medianRun([...refs])), '', ...profile].join('\n'));
+      // Its target is its neighbour's ratio: the two compared directly too.
+      const beside = neighbours.length ? cpuBound(title, medianRun([...runs]), neighbourName, medianRun([...neighbours]), 'Beside the scenario whose ratio is its target.') : '';
+      out.push([`### ${title}`, '', cpuBound(title, medianRun([...runs]), refName, medianRun([...refs])), '', beside, '', ...profile].join('\n'));
     }
   }
   // The two figures beyond the targets, explained by the same split whether or not they are reached.
