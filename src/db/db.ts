@@ -41,9 +41,12 @@ export function pgCode(error: unknown): string | undefined {
   return typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : undefined;
 }
 
-/** Whether `error` is a unique violation of the index or constraint named `name` (both stores name it in the message). */
-export function violatesUnique(error: unknown, name: string): boolean {
-  return pgCode(error) === PgCode.uniqueViolation && String((error as Error).message).includes(`"${name}"`);
+/**
+ * Whether `error` is PostgreSQL refusing a row for the unique index or check constraint named `name`
+ * (`code`: PgCode.uniqueViolation or PgCode.checkViolation); both stores name it, quoted, in the message.
+ */
+export function violates(error: unknown, code: typeof PgCode.uniqueViolation | typeof PgCode.checkViolation, name: string): boolean {
+  return pgCode(error) === code && String((error as Error).message).includes(`"${name}"`);
 }
 
 /**

@@ -1,5 +1,5 @@
 // The ledger's SQL: accounts, journals and postings. Nothing here decides what a movement means.
-import { pgCode, PgCode, type Queryable } from '../db/db.js';
+import { PgCode, violates, type Queryable } from '../db/db.js';
 import type { Statement } from '../db/statement.js';
 import type { Environment } from '../environment.js';
 
@@ -98,7 +98,7 @@ export function journalPart(journal: JournalInput): (s: Statement) => void {
 
 /** The CHECK on wallet balances refused a statement: a wallet it debited is short. */
 export function isShortWallet(error: unknown): boolean {
-  return pgCode(error) === PgCode.checkViolation && String((error as Error).message).includes('ledger_accounts_balance_check');
+  return violates(error, PgCode.checkViolation, 'ledger_accounts_balance_check');
 }
 
 export async function walletBalance(db: Queryable, accountId: number): Promise<number> {

@@ -1,5 +1,5 @@
 import type { AppContext } from '../context.js';
-import { pgCode, PgCode, type Queryable } from '../db/db.js';
+import { PgCode, violates, type Queryable } from '../db/db.js';
 import { AppError } from '../http/errors.js';
 import { email, integer, object, text } from '../http/fields.js';
 import { parseOrThrow } from '../http/parse-fields.js';
@@ -58,7 +58,7 @@ export async function createMerchant(
   try {
     return await ctx.db.transaction((tx) => insertMerchantAccount(tx, ctx, { name: request.name!, email: request.email!, mobile: request.mobile ?? '', feeBps: request.fee_bps, passwordHash, status, emailVerifiedAt }));
   } catch (error) {
-    if (pgCode(error) === PgCode.uniqueViolation && /"(merchants_email|merchant_people_email)"/.test(String((error as Error).message))) {
+    if (['merchants_email', 'merchant_people_email'].some((name) => violates(error, PgCode.uniqueViolation, name))) {
       throw new AppError('validation_error', { fields: { email: ['A merchant with this email already exists.'] } });
     }
     throw error;

@@ -5,7 +5,7 @@
 // debited, the journal with its postings and the transaction record written. No BEGIN, no COMMIT,
 // no connection held while Node runs; the statement commits everything or nothing.
 import { batchedPerStore } from '../db/batcher.js';
-import { pgCode, PgCode, violatesUnique, type Queryable } from '../db/db.js';
+import { PgCode, violates, type Queryable } from '../db/db.js';
 import type { Posting } from '../ledger/ledger-store.js';
 import type { RecordState } from '../transactions/transaction-record.js';
 import { outboxInsert } from '../webhooks/outbox.js';
@@ -135,10 +135,10 @@ async function writeCompletions(db: Queryable, batch: Completion[]): Promise<(Pa
     const moved = new Map(rows.map(({ ord, ...payment }) => [ord, payment as Payment]));
     return batch.map((_, ord) => moved.get(ord) ?? null);
   } catch (error) {
-    if (violatesUnique(error, 'payments_one_paid_per_order')) {
+    if (violates(error, PgCode.uniqueViolation, 'payments_one_paid_per_order')) {
       throw new OrderAlreadyPaidError();
     }
-    if (pgCode(error) === PgCode.checkViolation && String((error as Error).message).includes('payment_links_max_payments')) {
+    if (violates(error, PgCode.checkViolation, 'payment_links_max_payments')) {
       throw new LinkUsedUpError();
     }
     throw error;

@@ -1,5 +1,5 @@
 import { batchedPerStore } from '../db/batcher.js';
-import { violatesUnique, type Db, type Queryable } from '../db/db.js';
+import { PgCode, violates, type Db, type Queryable } from '../db/db.js';
 import type { Environment } from '../environment.js';
 import type { Payment, PaymentDoor } from './payment.js';
 import type { PaymentEvent } from './payment-timeline.js';
@@ -64,7 +64,7 @@ export async function insertPayments(db: Queryable, payments: NewPayment[]): Pro
   try {
     stored = await db.query<{ pidx: string }>(insertNew, columns);
   } catch (error) {
-    if (!violatesUnique(error, 'payments_door_order')) throw error;
+    if (!violates(error, PgCode.uniqueViolation, 'payments_door_order')) throw error;
     stored = await db.query<{ pidx: string }>(insertOnce, columns);
   }
   const pidxs = new Set(stored.map((row) => row.pidx));

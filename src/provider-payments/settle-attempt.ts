@@ -5,7 +5,7 @@
 // Each decision is one transaction: the attempt's row and the payment's row locked, every move
 // conditional, so two instances settling one attempt (or two attempts of one payment) take turns.
 import type { AppContext } from '../context.js';
-import { violatesUnique, type Queryable } from '../db/db.js';
+import { PgCode, violates, type Queryable } from '../db/db.js';
 import { postProviderPaymentJournal, postSurplusJournal } from '../ledger/provider-journals.js';
 import { orderPaidElsewhere } from '../payments/payable.js';
 import { effectiveStatus, type Payment } from '../payments/payment.js';
@@ -197,7 +197,7 @@ export async function settleAttempt(ctx: AppContext, attempt: Attempt, answer: P
       break;
     } catch (error) {
       // Another pidx of the order holds the money (the index refused the move): decide again, checking.
-      if (tries < 2 && violatesUnique(error, 'payments_one_paid_per_order')) continue;
+      if (tries < 2 && violates(error, PgCode.uniqueViolation, 'payments_one_paid_per_order')) continue;
       throw error;
     }
   }
