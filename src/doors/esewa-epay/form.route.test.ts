@@ -59,6 +59,13 @@ describe('POST /api/epay/main/v2/form', () => {
     expect(page.body).toContain('9806800001');
   });
 
+  it('keeps the success URL as posted, and its origin as the payment’s website_url', async () => {
+    const form = esewaForm(pair, { success_url: 'https://Shop.Example.com:8443/esewa/ok?order=7', failure_url: 'http://other.example.net/no' });
+    const answer = await postForm(t.app, ESEWA_FORM, form);
+    expect(answer.status, answer.body).toBe(302);
+    expect(await findPayment(t.db, pidxOf(answer.location!))).toMatchObject({ return_url: form.success_url, website_url: 'https://shop.example.com:8443' });
+  });
+
   it('a server that posts the form and follows the 302 gets the hosted page', async () => {
     const port = await freePort();
     const served = await startTestApp({ db: t.db, config: { publicUrl: `http://127.0.0.1:${port}` } });
