@@ -400,8 +400,8 @@ function notes(r: Results, table: Row[]): string[] {
   if (missed('embedded') && r.embedded) {
     const e = r.embedded;
     const cpuOf = (starts: { cpuSeconds: number }[]) => median(starts.map((x) => x.cpuSeconds));
-    const why = `**What it spends beyond the store's open: a second thread's start, CPU shared by two threads on two cores, and the start-up statements.** A restart used ${n2(cpuOf(e.restarts))} s of CPU to its first /health, the store's open ${n2(cpuOf(e.floors))} s, a first start ${n2(cpuOf(e.firstStarts))} s (medians). The store opens on a thread of its own (\`src/db/store-thread.ts\`), started by the small entry before the server's code is loaded, and the server's code (run through V8's code cache) loads and builds its routes on the main thread meanwhile; on two cores the two threads, V8's WebAssembly compile and the collector share the machine, so the store's open on its thread takes longer than alone. After it come the start-up statements the server waits for (the OTP check, the provider keys, the demo merchant, the CSRF secret: about 0.1 s, each table's first touch in a new PostgreSQL backend); a thread's start costs what a process's bootstrap costs again (about 0.1–0.15 s before its first line: about 0.04 s of it because V8 refuses its start-up snapshot to an isolate created while any of its flags differs from its default, and \`npm start\` sets the young generation's size; started without those flags the thread ran 0.04 s sooner and the restart was no faster, its collector busier, and set back to their defaults only while the thread started, about 0.02 s faster over 12 alternating restarts on 2026-11-28, within the noise); a first start adds the copy of the prepared store and the demo merchant's rows and keys.`;
-    out.push(`### Embedded start\n\n${why}\n\n${embeddedRounds(e)} (the start that created the restarts' directory took ${n2(e.firstStartSeconds)} s).\n\n${profileText('from spawn to /health (then stopped)', e.profile)}`);
+    const why = `**What it spends beyond the store's open: a second thread's start, CPU shared by two threads on two cores, and the start-up statements.** A restart used ${n2(cpuOf(e.restarts))} s of CPU to its first /health, the store's open ${n2(cpuOf(e.floors))} s, a first start ${n2(cpuOf(e.firstStarts))} s (medians). The store opens on a thread of its own (\`src/db/store-thread.ts\`), started by the small entry before the server's code is loaded, and the server's code (run through V8's code cache) loads and builds its routes on the main thread meanwhile; on two cores the two threads, V8's WebAssembly compile and the collector share the machine, so the store's open on its thread takes longer than alone. After it come the start-up statements the server waits for (the OTP check, the provider keys, the demo merchant, the CSRF secret: about 0.1 s, each table's first touch in a new PostgreSQL backend); a thread's start costs what a process's bootstrap costs again; a first start adds the copy of the prepared store and the demo merchant's rows and keys.`;
+    out.push(`### Embedded start\n\n${why}\n\n${EMBEDDED_MEASURED}\n\n${embeddedRounds(e)} (the start that created the restarts' directory took ${n2(e.firstStartSeconds)} s).\n\n${profileText('from spawn to /health (then stopped)', e.profile)}`);
   }
   if (missed('duration')) {
     const parts = [
@@ -498,23 +498,44 @@ function loadRunsTable(title: string, runs: { rps: number; p50: number; p99: num
 }
 
 /*
- * The figures of the run before the start, eSewa and length work (2026-11-27, commit 30648d9, a quiet
- * machine), beside this run's: the before/after of each row on the same machine.
+ * The figures of the run before the start, eSewa and length work (commit 30648d9), measured on the
+ * machine of this report's runs on 2026-11-28, beside this run's: the before/after of each row on the
+ * same machine. On another machine, measure them again there: check out 30648d9, `npm ci`,
+ * `BENCH_REPORT=… npm run bench`; that harness has no store-open reference, so the embedded ratio is
+ * its restart against bench/store-open.mjs on the same directory, in alternating pairs.
  */
 const BEFORE: Record<string, string> = {
-  'lookup-rps': '1.32 ×',
-  'new-store': '0.62 × (single round, unadjusted; 1.22 × in a separate run)',
-  initiate: '1.12 ×',
-  'esewa-form': '0.94 × (initiate 1.12 ×)',
-  'esewa-status': '1.55 ×',
-  completion: '1.45 ×',
-  'provider-payment': '0.28 of a round trip',
-  'completion-ha': '1.97 ×',
-  'export-memory': '+20 MB',
-  embedded: '1.25 s; 1.61 × the store\'s open (1,034 ms against 643 ms, one run)',
-  'embedded-first': '1.28 × restart',
-  duration: '16.2 min',
+  'lookup-rps': '1.17 ×',
+  'new-store': '1.06 × (single round, unadjusted)',
+  initiate: '1.30 ×',
+  'esewa-form': '0.91 × (initiate 1.30 ×)',
+  'esewa-status': '1.22 ×',
+  completion: '1.27 ×',
+  'provider-payment': "1.91 of a round trip (the round trip timed from the bench's own process)",
+  'completion-ha': '1.90 ×',
+  'export-memory': '+16 MB',
+  embedded: "0.71 s; 2.88 × the store's open of its directory (0.78 s against 0.28 s, 10 alternating pairs)",
+  'embedded-first': '1.53 × restart',
+  duration: '13.0 min',
 };
+
+/** Where an embedded restart's time goes, and what was tried against it: measured apart from the run, dated. */
+const EMBEDDED_MEASURED = [
+  "Where a restart's time went (milliseconds from spawn, the median of 5 restarts with a mark at each step, on 2026-11-28), against the store's open alone (median of 7):",
+  '',
+  "- the entry's first line at 69 (alone: 63); the store's thread started 3 ms later and ran its first line at 127, had the directory locked at 141 and PGlite's JavaScript loaded at 153 (alone: loaded at 80);",
+  "- PGlite's open from 154 to 365, 211 ms (alone: 205), while the server's code loaded (to 163) and its routes were built beside it;",
+  "- the migrations' read answered at 369, the start-up reads (live wallets for the OTP check, the providers, the CSRF secret) at 388, `listen` at 395, the first /health 200 at 407 (alone: `SELECT 1` answered 2 ms after the open).",
+  '',
+  "So a restart is the store's open started about 70 ms later and followed by about 40 ms of first reads. The thread starts late because of V8's flags: while any of them differs from its default (`npm start` sets three for the young generation and the collector, the store two for its WebAssembly), V8 refuses Node's start-up snapshot to a new thread (a bare thread: 35 ms to its first message instead of 19) and Node's code cache of its built-in modules, which every thread then compiles from their source (24 of the modules the server loads: 26 ms instead of 8; `compileForInternalLoader`, first in the profile below).",
+  '',
+  'Tried on 2026-11-28, each in 30 alternating pairs of restarts unless said:',
+  '',
+  "- the flags set back to their defaults while the store's thread starts, and again once it runs: 374 against 366 ms (medians). The thread ran its first line about 20 ms sooner, and PGlite's open took about as much longer beside the main thread's work.",
+  "- the store on the main thread and the server on the second thread (a prototype): 350 against 368 ms, 0.95 × (on 2026-11-27, over 20 pairs: 1.006 ×). With the store's open alone at about 270 ms that is still about 1.3 ×; not taken, since every embedded start would then carry signals, exit codes and the logs across threads for 5%.",
+  '- none of the five flags (the median of 6 restarts, twice): 370 and 406 against 389 and 367 ms, with more CPU (PGlite recompiling its WebAssembly early).',
+  "- PGlite's JavaScript (520 kB, 12 ms to load) through a code cache as the server's code is: Node 20 gives a script run from a cache no `import()` (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING), and PGlite's open uses one.",
+].join('\n');
 
 /** What would move the two figures beyond the targets most, from the splits above and the profiles. */
 const MOONSHOT_CHANGES = [
@@ -529,7 +550,7 @@ function beforeAfter(table: Row[]): string {
   const rows = table.filter((row) => BEFORE[row.id] !== undefined);
   if (!rows.length) return '';
   return [
-    '| figure | before (2026-11-27, commit 30648d9) | this run | result |',
+    '| figure | before (commit 30648d9, same machine, 2026-11-28) | this run | result |',
     '|---|---|---|---|',
     ...rows.map((row) => `| ${row.scenario.split(':')[0]} | ${BEFORE[row.id]} | ${row.ratio !== undefined && Number.isFinite(row.ratio) ? `${n2(row.ratio)} ×; ` : ''}${row.measured} | ${row.pass ? 'pass' : '**miss**'} |`),
   ].join('\n');
