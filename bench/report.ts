@@ -237,7 +237,7 @@ function cpuPerRequest(cpu: CpuSplit | undefined, rps: number): { total: number;
 
 const partsText = (c: { parts: Record<string, number> }) =>
   Object.entries(c.parts)
-    .map(([role, ms]) => `${role} ${n2(ms)}`)
+    .map(([role, ms]) => `${role} ${n0(ms * 1000)}`)
     .join(', ');
 
 /** Sessions waiting on a heavyweight lock (row, tuple, transaction id), on average. */
@@ -256,7 +256,7 @@ function cpuBound(name: string, scenario: { rps: number; cpu?: CpuSplit; pool?: 
   const b = cpuPerRequest(reference.cpu, reference.rps);
   return [
     `**${heading}** Service, PostgreSQL and load generator share the machine's cores, which were ${pct(scenario.cpu.machineBusy)} and ${pct(reference.cpu.machineBusy)} busy during the two runs, so a route is served about as fast as its total CPU cost per request allows.`,
-    `${name} cost ${n2(a.total)} ms of CPU per request in all (${partsText(a)}); ${refName} ${n2(b.total)} ms (${partsText(b)}).`,
+    `${name} cost ${n0(a.total * 1000)} µs of CPU per request in all (${partsText(a)}); ${refName} ${n0(b.total * 1000)} µs (${partsText(b)}).`,
     `The ratio of those costs, ${n2(b.total / a.total)}, against the measured throughput ratio, ${n2(scenario.rps / reference.rps)}.`,
     pool ? `The service's pools (10 connections for single statements, 8 for batch statements): on average ${n1(pool.total)} open, ${n1(pool.idle)} idle, ${n1(pool.waiting)} queries queued for one (at most ${pool.maxWaiting}), from its /metrics every 500 ms.` : '',
   ].join(' ');
@@ -349,7 +349,7 @@ function notes(r: Results, table: Row[]): string[] {
         ceiling && lookupMedian ? `**Lookup against the HTTP ceiling** (${n2(lookupMedian.rps / ceiling.rps)} × in this run). ${cpuBound('The lookup', lookupMedian, 'the bare Fastify route', ceiling)}` : '',
         '',
         confirm && transaction
-          ? `**Completion against pgbench** (${n2(r.completion!.rps / pgbenchMedian!.tps)} × in this run). A confirm cost ${n2(confirm.total)} ms of CPU in all (${partsText(confirm)}); a pgbench TPC-B-like transaction ${n2(transaction.total)} ms (${partsText(transaction)}). Both bound by the two cores, 2 × pgbench needs a confirm at half a transaction's CPU across all three processes.`
+          ? `**Completion against pgbench** (${n2(r.completion!.rps / pgbenchMedian!.tps)} × in this run). A confirm cost ${n0(confirm.total * 1000)} µs of CPU in all (${partsText(confirm)}); a pgbench TPC-B-like transaction ${n0(transaction.total * 1000)} µs (${partsText(transaction)}). Both bound by the two cores, 2 × pgbench needs a confirm at half a transaction's CPU across all three processes.`
           : '',
         '',
         MOONSHOT_CHANGES,
@@ -371,7 +371,7 @@ function notes(r: Results, table: Row[]): string[] {
         `**No hot row.** The merchant's balance is not a row every payment updates: payments append postings to the merchant's ledger account and its balance is their sum (migration 002; \`merchantBalance\`), and each payer's wallet row is that payer's alone. So the confirms of 32 payers to one merchant do not queue on a lock: on average ${n2(confirmLockWaiting)} of the service's sessions were waiting on a lock during the window, and no ungranted lock was seen${Object.keys(c.waits.ungrantedLocks).length ? ' (except those listed below)' : ''}. pgbench's TPC-B-like script at scale 1 is the opposite: every transaction updates the single branch row, and ${n2(lockWaiting)} of its 32 sessions were waiting on a lock at any moment; it is fast anyway because each transaction is cheap.`,
         '',
         pgbenchCost
-          ? `**What bounds it: CPU per confirm.** A confirm cost ${n2(confirmCost.total)} ms of CPU in all (${partsText(confirmCost)}); a pgbench transaction ${n2(pgbenchCost.total)} ms (${partsText(pgbenchCost)}). With the machine's cores ${pct(c.cpu.machineBusy)} busy during the window, that cost sets the rate: matching pgbench would need about ${n2(pgbenchCost.total)} ms per confirm, ${n1(confirmCost.total / pgbenchCost.total)} times less.`
+          ? `**What bounds it: CPU per confirm.** A confirm cost ${n0(confirmCost.total * 1000)} µs of CPU in all (${partsText(confirmCost)}); a pgbench transaction ${n0(pgbenchCost.total * 1000)} µs (${partsText(pgbenchCost)}). With the machine's cores ${pct(c.cpu.machineBusy)} busy during the window, that cost sets the rate: matching pgbench would need about ${n0(pgbenchCost.total * 1000)} µs per confirm, ${n1(confirmCost.total / pgbenchCost.total)} times less.`
           : '',
         '',
         connectionTimeText(c),
@@ -400,7 +400,7 @@ function notes(r: Results, table: Row[]): string[] {
   if (missed('embedded') && r.embedded) {
     const e = r.embedded;
     const cpuOf = (starts: { cpuSeconds: number }[]) => median(starts.map((x) => x.cpuSeconds));
-    const why = `**What it spends beyond the store's open: a second thread's start, CPU shared by two threads on two cores, and the start-up statements.** A restart used ${n2(cpuOf(e.restarts))} s of CPU to its first /health, the store's open ${n2(cpuOf(e.floors))} s, a first start ${n2(cpuOf(e.firstStarts))} s (medians). The store opens on a thread of its own (\`src/db/store-thread.ts\`), started by the small entry before the server's code is loaded, and the server's code (run through V8's code cache) loads and builds its routes on the main thread meanwhile; on two cores the two threads, V8's WebAssembly compile and the collector share the machine, so the store's open on its thread takes longer than alone. After it come the start-up statements the server waits for (the OTP check, the provider keys, the demo merchant, the CSRF secret: about 0.1 s, each table's first touch in a new PostgreSQL backend); a thread's start costs what a process's bootstrap costs again; a first start adds the copy of the prepared store and the demo merchant's rows and keys.`;
+    const why = `**What it spends beyond the store's open: a second thread's start, CPU shared by two threads on two cores, and the start-up statements.** A restart used ${n2(cpuOf(e.restarts))} s of CPU to its first /health, the store's open ${n2(cpuOf(e.floors))} s, a first start ${n2(cpuOf(e.firstStarts))} s (medians). The store opens on a thread of its own (\`src/db/store-thread.ts\`), started by the small entry before the server's code is loaded, and the server's code (run through V8's code cache) loads and builds its routes on the main thread meanwhile; on two cores the two threads, V8's WebAssembly compile and the collector share the machine, so the store's open on its thread takes longer than alone. After it come the start-up reads the server waits for (the OTP check's live wallets, the provider keys, the CSRF secret: each table's first touch in a new PostgreSQL backend); a thread's start costs what a process's bootstrap costs again; a first start adds the copy of the prepared store and the demo merchant's rows and keys.`;
     out.push(`### Embedded start\n\n${why}\n\n${EMBEDDED_MEASURED}\n\n${embeddedRounds(e)} (the start that created the restarts' directory took ${n2(e.firstStartSeconds)} s).\n\n${profileText('from spawn to /health (then stopped)', e.profile)}`);
   }
   if (missed('duration')) {
