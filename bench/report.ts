@@ -532,7 +532,7 @@ const EMBEDDED_MEASURED = [
   'Tried on 2026-11-28, each in 30 alternating pairs of restarts unless said:',
   '',
   "- the flags set back to their defaults while the store's thread starts, and again once it runs: 374 against 366 ms (medians). The thread ran its first line about 20 ms sooner, and PGlite's open took about as much longer beside the main thread's work.",
-  "- the store on the main thread and the server on the second thread (a prototype): 350 against 368 ms, 0.95 × (on 2026-11-27, over 20 pairs: 1.006 ×). With the store's open alone at about 270 ms that is still about 1.3 ×; not taken, since every embedded start would then carry signals, exit codes and the logs across threads for 5%.",
+  "- the store on the main thread and the server on the second thread (a prototype): 350 against 368 ms, 0.95 × (on 2026-11-27, over 20 pairs: 1.006 ×). Against the store's open alone at 270–290 ms that is 1.2–1.3 ×, at best a pass within the rounds' spread; not taken, since every embedded start would then carry signals, exit codes and the logs across threads for 5%.",
   '- none of the five flags (the median of 6 restarts, twice): 370 and 406 against 389 and 367 ms, with more CPU (PGlite recompiling its WebAssembly early).',
   "- PGlite's JavaScript (520 kB, 12 ms to load) through a code cache as the server's code is: Node 20 gives a script run from a cache no `import()` (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING), and PGlite's open uses one.",
 ].join('\n');
