@@ -1,4 +1,4 @@
-// eSewa's door under load (issue 25): the form POST to its 302 (a signed form, a new
+// eSewa's door under load: the form POST to its 302 (a signed form, a new
 // transaction_uuid each time, form-encoded as a browser posts it), against the INSERT reference as
 // initiate is; the status check over a thousand eSewa payments, against the SELECT reference as
 // lookup is. The forms are signed with the door's own signature code, as an eSewa client would.

@@ -1,4 +1,4 @@
-// The dashboard's CSV export of the merchant with a year of history (issue 15): the whole live list in
+// The dashboard's CSV export of the merchant with a year of history: the whole live list in
 // one download, streamed. Its time and rows per second; the instance's largest RSS during it against
 // the RSS just before; lookup latency while it runs against lookup latency without it, from a few
 // lanes of lookups one after another (latency, not throughput).

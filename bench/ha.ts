@@ -1,4 +1,4 @@
-// The completion scenario on the synchronous cluster (issue 20): the topology of deploy/ built on
+// The completion scenario on the synchronous cluster: the topology of deploy/ built on
 // this machine by test/ha/cluster.ts (etcd, three PostgreSQL 15 nodes under Patroni in synchronous
 // mode, HAProxy), and this harness run again as a child with BENCH_ONLY=completion against
 // HAProxy's primary port, so the service and pgbench TPC-B-like both commit through the same

@@ -1,4 +1,4 @@
-// Lookups on a new store, before and after a burst of initiates (issue 24): the plans a new store's
+// Lookups on a new store, before and after a burst of initiates: the plans a new store's
 // first requests make must still serve once the tables have grown. A service on a database of its
 // own, created for the run: lookups of its first 20 payments, then initiates (tens of thousands of
 // payments), then the same lookups again; the second lookup round against the first. Autovacuum is

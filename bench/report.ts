@@ -451,7 +451,7 @@ function listPlans(evidence: ListEvidence[]): string {
   return parts.join('\n');
 }
 
-/** What was changed for the targets (issue 7), and what the evidence says is left. */
+/** What was changed for the targets, and what the evidence says is left. */
 function triedText(r: Results, table: Row[]): string {
   const missed = (id: string) => table.find((row) => row.id === id)?.pass === false;
   const cost = r.statementCosts?.find((c) => c.statement.startsWith('lookup'));

@@ -1,4 +1,4 @@
-// `npm run bench`: every reference and scenario of issue 7 end to end, then docs/benchmarks.md.
+// `npm run bench`: every reference and scenario end to end, then docs/benchmarks.md.
 // Each figure is a ratio to a reference measured in this run on this machine. BENCH_QUICK=1 is a
 // smoke run of the harness (short, small); BENCH_EVIDENCE=0 skips the profiles and plans;
 // BENCH_ONLY=lookup,initiate,new-store,completion,provider,list,export,embedded,ha runs only those scenarios (with their

@@ -32,7 +32,7 @@ export interface BenchMerchant {
   email: string;
   liveKey: string;
   testKey: string;
-  /** Its eSewa product code and secret key per environment (contract section 12). */
+  /** Its eSewa product code and secret key per environment (issued with the merchant, as `merchant create --json` prints them). */
   esewa: Record<'test' | 'live', { product_code: string; secret_key: string }>;
 }
 
