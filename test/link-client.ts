@@ -1,7 +1,7 @@
 // Payment links as the tests drive them: the merchant's server through the API, and a payer who opens
 // a link's page, fills it in, pays on the hosted page and lands on the link's receipt page.
 import type { FastifyInstance } from 'fastify';
-import { payerBrowser, type PortalResponse } from './portal-client.js';
+import { payerBrowser, type Injector, type PortalResponse } from './portal-client.js';
 
 export const LINKS_PATH = '/api/v2/payment-links/';
 
@@ -29,7 +29,7 @@ export const pathOf = (url: string) => {
 /** The code of a link's address, `…/l/<code>`. */
 export const codeOf = (url: string) => /\/l\/([A-Za-z0-9]+)$/.exec(url)![1];
 
-export function linkPayer(app: FastifyInstance, options: Parameters<typeof payerBrowser>[1] = {}) {
+export function linkPayer(app: Injector, options: Parameters<typeof payerBrowser>[1] = {}) {
   const browser = payerBrowser(app, options);
   return {
     browser,

@@ -2,7 +2,7 @@
 // from each form and posts what a person would type, at the addresses the page gives out
 // (`/pay/?pidx=…`; the `/pay/<pidx>` ones given out before are driven with get and post).
 import { randomInt } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { AppContext } from '../src/context.js';
 import { paymentPath } from '../src/payments/payment-url.js';
 import { stepAction } from '../src/portal/checkout-address.js';
@@ -16,8 +16,13 @@ export interface PortalResponse {
   location?: string;
 }
 
-/** `headers`: sent with every request (a browser's Accept-Language, say). */
-export function payerBrowser(app: FastifyInstance, options: { headers?: Record<string, string> } = {}) {
+/** What a browser here talks to: an app, or several behind one address (test/faults/world.ts). */
+export interface Injector {
+  inject(options: InjectOptions): Promise<LightMyRequestResponse>;
+}
+
+/** `headers`: sent with every request (a browser's Accept-Language, say); `remoteAddress`: the browser's address. */
+export function payerBrowser(app: Injector, options: { headers?: Record<string, string>; remoteAddress?: string } = {}) {
   let cookie = '';
   let csrf = '';
   let attempt = '';
@@ -31,7 +36,7 @@ export function payerBrowser(app: FastifyInstance, options: { headers?: Record<s
   };
 
   const get = async (url: string): Promise<PortalResponse> => {
-    const response = await app.inject({ method: 'GET', url, headers: { ...options.headers, ...(cookie ? { cookie } : {}) } });
+    const response = await app.inject({ method: 'GET', url, remoteAddress: options.remoteAddress, headers: { ...options.headers, ...(cookie ? { cookie } : {}) } });
     remember(response);
     return { status: response.statusCode, body: response.body, location: response.headers.location as string | undefined };
   };
@@ -40,6 +45,7 @@ export function payerBrowser(app: FastifyInstance, options: { headers?: Record<s
     const response = await app.inject({
       method: 'POST',
       url,
+      remoteAddress: options.remoteAddress,
       headers: { ...options.headers, 'content-type': 'application/x-www-form-urlencoded', ...(cookie ? { cookie } : {}) },
       payload: new URLSearchParams({ csrf_token: csrf, ...fields }).toString(),
     });

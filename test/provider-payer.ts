@@ -2,12 +2,11 @@
 // picks the provider's button on the hosted page, follows the hand-off (a redirect, or the form it
 // posts), picks an outcome on the sandbox simulator's page, and comes back to Bhuktani. Addresses
 // under PUBLIC_URL are the app's own, so the whole round trip stays in process.
-import type { FastifyInstance } from 'fastify';
 import { paymentPath } from '../src/payments/payment-url.js';
 import { stepAction } from '../src/portal/checkout-address.js';
 import type { ProviderName } from '../src/providers/registry.js';
 import type { SimulatedOutcome } from '../src/providers/simulator-store.js';
-import { payerBrowser, type PortalResponse } from './portal-client.js';
+import { payerBrowser, type Injector, type PortalResponse } from './portal-client.js';
 
 const decode = (value: string) => value.replaceAll('&amp;', '&').replaceAll('&quot;', '"').replaceAll('&#39;', "'").replaceAll('&lt;', '<').replaceAll('&gt;', '>');
 
@@ -25,8 +24,8 @@ export function handoffLink(body: string): string | undefined {
   return href && decode(href);
 }
 
-export function providerPayer(app: FastifyInstance, publicUrl = 'http://bhuktani.test') {
-  const browser = payerBrowser(app);
+export function providerPayer(app: Injector, publicUrl = 'http://bhuktani.test', options: Parameters<typeof payerBrowser>[1] = {}) {
+  const browser = payerBrowser(app, options);
   const local = (url: string) => (url.startsWith(publicUrl) ? url.slice(publicUrl.length) : url);
 
   return {
@@ -39,7 +38,7 @@ export function providerPayer(app: FastifyInstance, publicUrl = 'http://bhuktani
       if (link) return browser.get(local(link));
       if (chosen.status !== 200 || !chosen.body.includes('data-auto-submit')) return chosen;
       const { action, fields } = formOf(chosen.body);
-      const posted = await app.inject({ method: 'POST', url: local(action), headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams(fields).toString() });
+      const posted = await app.inject({ method: 'POST', url: local(action), remoteAddress: options.remoteAddress, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams(fields).toString() });
       if (posted.statusCode !== 302) return { status: posted.statusCode, body: posted.body };
       return browser.get(local(posted.headers.location as string));
     },

@@ -1,5 +1,4 @@
 // One running app per test file, on a database prepared once per run (see global-setup.ts).
-import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
@@ -9,7 +8,6 @@ import { cryptoIds, ManualClock } from '../src/clock.js';
 import { loadConfig, type Config } from '../src/config.js';
 import type { AppContext } from '../src/context.js';
 import type { Db } from '../src/db/db.js';
-import { migrate } from '../src/db/migrate.js';
 import { openPglite } from '../src/db/pglite.js';
 import { openPostgres } from '../src/db/postgres.js';
 import { createLogger } from '../src/http/logger.js';
@@ -19,6 +17,7 @@ import { createMailer } from '../src/mail/mailer.js';
 import { createMerchant } from '../src/merchants/create-merchant.js';
 import type { Log, OtpSender } from '../src/wallets/otp-sender.js';
 import { watchMail } from './mailbox.js';
+import { ownPostgresSchema } from './postgres-schema.js';
 import { providerPaymentsPort } from '../src/provider-payments/port.js';
 
 type SentOtp = Parameters<OtpSender['send']>[0];
@@ -70,19 +69,7 @@ export async function ownTestDb(): Promise<{ db: Db; drop(): Promise<void> }> {
     const db = await freshPglite();
     return { db, drop: () => db.close() };
   }
-  const schema = `own_${process.pid}_${randomBytes(4).toString('hex')}`;
-  const admin = openPostgres(url, { max: 1 });
-  await admin.exec(`CREATE SCHEMA ${schema}`);
-  const db = openPostgres(`${url}${url.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`, { max: 20 });
-  await migrate(db);
-  return {
-    db,
-    async drop() {
-      await db.close();
-      await admin.exec(`DROP SCHEMA ${schema} CASCADE`);
-      await admin.close();
-    },
-  };
+  return ownPostgresSchema(url, 'own', 20);
 }
 
 /** `otp`: the sender to use instead of the recording one, given the app's logger (so its lines are in `logs`). */

@@ -91,6 +91,15 @@ function withTimeout<T>(work: Promise<T>, timeoutMs: number): Promise<T> {
 }
 
 const sandboxes = new WeakMap<object, { app: FastifyInstance; prefix: string }>();
+const routed = new WeakMap<object, Transport>();
+
+/**
+ * Puts `transport` between `owner`'s connectors and every provider, in place of the network and the
+ * in-process simulators: the fault simulator's boundary (test/faults/).
+ */
+export function routeProviderCalls(owner: object, transport: Transport): void {
+  routed.set(owner, transport);
+}
 
 /** Lets the transport of `owner` (the app's context) reach the simulators of `app` in process. */
 export function serveSandboxInProcess(owner: object, app: FastifyInstance, publicUrl: string): void {
@@ -101,6 +110,8 @@ export function serveSandboxInProcess(owner: object, app: FastifyInstance, publi
 export function transportFor(owner: object, timeoutMs: number): Transport {
   const network = networkTransport(timeoutMs);
   return async (request) => {
+    const route = routed.get(owner);
+    if (route) return route(request);
     const sandbox = sandboxes.get(owner);
     if (!sandbox || !request.url.startsWith(sandbox.prefix)) return network(request);
     const url = new URL(request.url);
