@@ -66,6 +66,11 @@ export interface Config {
   providerCooldownSeconds: number;
   /** How long one call to a provider may take before its answer counts as unknown. */
   providerTimeoutMs: number;
+  /**
+   * How long a refund request whose answer never came may still reach the provider: only after it
+   * does a provider's record that says "not refunded" mean the request was not made.
+   */
+  providerRefundQuietSeconds: number;
 }
 
 export const OTP_SENDERS = ['log', 'log-insecure', 'sms'] as const;
@@ -286,5 +291,14 @@ export function loadConfig(env: Env = process.env, stdoutIsTty = process.stdout.
     providerFailureLimit: integer(env, 'PROVIDER_FAILURE_LIMIT', 5, 1),
     providerCooldownSeconds: integer(env, 'PROVIDER_COOLDOWN_SECONDS', 60, 1),
     providerTimeoutMs: integer(env, 'PROVIDER_TIMEOUT_MS', 10_000, 100, 120_000),
+    providerRefundQuietSeconds: refundQuietSeconds(env),
   };
+}
+
+/** At least the longest a call may take, or a request Bhuktani gave up on could still be arriving. */
+function refundQuietSeconds(env: Env): number {
+  const quiet = integer(env, 'PROVIDER_REFUND_QUIET_SECONDS', 600, 1);
+  const timeoutSeconds = Math.ceil(integer(env, 'PROVIDER_TIMEOUT_MS', 10_000, 100, 120_000) / 1000);
+  if (quiet <= timeoutSeconds) throw new ConfigError(`PROVIDER_REFUND_QUIET_SECONDS must be longer than PROVIDER_TIMEOUT_MS (${timeoutSeconds} s), got ${quiet}`);
+  return quiet;
 }

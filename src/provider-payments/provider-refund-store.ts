@@ -15,6 +15,8 @@ export interface ProviderRefund {
   state: 'Queued' | 'Refunded';
   tries: number;
   next_try_at: Date | null;
+  /** When a request of it last left for the provider's refund API: set, it may have been made. */
+  sent_at: Date | null;
   last_answer: string | null;
   refunded_by: string | null;
   provider_reference: string | null;
@@ -23,7 +25,7 @@ export interface ProviderRefund {
 }
 
 const columns =
-  'id, idx, attempt_id, environment, provider, amount, reason, refund_record_id, state, tries, next_try_at, last_answer, refunded_by, provider_reference, created_at, refunded_at';
+  'id, idx, attempt_id, environment, provider, amount, reason, refund_record_id, state, tries, next_try_at, sent_at, last_answer, refunded_by, provider_reference, created_at, refunded_at';
 
 export async function insertProviderRefund(
   db: Queryable,
@@ -62,6 +64,20 @@ export async function leaseDueRefunds(db: Queryable, now: Date, leaseUntil: Date
      UPDATE provider_refunds r SET lease_until = $2 FROM due WHERE r.id = due.id RETURNING ${columns.split(', ').map((c) => `r.${c}`).join(', ')}`,
     [now, leaseUntil, limit],
   );
+}
+
+/**
+ * Writes that a request of the refund leaves now, before it leaves, if nobody else has since it was
+ * read (`before`: its sent_at then): false when another instance took it meanwhile (its lease ran out).
+ */
+export async function markRefundSent(db: Queryable, id: number, before: Date | null, at: Date): Promise<boolean> {
+  const rows = await db.query(`UPDATE provider_refunds SET sent_at = $2 WHERE id = $1 AND state = 'Queued' AND sent_at IS NOT DISTINCT FROM $3 RETURNING id`, [id, at, before]);
+  return rows.length > 0;
+}
+
+/** Not tried now, and not counted: asked about again at `at` (a request of it may still be on its way). */
+export async function deferRefund(db: Queryable, id: number, answer: string, at: Date): Promise<void> {
+  await db.query('UPDATE provider_refunds SET last_answer = $2, next_try_at = $3, lease_until = NULL WHERE id = $1', [id, answer.slice(0, 500), at]);
 }
 
 /** A try that did not refund: counted; `nextTryAt` null hands it to the operators' queue. */

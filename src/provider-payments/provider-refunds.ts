@@ -1,10 +1,13 @@
 // Money owed back to payers at providers: a merchant's refund of a provider
 // payment, or a second success. Where the provider has a refund API (Khalti's) the reconciliation job
-// makes it. A request whose answer was lost is never sent again blind: the provider's own record
-// (lost-refund.ts) says whether it was made, and only when it says not is it asked for again; asked up
-// to the limit. Otherwise, or when the provider refuses or its record cannot tell, it waits in the
-// operators' queue ("refund at the provider, then mark it"). Either way the refund_due money goes back
-// to the provider's receivable only once it is done.
+// makes it. That a request leaves is written before it leaves (sent_at), so one whose answer was lost,
+// or whose instance died waiting, is never sent again blind: the provider's own record
+// (lost-refund.ts) says whether it was made. Its "not refunded" cannot tell "not made" from "not made
+// yet" while the request may still arrive, so it is believed only PROVIDER_REFUND_QUIET_SECONDS after
+// the request left; only then is the refund asked for again, up to the limit. Otherwise, or when the
+// provider refuses or its record cannot tell, it waits in the operators' queue ("refund at the
+// provider, then mark it"). Either way the refund_due money goes back to the provider's receivable
+// only once it is done.
 import type { Actor } from '../audit/audit-entry.js';
 import { appendAudit } from '../audit/audit-store.js';
 import type { AppContext } from '../context.js';
@@ -16,7 +19,7 @@ import type { Attempt } from './attempt-state-machine.js';
 import { measuredConnector } from './measured-connector.js';
 import type { Customer } from '../providers/provider.js';
 import { ledgerNumberOf } from '../providers/registry.js';
-import { findProviderRefund, markProviderRefunded, recordRefundTry, type ProviderRefund } from './provider-refund-store.js';
+import { deferRefund, findProviderRefund, markProviderRefunded, markRefundSent, recordRefundTry, type ProviderRefund } from './provider-refund-store.js';
 import { findProviderSetup } from '../providers/provider-setup.js';
 import { nextCheck } from './settle-attempt.js';
 
@@ -54,20 +57,25 @@ export async function refundAtProvider(ctx: AppContext, refund: ProviderRefund, 
     refund.tries + 1 >= ctx.config.providerReconcileLimit ? toOperators(detail) : recordRefundTry(ctx.db, refund.id, detail, nextCheck(ctx, refund.tries + 1, ctx.clock.now())).then(() => false);
   const [known] = await ctx.db.query<{ before: string; others: boolean }>(
     `SELECT coalesce(sum(amount) FILTER (WHERE state = 'Refunded'), 0) AS before,
-            coalesce(bool_or(state = 'Queued' AND id <> $2 AND (tries > 0 OR next_try_at IS NULL)), false) AS others
+            coalesce(bool_or(state = 'Queued' AND id <> $2 AND (sent_at IS NOT NULL OR next_try_at IS NULL)), false) AS others
        FROM provider_refunds WHERE attempt_id = $1`,
     [attempt.id, refund.id],
   );
   const before = Number(known.before);
-  // Tried before and not refused: its request may have been made, its answer lost.
-  if (refund.tries > 0) {
+  // A request of it left and no answer came back: it may have been made, or may still be.
+  if (refund.sent_at) {
     const record = await connector.refunded(ref);
     if (!record) return toOperators(`an answer of ${refund.provider} was lost and it keeps no record to tell whether the refund was made: check at the provider, then mark it`);
     if (record.kind === 'unknown') return unknown(`asking whether an earlier request refunded it: ${record.detail}`);
     const made = lostRefundMade(record, { amount: refund.amount, paid: attempt.amount, before, othersInDoubt: known.others });
     if (made === 'made') return markDone(ctx, refund, attempt, { by: `${refund.provider} refund API`, answer: `made, by ${record.detail}` });
     if (made === 'cannot tell') return toOperators(`an answer was lost, and ${record.detail} cannot tell whether this refund was made: check at the provider, then mark it`);
+    // Not refunded, as far as the provider knows yet: the request could still arrive until the quiet period ends.
+    const quietFrom = new Date(refund.sent_at.getTime() + ctx.config.providerRefundQuietSeconds * 1000);
+    if (ctx.clock.now() < quietFrom) return deferRefund(ctx.db, refund.id, `${record.detail}: not refunded yet; an earlier request may still arrive, asked again once none can`, quietFrom).then(() => false);
   }
+  // Written before the request leaves; another instance that took the refund meanwhile sends it instead.
+  if (!(await markRefundSent(ctx.db, refund.id, refund.sent_at, ctx.clock.now()))) return false;
   const [payment] = await ctx.db.query<{ customer_info: Customer }>('SELECT customer_info FROM payments WHERE pidx = $1', [attempt.pidx]);
   const answer = await connector.refund({ ...ref, providerTransactionId: attempt.provider_transaction_id, customer: payment?.customer_info ?? null }, { amount: refund.amount, whole: before === 0 && refund.amount === attempt.amount });
   if (!answer) return toOperators(`${refund.provider} has no refund API: refund it at the provider, then mark it`);

@@ -26,6 +26,7 @@ import m040 from './040_payment_providers.js';
 import m050 from './050_payment_links.js';
 import m060 from './060_provider_registry.js';
 import m070 from './070_esewa_v1_posts.js';
+import m080 from './080_refunds_sent.js';
 
 export interface Migration {
   name: string;
@@ -70,4 +71,5 @@ export const migrations: Migration[] = [
   sql('050_payment_links', m050),
   sql('060_provider_registry', m060),
   sql('070_esewa_v1_posts', m070),
+  sql('080_refunds_sent', m080),
 ];

@@ -184,11 +184,16 @@ describe('Khalti, with a second Bhuktani as the upstream', () => {
     );
 
     it(
-      'the record says it was not made (the request never arrived): asked for once more, made once',
+      'the record says it was not made (the request never arrived): asked for once more after the quiet period, made once',
       async () => {
         const paid = await paidThrough(plain, 2000);
         expect(await refund(t.app, key, paid.transactionId)).toMatchObject({ status: 200 });
         await refundAnswerLost(plain, 'drop');
+        // Not before the quiet period: until then the dropped request could still have been on its way.
+        expect(await paid.refunds()).toMatchObject([{ state: 'Queued', amount: 2000 }]);
+        expect(await paid.upstreamRefunded()).toBe(0);
+        t.clock.advance(t.ctx.config.providerRefundQuietSeconds);
+        await reconcileAttempts(t.ctx);
         expect(await paid.refunds()).toMatchObject([{ state: 'Refunded', amount: 2000 }]);
         expect(await paid.upstreamRefunded()).toBe(2000);
         expect((await verifyLedger(t.db)).filter((r) => !r.holds)).toEqual([]);
