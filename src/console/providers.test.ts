@@ -35,7 +35,8 @@ describe('the console’s Providers page', () => {
     const back = await providerPayer(t.app).pay(paid.body.pidx, 'esewa', 'paid');
     await refund(t.app, key, callbackParams(back.location!).transaction_id);
     const stuck = await api.initiate(validInitiate({ amount: 2200 }));
-    await providerPayer(t.app).pay(stuck.body.pidx, 'khalti', 'never_answers');
+    // Fonepay signs its return: a payer who paid there, held while Fonepay never answers.
+    await providerPayer(t.app).pay(stuck.body.pidx, 'fonepay', 'never_answers');
     for (let run = 0; run < 3; run++) {
       t.clock.advance(600);
       await reconcileAttempts(t.ctx);
@@ -53,8 +54,8 @@ describe('the console’s Providers page', () => {
     expect(esewa).toMatch(/data-figure="refunds-due">Rs\. 40\.00</);
     expect(esewa).toMatch(/<dt>Product code<\/dt><dd><code>EPAYTEST<\/code>/);
     expect(esewa).not.toContain('8gBm');
-    const khalti = /<article class="panel provider-card" data-provider="khalti" data-environment="test"[^>]*>([\s\S]*?)<\/article>/.exec(page.body)![1];
-    expect(khalti).toMatch(/data-figure="open-unknowns">1</);
+    const fonepay = /<article class="panel provider-card" data-provider="fonepay" data-environment="test"[^>]*>([\s\S]*?)<\/article>/.exec(page.body)![1];
+    expect(fonepay).toMatch(/data-figure="open-unknowns">1</);
     expect(page.body).toContain(`data-attempt="`);
     expect(page.body).toContain('merchant refund');
     // Support may decide, not set up; it sees no set-up forms nor the refund form.
@@ -62,8 +63,8 @@ describe('the console’s Providers page', () => {
     expect(page.body).toContain('Your role may not mark refunds');
     // The payment's timeline tells the attempts apart.
     const timeline = await browser.get(`/console/payments/${stuck.body.pidx}`);
-    expect(timeline.body).toContain('Payer chose Khalti');
-    expect(timeline.body).toContain('Khalti could not confirm yet');
+    expect(timeline.body).toContain('Payer chose Fonepay');
+    expect(timeline.body).toContain('Fonepay could not confirm yet');
     expect(timeline.body).toContain('Handed to the operators');
     expect((await browser.get(`/console/payments/${paid.body.pidx}`)).body).toContain('Paid through eSewa');
     const overview = await browser.get('/console');
@@ -71,7 +72,7 @@ describe('the console’s Providers page', () => {
     expect(overview.body).toMatch(/data-figure="provider-refunds">1</);
 
     const attempt = /data-attempt="([^"]+)"/.exec(page.body)![1];
-    const decided = await browser.post(`/console/providers/attempts/${attempt}/resolve`, { decision: 'paid', reason: 'seen in the Khalti merchant portal' });
+    const decided = await browser.post(`/console/providers/attempts/${attempt}/resolve`, { decision: 'paid', reason: 'seen in the Fonepay merchant portal' });
     expect(decided.status).toBe(303);
     expect((await api.lookup(stuck.body.pidx)).body.status).toBe('Completed');
     expect((await browser.post(`/console/providers/attempts/${attempt}/resolve`, { decision: 'paid', reason: 'again' })).status).toBe(409);

@@ -19,6 +19,7 @@ export const payerErrorCodes = [
   'provider_unavailable',
   'provider_not_answering',
   'provider_not_paid',
+  'provider_checking',
   'provider_surplus',
 ] as const;
 

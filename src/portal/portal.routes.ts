@@ -155,9 +155,10 @@ export async function portalPlugin(app: FastifyInstance, { ctx, csrfSecret }: { 
     const code = queryValue(request, 'notice');
     if (!code?.startsWith('provider_') || !(payerErrorCodes as readonly string[]).includes(code)) return undefined;
     const { t } = payerSpeech(request);
-    if (code !== 'provider_not_paid') return { text: t.payerErrors[code as PayerErrorCode], tone: 'error' };
+    if (code !== 'provider_not_paid' && code !== 'provider_checking') return { text: t.payerErrors[code as PayerErrorCode], tone: 'error' };
     const latest = (await listPaymentAttempts(ctx.db, payment.pidx)).at(-1);
-    return { text: latest ? t.providers.notPaidThere(providerLabel(latest.provider)) : t.payerErrors.provider_not_paid, tone: 'info' };
+    const named = code === 'provider_not_paid' ? t.providers.notPaidThere : t.providers.notConfirmedThere;
+    return { text: latest ? named(providerLabel(latest.provider)) : t.payerErrors[code], tone: 'info' };
   };
 
   /** What the payer is told of a refused step, in their language. */
@@ -298,7 +299,10 @@ export async function portalPlugin(app: FastifyInstance, { ctx, csrfSecret }: { 
   app.get('/pay/return/:provider/*', async (request, reply) => {
     const { provider, '*': rest } = request.params as { provider: string; '*': string };
     const query = Object.fromEntries(Object.entries((request.query ?? {}) as Record<string, unknown>).filter(([, v]) => typeof v === 'string')) as Record<string, string>;
-    const result = isProviderName(provider) ? await returnFromProvider(ctx, provider, rest.split('/').filter(Boolean), query) : ({ kind: 'not-found' } as const);
+    // The provider is asked at most once per two seconds an attempt whoever returns; an address that
+    // returns more often than a payer would asks nothing more (forged returns in a flood).
+    const mayAsk = await withinIpLimit(ctx.limiter, request, reply, 'return', ctx.config.payerAttemptsPerMinute);
+    const result = isProviderName(provider) ? await returnFromProvider(ctx, provider, rest.split('/').filter(Boolean), query, { mayAsk }) : ({ kind: 'not-found' } as const);
     if (result.kind === 'not-found') return notFound(request, reply);
     // A page, not a redirect: the provider's page may have sent the payer here by a form post, and a
     // redirect on to the merchant would be held to that page's form-action.

@@ -69,20 +69,20 @@ export async function leaseDueAttempts(db: Queryable, now: Date, leaseUntil: Dat
 }
 
 /**
- * The started attempt `idx`, leased until `leaseUntil` unless another request or instance holds it
- * (its lease still running at `now`): undefined when it is not this request's turn.
+ * The attempt's turn to be asked about (a watched one), claimed until `until` unless another request
+ * or instance holds it (its claim still running at `now`): undefined when it is not this request's turn.
  */
-export async function leaseStartedAttempt(db: Queryable, idx: string, now: Date, leaseUntil: Date): Promise<Attempt | undefined> {
+export async function claimAttemptTurn(db: Queryable, id: number, now: Date, until: Date): Promise<Attempt | undefined> {
   const [row] = await db.query<Attempt>(
-    `UPDATE provider_attempts SET lease_until = $2 WHERE idx = $1 AND state = 'Started' AND (lease_until IS NULL OR lease_until <= $3) RETURNING ${attemptColumns}`,
-    [idx, leaseUntil, now],
+    `UPDATE provider_attempts SET lease_until = $2 WHERE id = $1 AND state IN ('Started', 'Unknown') AND (lease_until IS NULL OR lease_until <= $3) RETURNING ${attemptColumns}`,
+    [id, until, now],
   );
   return row;
 }
 
-/** The started attempt's lease ends at `until` (now, to give it back). */
-export async function leaseAttemptUntil(db: Queryable, id: number, until: Date): Promise<void> {
-  await db.query(`UPDATE provider_attempts SET lease_until = $2 WHERE id = $1 AND state = 'Started'`, [id, until]);
+/** The turn of the request that claimed it ends: no question about the attempt before `until`, whoever would ask. */
+export async function endTurnUntil(db: Queryable, id: number, until: Date): Promise<void> {
+  await db.query('UPDATE provider_attempts SET lease_until = $2 WHERE id = $1', [id, until]);
 }
 
 /** The attempt was asked about and stays as it is: counted, asked again at `nextCheckAt`, its lease given back. */

@@ -11,6 +11,7 @@ import { callbackParams, payerBrowser } from '../../test/portal-client.js';
 import { formOf, handoffLink, providerPayer } from '../../test/provider-payer.js';
 import { newMerchant, startTestApp, type TestApp } from '../../test/test-app.js';
 import { verifyLedger } from '../ledger/verify-ledger.js';
+import { routeProviderCalls, type Transport } from '../providers/provider-http.js';
 
 let t: TestApp;
 let key: string;
@@ -23,6 +24,13 @@ beforeAll(async () => {
   api = merchantApi(t.app, key);
 });
 afterAll(() => t.close());
+
+/** The providers' calls straight to the sandbox's simulators in process, as with nothing routed. */
+const inProcess: Transport = async (request) => {
+  const url = new URL(request.url);
+  const answer = await t.app.inject({ method: request.method, url: url.pathname + url.search, headers: request.headers, payload: request.body });
+  return { status: answer.statusCode, contentType: String(answer.headers['content-type'] ?? ''), text: answer.body };
+};
 
 /** The payer presses connectIPS on the hosted page: the TXNID the hand-off page carries (nothing paid there). */
 async function connectipsTxnid(browser: ReturnType<typeof payerBrowser>, pidx: string): Promise<string> {
@@ -96,6 +104,62 @@ describe('a return the provider contradicts', () => {
     // The link's one place is still there for a payer who pays.
     expect((await linkPayer(t.app).pay(forged[0].pidx)).done.status).toBe(303);
     expect(await placesTaken(link.idx)).toBe(1);
+  });
+});
+
+describe('a flood of forged returns while the provider throttles', () => {
+  /** connectIPS's status check answered 429 (Retry-After) and counted; everything else in process. */
+  function throttlingStatus() {
+    const calls: { txnid: string; at: number }[] = [];
+    const transport: Transport = async (request) => {
+      const url = new URL(request.url);
+      if (url.pathname.endsWith('/validatetxn')) {
+        calls.push({ txnid: JSON.parse(request.body ?? '{}').referenceId, at: t.clock.now().getTime() });
+        return { status: 429, contentType: 'application/json', text: '{"detail":"Request was throttled. Expected available in 30 seconds."}' };
+      }
+      const answer = await t.app.inject({ method: request.method, url: url.pathname + url.search, headers: request.headers, payload: request.body });
+      return { status: answer.statusCode, contentType: String(answer.headers['content-type'] ?? ''), text: answer.body };
+    };
+    return { transport, calls };
+  }
+
+  it('asks the provider at most once per attempt per two seconds, holds nothing and takes no place of a link', async () => {
+    const { body: link } = await linkApi(t.app, key).create({ name: 'Three places', amount: 3000, max_payments: 3 });
+    const code = codeOf(link.url);
+    const upstream = throttlingStatus();
+    routeProviderCalls(t.ctx, upstream.transport);
+    const forged: { browser: ReturnType<typeof payerBrowser>; pidx: string; txnid: string }[] = [];
+    for (let i = 0; i < 3; i++) {
+      const payer = linkPayer(t.app);
+      const { pidx } = await payer.start(code);
+      forged.push({ browser: payer.browser, pidx: pidx!, txnid: await connectipsTxnid(payer.browser, pidx!) });
+    }
+    // Five seconds of returns: 40 at once for each attempt, every half second.
+    for (let tick = 0; tick < 10; tick++) {
+      const answers = await Promise.all(forged.flatMap(({ browser, txnid }) => Array.from({ length: 40 }, () => forgedSuccess(browser, txnid))));
+      expect(answers.filter((a) => a.status >= 500)).toEqual([]);
+      t.clock.advance(0.5);
+    }
+    for (const { txnid } of forged) {
+      const asked = upstream.calls.filter((c) => c.txnid === txnid).map((c) => c.at);
+      expect(asked.length).toBeLessThanOrEqual(3);
+      expect(asked.slice(1).every((at, i) => at - asked[i] >= 2000)).toBe(true);
+    }
+    expect(await placesTaken(link.idx)).toBe(0);
+    const pidxs = forged.map((f) => f.pidx);
+    expect(await t.db.query("SELECT pidx FROM payments WHERE pidx = ANY($1) AND status <> 'Initiated'", [pidxs])).toEqual([]);
+    // The attempts were counted toward nothing: the job asks them on its own schedule.
+    expect(await t.db.query("SELECT idx FROM provider_attempts WHERE pidx = ANY($1) AND (state <> 'Started' OR checks > 0)", [pidxs])).toEqual([]);
+    // Real payers still get the link's three places. (The 429s left connectIPS cooling down, as any
+    // failures in a row do: the next tests here choose it again.)
+    routeProviderCalls(t.ctx, inProcess);
+    await t.db.query("UPDATE provider_health SET failures_in_a_row = 0, cooldown_until = NULL WHERE name = 'connectips'");
+    for (let i = 0; i < 3; i++) {
+      const honest = linkPayer(t.app);
+      const { pidx } = await honest.start(code);
+      expect((await honest.pay(pidx!)).done.status).toBe(303);
+    }
+    expect(await placesTaken(link.idx)).toBe(3);
   });
 });
 

@@ -147,23 +147,24 @@ describe('a second success for one payment', () => {
 describe('an operator decides what the providers could not', () => {
   it('resolves a payment held Pending on a provider that never answered: Completed moves the money once', async () => {
     const { body } = await api.initiate(validInitiate({ amount: 1700 }));
-    const back = await providerPayer(t.app).pay(body.pidx, 'connectips', 'never_answers');
+    // eSewa signs its return: a payer who paid there, whose payment is held while eSewa cannot tell.
+    const back = await providerPayer(t.app).pay(body.pidx, 'esewa', 'never_answers');
     expect(callbackParams(back.location!).status).toBe('Pending');
     for (let run = 0; run < 4; run++) {
       t.clock.advance(600);
       await reconcileAttempts(t.ctx);
     }
-    const resolved = await resolvePayment(t.ctx, { actor: CLI_ACTOR, pidx: body.pidx, resolution: 'Completed', reason: 'seen in the NCHL portal' });
+    const resolved = await resolvePayment(t.ctx, { actor: CLI_ACTOR, pidx: body.pidx, resolution: 'Completed', reason: 'seen in the eSewa portal' });
     expect(resolved.status).toBe('Completed');
     const [entry] = await t.db.query<{ action: string; reason: string }>("SELECT action, reason FROM audit_log WHERE object_id = $1 ORDER BY id DESC LIMIT 1", [body.pidx]);
-    expect(entry).toEqual({ action: 'provider_attempt.paid', reason: 'seen in the NCHL portal' });
+    expect(entry).toEqual({ action: 'provider_attempt.paid', reason: 'seen in the eSewa portal' });
     await ledgerHolds();
   });
 
   it('resolves one as User canceled: the attempt failed, nothing moved', async () => {
     const { body } = await api.initiate(validInitiate({ amount: 1100 }));
-    await providerPayer(t.app).pay(body.pidx, 'khalti', 'never_answers');
-    const resolved = await resolvePayment(t.ctx, { actor: CLI_ACTOR, pidx: body.pidx, resolution: 'User canceled', reason: 'not at Khalti' });
+    await providerPayer(t.app).pay(body.pidx, 'fonepay', 'never_answers');
+    const resolved = await resolvePayment(t.ctx, { actor: CLI_ACTOR, pidx: body.pidx, resolution: 'User canceled', reason: 'not at Fonepay' });
     expect(resolved.status).toBe('User canceled');
     const [attempt] = await t.db.query<{ state: string }>('SELECT state FROM provider_attempts WHERE pidx = $1', [body.pidx]);
     expect(attempt.state).toBe('Failed');

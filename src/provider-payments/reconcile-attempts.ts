@@ -2,29 +2,19 @@
 // instance leases the attempts that are due (their own backoff: the interval doubled per question
 // asked), asks their provider, and settles them as the payer's return would, except that an unknown
 // answer is only counted; at PROVIDER_RECONCILE_LIMIT questions the attempt goes to the operators.
-// A lease is one instance's for a while: two instances never ask about one attempt at once, and one
-// that dies mid-question lets another take it when the lease passes. Then the refunds due at
+// A lease is one instance's for a while, and the attempt's turn to be asked (ask-provider.ts): two
+// instances, or the job and a payer's return, never ask about one attempt at once, and one that dies
+// mid-question lets another take it when the lease passes. Then the refunds due at
 // providers with a refund API are tried.
 import type { AppContext } from '../context.js';
 import type { Logger } from 'pino';
 import { leaseDueAttempts } from './attempt-store.js';
-import type { Attempt } from './attempt-state-machine.js';
-import { measuredConnector } from './measured-connector.js';
+import { askClaimed } from './ask-provider.js';
 import { flushHealth } from './provider-health.js';
 import { leaseDueRefunds } from './provider-refund-store.js';
 import { refundAtProvider } from './provider-refunds.js';
-import { findProviderSetup } from '../providers/provider-setup.js';
-import { settleAttempt } from './settle-attempt.js';
 
 const BATCH = 50;
-
-async function askAgain(ctx: AppContext, attempt: Attempt): Promise<void> {
-  const setup = await findProviderSetup(ctx, attempt.provider, attempt.environment);
-  const answer = setup
-    ? await measuredConnector(ctx, setup).status({ idx: attempt.idx, amount: attempt.amount, environment: attempt.environment, providerReference: attempt.provider_reference, createdAt: attempt.created_at })
-    : ({ kind: 'unknown', detail: `${attempt.provider} is not set up in ${attempt.environment}` } as const);
-  await settleAttempt(ctx, attempt, answer, { payerBack: false });
-}
 
 /** One run; resolves to how many attempts and refunds it handled. */
 export async function reconcileAttempts(ctx: AppContext, log?: Pick<Logger, 'error'>): Promise<number> {
@@ -33,7 +23,7 @@ export async function reconcileAttempts(ctx: AppContext, log?: Pick<Logger, 'err
   // One at a time: a provider that answers slowly slows this run, not the payers' requests.
   for (const attempt of attempts) {
     try {
-      await askAgain(ctx, attempt);
+      await askClaimed(ctx, attempt, 'job');
     } catch (error) {
       log?.error({ err: error, attempt: attempt.idx, provider: attempt.provider }, 'reconciling a provider attempt failed');
     }

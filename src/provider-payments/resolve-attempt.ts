@@ -32,7 +32,7 @@ export async function resolveAttempt(ctx: AppContext, input: { actor: Actor; att
   }
   const detail = `${input.decision === 'paid' ? 'paid' : 'not paid'} at ${providerLabel(attempt.provider)}, by ${input.actor.label}`;
   const answer = input.decision === 'paid' ? ({ kind: 'paid', transactionId: attempt.provider_transaction_id ?? '', fee: attempt.provider_fee, detail } as const) : ({ kind: 'failed', detail } as const);
-  const settled = await settleAttempt(ctx, attempt, answer, { payerBack: false, alsoInTransaction: audit(input.decision === 'paid' ? 'Paid' : 'Failed') });
+  const settled = await settleAttempt(ctx, attempt, answer, { asker: 'job', alsoInTransaction: audit(input.decision === 'paid' ? 'Paid' : 'Failed') });
   if (settled.kind === 'already') throw new AppError('conflict', { detail: 'The attempt was settled by someone else meanwhile.' });
   return settled;
 }

@@ -32,9 +32,17 @@ export type Settled =
 /** Written in the settlement's own transaction (an operator's decision's audit entry). */
 type AlsoInTransaction = (tx: Queryable) => Promise<void>;
 
+/**
+ * Who asked the provider. The reconciliation job (and an operator) counts an unknown or "not yet"
+ * answer toward the operators' queue. A browser (a return the provider did not sign, the QR page's
+ * wait) is anyone's: no answer it brings holds, counts or decides anything but the provider's own
+ * final word. A return the provider signed (as paid, or pending there) brings a payer who paid: the
+ * provider's unknown answer then holds the payment Pending while the job asks.
+ */
+export type Asker = 'job' | 'browser' | 'signed return';
+
 export interface SettleOptions {
-  /** The payer is back on Bhuktani: the provider's unknown answer then holds the payment Pending. */
-  payerBack: boolean;
+  asker: Asker;
   alsoInTransaction?: AlsoInTransaction;
 }
 
@@ -132,7 +140,7 @@ async function fail(ctx: AppContext, attempt: Attempt, detail: string, also?: Al
   });
 }
 
-/** The payer is back and the provider's answer is unknown: the payment is held Pending while the job asks. */
+/** The payer is back from a return the provider signed and its answer is unknown: the payment is held Pending while the job asks. */
 async function doubt(ctx: AppContext, attempt: Attempt, detail: string, checkOrder: boolean): Promise<Settled> {
   const now = ctx.clock.now();
   const nextCheckAt = nextCheck(ctx, 0, now);
@@ -166,7 +174,7 @@ async function keepAsking(ctx: AppContext, attempt: Attempt, detail: string): Pr
   return { kind: 'waiting' };
 }
 
-function decided(answer: ProviderAnswer, attempt: Attempt, ctx: AppContext, options: SettleOptions): 'pay' | 'fail' | 'doubt' | 'ask' {
+function decided(answer: ProviderAnswer, attempt: Attempt, ctx: AppContext, options: SettleOptions): 'pay' | 'fail' | 'doubt' | 'ask' | 'nothing' {
   switch (answer.kind) {
     case 'paid':
       return 'pay';
@@ -176,9 +184,11 @@ function decided(answer: ProviderAnswer, attempt: Attempt, ctx: AppContext, opti
       if (ctx.clock.now() > openUntil(ctx, attempt)) return 'fail';
       // "Not paid (yet)" is the provider's own answer: whatever the browser claims, nothing is held
       // (a forged "paid" return would otherwise take a payment link's place). The job keeps asking.
-      return 'ask';
+      return options.asker === 'job' ? 'ask' : 'nothing';
     case 'unknown':
-      return options.payerBack && attempt.state === 'Started' ? 'doubt' : 'ask';
+      // A browser anyone can send (a provider throttling a flood of forged returns) holds nothing.
+      if (options.asker === 'signed return' && attempt.state === 'Started') return 'doubt';
+      return options.asker === 'job' ? 'ask' : 'nothing';
   }
 }
 
@@ -193,7 +203,8 @@ export async function settleAttempt(ctx: AppContext, attempt: Attempt, answer: P
       else if (action === 'pay' && answer.kind === 'paid') settled = await pay(ctx, attempt, answer, options.alsoInTransaction, checkOrder);
       else if (action === 'fail') settled = await fail(ctx, attempt, answer.detail, options.alsoInTransaction);
       else if (action === 'doubt') settled = await doubt(ctx, attempt, answer.detail, checkOrder);
-      else settled = options.payerBack ? { kind: 'waiting' } : await keepAsking(ctx, attempt, answer.detail);
+      else if (action === 'ask') settled = await keepAsking(ctx, attempt, answer.detail);
+      else settled = { kind: 'waiting' };
       break;
     } catch (error) {
       // Another pidx of the order holds the money (the index refused the move): decide again, checking.

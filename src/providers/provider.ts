@@ -137,6 +137,11 @@ export interface ProviderReturn {
   attemptIdx?: string;
   claim: 'paid' | 'canceled' | 'unclear';
   /**
+   * The provider signed what the return says, and the signature holds (eSewa's, Fonepay's): a claim
+   * of `paid` then comes from a payer who paid. Without it, anyone can send the return.
+   */
+  signed?: boolean;
+  /**
    * What the attempt's reference becomes once the return is the provider's own (its signature holds):
    * the id its status check asks by, when only the return carries it (Fonepay's trace id).
    */

@@ -351,7 +351,8 @@ export type ProviderPayOutcome = { kind: Exclude<PageOutcome, 'checkout'> } | { 
 /**
  * The payer picks a provider on the hosted page and, on its page, `outcome` (contract section 13):
  * paid completes the payment; canceled leaves it payable (the payer is back on the hosted page); an
- * answer the provider cannot give yet holds it Pending, as a Confirmed record, no money moved.
+ * answer the provider cannot give yet, on a return the provider signed, holds it Pending, as a
+ * Confirmed record, no money moved.
  */
 export function providerPay(model: Model, p: ModelPayment, provider: Provider, outcome: ProviderOutcome): ProviderPayOutcome {
   const reason = unpayable(model, p);

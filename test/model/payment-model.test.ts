@@ -1017,9 +1017,14 @@ const initiateArb = fc
   .map(([merchant, env, amount, asString, slot, invalid]) => new Initiate(merchant, env, amount, asString, slot, invalid));
 const payArb = fc.tuple(pickArb, fc.nat()).map(([pick, slot]) => new Pay(pick, slot));
 const startArb = fc.tuple(pickArb, fc.nat()).map(([pick, slot]) => new StartAttempt(pick, slot));
+// An answer the provider cannot give yet holds the payment only on a return the provider signed
+// (eSewa's, Fonepay's); after Khalti's or connectIPS's the payment stays payable and the job settles
+// the attempt when its backoff says, which this model does not follow: those two are paid or
+// canceled here (provider-payments.test.ts and the fault simulator take them through the job).
+const signsReturns = (provider: M.Provider) => provider === 'esewa' || provider === 'fonepay';
 const providerArb = fc
   .tuple(pickArb, fc.constantFrom<M.Provider>(...providerNames), fc.constantFrom<M.ProviderOutcome>('paid', 'paid', 'canceled', 'pending_then_paid', 'never_answers'))
-  .map(([pick, provider, outcome]) => new PayThroughProvider(pick, provider, outcome));
+  .map(([pick, provider, outcome]) => new PayThroughProvider(pick, outcome === 'paid' || outcome === 'canceled' || signsReturns(provider) ? provider : 'esewa', outcome));
 const reconcileArb = fc.constant(null).map(() => new Reconcile());
 const confirmArb = fc
   .tuple(pickArb, fc.constantFrom<'right' | 'wrong' | 'spaced'>('right', 'right', 'wrong', 'spaced'), fc.integer({ min: 1, max: 3 }))

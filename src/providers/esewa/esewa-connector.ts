@@ -38,8 +38,9 @@ export function esewaConnector(setup: ProviderSetup, transport: Transport): Prov
       const [attemptIdx, outcome] = path;
       if (outcome !== 'success') return { attemptIdx, claim: outcome === 'failure' ? 'canceled' : 'unclear' };
       const data = returnedData(query.data, secretKey);
-      const paid = data?.status === 'COMPLETE' && data.transaction_uuid === attemptIdx && data.product_code === productCode;
-      return { attemptIdx, claim: paid ? 'paid' : 'unclear' };
+      // eSewa's signature over this attempt's own data: another transaction's says nothing of it.
+      const signed = data?.transaction_uuid === attemptIdx && data.product_code === productCode;
+      return { attemptIdx, claim: signed && data.status === 'COMPLETE' ? 'paid' : 'unclear', signed };
     },
 
     async status(attempt) {

@@ -47,8 +47,10 @@ describe('the data eSewa sends back', () => {
 
   it('eSewa’s published success data claims paid for its transaction, and for no other', () => {
     const connector = esewaConnector(setup, answering({}).transport);
-    expect(connector.readReturn([SUCCESS_DATA.fields.transaction_uuid, 'success'], { data })).toEqual({ attemptIdx: '250610-162413', claim: 'paid' });
-    expect(connector.readReturn(['250610-162414', 'success'], { data }).claim).toBe('unclear');
+    expect(connector.readReturn([SUCCESS_DATA.fields.transaction_uuid, 'success'], { data })).toEqual({ attemptIdx: '250610-162413', claim: 'paid', signed: true });
+    // eSewa's signature, over another transaction's data: nothing of this one.
+    expect(connector.readReturn(['250610-162414', 'success'], { data })).toEqual({ attemptIdx: '250610-162414', claim: 'unclear', signed: false });
+    expect(connector.readReturn(['250610-162413', 'success'], { data: data.slice(0, -8) })).toMatchObject({ claim: 'unclear', signed: false });
   });
 
   it('the published decoded body, its total a JSON number (1000.0), claims paid too: the number is read as eSewa wrote it', () => {

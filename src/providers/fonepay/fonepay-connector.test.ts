@@ -65,7 +65,7 @@ describe('the web checkout', () => {
 
   it('reads the published signed return as a claim of paid, with the trace id to verify by', () => {
     const connector = fonepayConnector(NBQM, answering(new Error('no call')).transport);
-    expect(connector.readReturn(['d1580724437729', 'success'], published)).toEqual({ attemptIdx: 'd1580724437729', claim: 'paid', providerReference: 'web:36463:NICENPKA' });
+    expect(connector.readReturn(['d1580724437729', 'success'], published)).toEqual({ attemptIdx: 'd1580724437729', claim: 'paid', signed: true, providerReference: 'web:36463:NICENPKA' });
     expect(connector.readReturn(['d1580724437729', 'success'], { ...published, DV: published.DV.toLowerCase() }).claim).toBe('paid');
   });
 
@@ -78,6 +78,7 @@ describe('the web checkout', () => {
     const connector = fonepayConnector(NBQM, answering(new Error('no call')).transport);
     const read = connector.readReturn(path, query);
     expect(read.claim).not.toBe('paid');
+    expect(read.signed).toBeFalsy();
     expect(read.providerReference).toBeUndefined();
   });
 

@@ -105,7 +105,7 @@ export function fonepayConnector(setup: ProviderSetup, transport: Transport): Pr
       if (!attemptIdx) return { claim: 'unclear' };
       const read = readCheckoutReturn(query, { secretKey, merchantCode, prn: attemptIdx });
       if (!read.verified) return { attemptIdx, claim: 'unclear' };
-      return { attemptIdx, claim: read.paid ? 'paid' : 'canceled', providerReference: read.paid ? webReference(read.uid, read.bankCode) : undefined };
+      return { attemptIdx, claim: read.paid ? 'paid' : 'canceled', signed: true, providerReference: read.paid ? webReference(read.uid, read.bankCode) : undefined };
     },
 
     async status(attempt: AttemptRef): Promise<ProviderAnswer> {

@@ -106,8 +106,9 @@ describe('Khalti, with a second Bhuktani as the upstream', () => {
       const upstreamPidx = new URL(paymentUrl).searchParams.get('pidx')!;
       // A forged return: the status and amounts of a success, for a payment nobody paid upstream.
       const forged = await browser.get(`/pay/return/khalti/${attempt.idx}/success?pidx=${upstreamPidx}&status=Completed&transaction_id=FORGED&amount=1000&total_amount=1000`);
-      // The upstream says Initiated: the claim holds nothing, the payer is back on the hosted page.
-      expect(forged.location).toBe(paymentPath(body.pidx));
+      // The upstream says Initiated: the claim holds nothing, the payer is back on the hosted page,
+      // told Khalti has not confirmed it (as a payer who did pay, and returned early, would be).
+      expect(forged.location).toBe(`${paymentPath(body.pidx)}&notice=provider_checking`);
       expect((await api.lookup(body.pidx)).body.status).toBe('Initiated');
       // Once its time is up the attempt is closed, never paid.
       t.clock.advance(t.ctx.config.paymentTtlSeconds + 3600);
