@@ -20,6 +20,16 @@ export interface Simulation {
 
 const columns = 'provider, reference, amount, details, outcome, status_checks, refunded, transaction_id, created_at';
 
+/**
+ * Whether `reference` names a live payment's attempt. A simulator is the sandbox's: it refuses one,
+ * as a provider's sandbox knows nothing of its production (the published test merchants' keys let
+ * anyone sign a request for any reference).
+ */
+export async function namesLivePayment(db: Queryable, reference: string): Promise<boolean> {
+  const rows = await db.query(`SELECT 1 FROM provider_attempts WHERE idx = $1 AND environment = 'live'`, [reference]);
+  return rows.length > 0;
+}
+
 /** Stores a new simulated payment; false when the reference exists already (a form posted twice). */
 export async function insertSimulation(db: Queryable, s: Pick<Simulation, 'provider' | 'reference' | 'amount' | 'details' | 'created_at'>): Promise<boolean> {
   const rows = await db.query(

@@ -9,7 +9,7 @@ import { timingSafeEqual, verify, type KeyObject } from 'node:crypto';
 import { csrfToken, csrfValid } from '../../http/csrf.js';
 import type { SimulatorTools } from '../provider.js';
 import { sendSimulatorPage } from '../simulator-page.js';
-import { countStatusCheck, findSimulation, insertSimulation, pickOutcome, simulatedOutcomes, simulatedStatus, type SimulatedOutcome } from '../simulator-store.js';
+import { countStatusCheck, findSimulation, insertSimulation, namesLivePayment, pickOutcome, simulatedOutcomes, simulatedStatus, type SimulatedOutcome } from '../simulator-store.js';
 import { certificateKey } from './sandbox-certificate.js';
 
 /** The login page's fields, in the order NCHL's token message takes them (merchant interface, 3.2 and 3.3.1). */
@@ -56,6 +56,7 @@ export function registerConnectipsSimulator(app: FastifyInstance, { ctx, csrfSec
     if (!signedBy(certificate, loginMessage(fields), text(request.body, 'TOKEN'))) return reply.code(400).type('text/plain').send('Invalid token');
     const amount = Number(fields.TXNAMT);
     if (!/^\d{1,15}$/.test(fields.TXNAMT) || fields.TXNID.length > 20) return reply.code(400).type('text/plain').send('Invalid TXNAMT or TXNID');
+    if (await namesLivePayment(ctx.db, fields.TXNID)) return reply.code(400).type('text/plain').send('Invalid TXNID');
     await insertSimulation(ctx.db, { provider: 'connectips', reference: fields.TXNID, amount, details: { name: fields.REMARKS }, created_at: ctx.clock.now() });
     return reply.code(302).redirect(`/sandbox/connectips/pay?txn=${encodeURIComponent(fields.TXNID)}`);
   });

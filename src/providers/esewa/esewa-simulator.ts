@@ -8,7 +8,7 @@ import { csrfToken, csrfValid } from '../../http/csrf.js';
 import type { SimulatorTools } from '../provider.js';
 import { ESEWA_TEST_PAIR } from './test-pair.js';
 import { sendSimulatorPage } from '../simulator-page.js';
-import { countStatusCheck, findSimulation, insertSimulation, pickOutcome, simulatedOutcomes, simulatedStatus, type SimulatedOutcome } from '../simulator-store.js';
+import { countStatusCheck, findSimulation, insertSimulation, namesLivePayment, pickOutcome, simulatedOutcomes, simulatedStatus, type SimulatedOutcome } from '../simulator-store.js';
 import { esewaRupees, paisaOf } from '../../protocols/esewa-epay/rupees.js';
 import { signedBy, signedFieldNames, signFields } from '../../protocols/esewa-epay/signature.js';
 
@@ -32,6 +32,7 @@ export function registerEsewaSimulator(app: FastifyInstance, { ctx, csrfSecret, 
     if (!signedBy([secretKey], fields)) return reply.code(400).send({ code: 'ES104', message: 'Invalid payload signature.' });
     const amount = paisaOf(fields.total_amount);
     if (amount === undefined || amount < 10) return reply.code(400).send({ code: 0, error_message: 'Invalid total_amount.' });
+    if (await namesLivePayment(ctx.db, fields.transaction_uuid)) return reply.code(400).send({ code: 0, error_message: 'Invalid transaction_uuid.' });
     await insertSimulation(ctx.db, {
       provider: 'esewa',
       reference: fields.transaction_uuid,

@@ -8,7 +8,7 @@ import type { AppContext } from '../../context.js';
 import { escapeHtml } from '../../http/html.js';
 import { csrfToken, csrfValid } from '../../http/csrf.js';
 import type { SimulatorTools } from '../provider.js';
-import { countStatusCheck, findSimulation, insertSimulation, pickOutcome, simulatedOutcomes, simulatedStatus, type SimulatedOutcome, type Simulation } from '../simulator-store.js';
+import { countStatusCheck, findSimulation, insertSimulation, namesLivePayment, pickOutcome, simulatedOutcomes, simulatedStatus, type SimulatedOutcome, type Simulation } from '../simulator-store.js';
 import { dataValidation, dataValidationMatches } from '../../protocols/fonepay/data-validation.js';
 import { buildQrMessage, parseQrMessage, readDataObjects } from '../../protocols/fonepay/emvco-qr.js';
 import { sendBankAppDone, sendBankAppPage, sendCheckoutPage } from './simulator-pages.js';
@@ -65,6 +65,7 @@ export function registerFonepaySimulator(app: FastifyInstance, { ctx, csrfSecret
       field('MD') === 'P' && field('CRN') === 'NPR' && /^\d{2}\/\d{2}\/\d{4}$/.test(field('DT')) && field('PRN').length >= 3 && field('PRN').length <= 25 &&
       field('AMT').length <= 18 && amount !== undefined && amount > 0 && field('R1').length <= 160 && field('R2').length <= 50 && field('RU').length <= 150 && /^https?:\/\//.test(field('RU'));
     if (!valid) return invalidRequest(reply, 'Invalid parameters');
+    if (await namesLivePayment(ctx.db, field('PRN'))) return invalidRequest(reply, 'Invalid PRN');
     const inserted = await insertSimulation(ctx.db, {
       provider: FONEPAY,
       reference: field('PRN'),
@@ -153,6 +154,7 @@ export function registerFonepaySimulator(app: FastifyInstance, { ctx, csrfSecret
     const amount = /^\d{1,10}$|^(?=.{1,10}$)\d+\.\d+$/.test(b('amount')) ? paisa(b('amount')) : undefined;
     const alphanumeric = (value: string) => /^[A-Za-z0-9 ]{1,25}$/.test(value);
     if (!amount || !/^[\x21-\x7e]{1,25}$/.test(b('prn')) || !alphanumeric(b('remarks1')) || !alphanumeric(b('remarks2'))) return exception(reply, 'Invalid Request');
+    if (await namesLivePayment(ctx.db, b('prn'))) return exception(reply, 'Invalid PRN');
     const terminal = '101';
     const requestId = traceId(ctx).slice(0, 6);
     const qrMessage = buildQrMessage(
