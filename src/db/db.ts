@@ -54,11 +54,12 @@ export function violates(error: unknown, code: typeof PgCode.uniqueViolation | t
  * read-only transaction) is one of them too: the service never opens a read-only transaction itself,
  * so it means the connection reached a node that is no longer the primary (demoted in place by a
  * failover, or a proxy not yet switched over); the write did not happen and a new connection finds
- * the new primary.
+ * the new primary. So is `57014`: the service cancels no statement itself, so a cancelled one ran past
+ * DB_STATEMENT_TIMEOUT_MS on a database too busy or hung to answer in time.
  */
 export function isUnavailable(error: unknown): boolean {
   const code = pgCode(error);
-  if (code && (code.startsWith('08') || ['25006', '57P01', '57P02', '57P03', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH'].includes(code))) return true;
+  if (code && (code.startsWith('08') || ['25006', '57014', '57P01', '57P02', '57P03', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH'].includes(code))) return true;
   const message = error instanceof Error ? error.message : '';
   // node-postgres reports a lost connection in words: terminated, a client left unusable by it, or a
   // statement given up on (query_timeout).
