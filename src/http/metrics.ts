@@ -17,9 +17,23 @@ export interface Metrics {
 /** Status counts are a query; a scrape reuses one for this long. */
 const STATUS_CACHE_MS = 10_000;
 
+/**
+ * The process's own metrics (memory, CPU, the event loop, GC), once per process whatever the apps in
+ * it: prom-client never stops collecting them, so default metrics in each app's registry would keep
+ * every app's registry alive for good (the fault simulator starts thousands of apps in one process).
+ */
+let processRegistry: Registry | undefined;
+
+function processMetrics(): Registry {
+  if (!processRegistry) {
+    processRegistry = new Registry();
+    collectDefaultMetrics({ register: processRegistry, prefix: 'bhuktani_' });
+  }
+  return processRegistry;
+}
+
 export function createMetrics(db: Db): Metrics {
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry, prefix: 'bhuktani_' });
+  const registry = Registry.merge([processMetrics()]);
   let statusCounts: { at: number; rows: { environment: string; status: string; count: number }[] } | undefined;
   new Gauge({
     name: 'bhuktani_payments',
