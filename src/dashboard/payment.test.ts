@@ -210,7 +210,17 @@ describe('refunds from the payment page', () => {
   it('a refund of a test payment touches only the test ledger', async () => {
     const { browser, keys } = await signedUp();
     const paid = await paidPayment(t.app, keys.test, { amount: 5000 });
-    const live = async () => (await t.db.query(`SELECT count(*)::int AS n FROM journals WHERE environment = 'live'`))[0];
+    // The merchant's live accounts, and any live journal of the payment (other test files write
+    // live journals of their own meanwhile, on a shared PostgreSQL database).
+    const live = async () =>
+      (
+        await t.db.query(
+          `SELECT (SELECT count(*)::int FROM journals WHERE environment = 'live' AND pidx = $1) AS journals,
+                  (SELECT count(*)::int FROM postings p JOIN ledger_accounts a ON a.id = p.account_id
+                    WHERE a.environment = 'live' AND a.kind = 'merchant' AND a.owner_id = (SELECT merchant_id FROM payments WHERE pidx = $1)) AS postings`,
+          [paid.pidx],
+        )
+      )[0];
     const liveBefore = await live();
     await refundThroughForms(browser, paid.pidx, '20');
     const journals = await t.db.query<{ environment: string; account_environment: string }>(
