@@ -21,7 +21,7 @@ import { schemaController } from './http/schema-compilers.js';
 import { SERVER_SECRET_BYTES as CSRF_SECRET_BYTES, serverSecret } from './http/server-secret.js';
 import { paymentLinkPagesPlugin } from './portal/link.routes.js';
 import { portalPlugin } from './portal/portal.routes.js';
-import { sandboxProvidersPlugin } from './providers/sandbox.routes.js';
+import { sandboxProvidersPlugin } from './sandbox/sandbox.routes.js';
 import type { Logger } from 'pino';
 
 export interface AppOptions {

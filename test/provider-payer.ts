@@ -5,7 +5,7 @@
 import { paymentPath } from '../src/payments/payment-url.js';
 import { stepAction } from '../src/portal/checkout-address.js';
 import type { ProviderName } from '../src/providers/registry.js';
-import type { SimulatedOutcome } from '../src/providers/simulator-store.js';
+import type { SimulatedOutcome } from '../src/sandbox/simulator-store.js';
 import { payerBrowser, type Injector, type PortalResponse } from './portal-client.js';
 
 const decode = (value: string) => value.replaceAll('&amp;', '&').replaceAll('&quot;', '"').replaceAll('&#39;', "'").replaceAll('&lt;', '<').replaceAll('&gt;', '>');

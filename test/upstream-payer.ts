@@ -2,7 +2,7 @@
 // test: a second Bhuktani speaks the v2 web checkout as Khalti does): keeps its cookie, reads each
 // form's CSRF token, pays with a sandbox wallet or cancels, and returns where that page redirects;
 // or picks an outcome on one of its provider simulators' pages.
-import type { SimulatedOutcome } from '../src/providers/simulator-store.js';
+import type { SimulatedOutcome } from '../src/sandbox/simulator-store.js';
 import { freePort, runCli, tempDir } from './processes.js';
 import { formOf } from './provider-payer.js';
 import { startServer } from './reliability/server-process.js';

@@ -54,8 +54,9 @@ export function registerQrRoutes(app: FastifyInstance, ctx: AppContext, notFound
     if (loaded.next !== undefined) return reply.code(303).redirect(loaded.next);
     const { payment, merchant } = loaded.checkout;
     const setup = await findProviderSetup(ctx, loaded.attempt.provider, payment.environment);
-    const sandboxBankApp = setup?.sandbox ? `${ctx.config.publicUrl}/sandbox/${loaded.attempt.provider}/bank-app?qr=${encodeURIComponent(loaded.attempt.qrMessage)}` : undefined;
-    const way = descriptorOf(loaded.attempt.provider).qr!.label;
+    const qr = descriptorOf(loaded.attempt.provider).qr!;
+    const sandboxBankApp = setup?.sandbox ? `${ctx.config.publicUrl}${qr.sandboxBankApp(loaded.attempt.qrMessage)}` : undefined;
+    const way = qr.label;
     const page = await qrPage({ speech: payerSpeech(request), back: request.url, payment, way, businessName: merchant.name, attemptIdx: loaded.attempt.idx, qrMessage: loaded.attempt.qrMessage, notYet: asked, sandboxBankApp });
     return setPageHeaders(reply, { formActionOrigins: returnOrigins(payment) }).type('text/html; charset=utf-8').send(page.value);
   });

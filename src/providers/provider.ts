@@ -1,12 +1,11 @@
 // What every upstream rail is, as the rest of Bhuktani knows it. A provider's folder exports one
 // `ProviderDescriptor` (registry.ts lists them): its names, its set-up's fields, the amounts it takes,
-// its connector, how its returning browser names the attempt, its simulator, its settlement report.
-// The connector is the one interface the hosted page and the reconciliation job call: start an
-// attempt, read where the payer's browser came back, ask the provider's own server for the
-// attempt's status, refund. Each provider's signing, status names and addresses live in its folder,
-// beside its simulator; nothing in a folder imports the registry, so folders never see each other.
-import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../context.js';
+// its connector, how its returning browser names the attempt, its sandbox set-up, its settlement
+// report. The connector is the one interface the hosted page and the reconciliation job call: start
+// an attempt, read where the payer's browser came back, ask the provider's own server for the
+// attempt's status, refund. Each provider's signing, status names and addresses live in its folder
+// (its simulator in src/sandbox/); nothing in a folder imports the registry, so folders never see
+// each other.
 import type { Queryable } from '../db/db.js';
 import type { Environment } from '../environment.js';
 import type { Transport } from './provider-http.js';
@@ -46,16 +45,6 @@ export interface ReportColumns {
   date: string[];
 }
 
-/** What a simulator is given to serve under PUBLIC_URL/sandbox/<name>/. */
-export interface SimulatorTools {
-  ctx: AppContext;
-  csrfSecret: Buffer;
-  /** "Never answers": held until the caller has given up, then closed. */
-  silence: () => Promise<void>;
-  /** The set-up the test environment's Bhuktani uses for this simulator (its keys). */
-  sandboxSetup: () => Promise<ProviderSetup>;
-}
-
 /** What a provider's sandbox set-up is made of: its simulator's base address and the store's own secrets. */
 export interface SandboxTools {
   base: string;
@@ -82,14 +71,16 @@ export interface ProviderDescriptor {
   returnedAttempt: (path: string[], query: Record<string, string>) => string | undefined;
   /** The test environment's set-up when nobody set one: its simulator. */
   sandboxSetup: (tools: SandboxTools) => Promise<Pick<ProviderSetup, 'settings' | 'credentials'>>;
-  registerSimulator: (app: FastifyInstance, tools: SimulatorTools) => void;
   settlementReport: ReportColumns;
   /**
    * A second way on the hosted page, when the provider also issues a QR for a payment (Fonepay's
    * dynamic QR): its button's label, and the QR message an attempt's reference holds (the connector's
    * `startQr` gave both). Its return address takes `<attempt>/qr`: the QR page goes on through it.
+   * `sandboxBankApp`: where its sandbox simulator serves a bank app that pays a QR it issued (a path
+   * under PUBLIC_URL), linked under the test environment's QR; src/sandbox/simulators.test.ts holds
+   * each simulator to it.
    */
-  qr?: { label: string; messageOf: (providerReference: string | null) => string | undefined };
+  qr?: { label: string; messageOf: (providerReference: string | null) => string | undefined; sandboxBankApp: (qrMessage: string) => string };
   /** Refunds go through its API (the connector's `refund`); otherwise to the operators' queue. */
   refundsByApi: boolean;
 }

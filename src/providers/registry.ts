@@ -1,8 +1,8 @@
 // Every provider Bhuktani speaks to, one line each: a provider is its folder and its line here.
 // Everything else that names providers (the CLI's options, the console's forms, the hosted page's
-// buttons, the list's type names, the ledger's accounts, the simulators' routes, the settlement
-// report's columns) is derived from these descriptors, and registry.test.ts holds the rest (the
-// store's checks, the typed client's names) to them.
+// buttons, the list's type names, the ledger's accounts, the settlement report's columns) is derived
+// from these descriptors, and registry.test.ts holds the rest (the store's checks, the typed client's
+// names) to them. Each provider's simulator is the sandbox's line (src/sandbox/simulators.ts).
 import { connectips } from './connectips/connectips.js';
 import { esewa } from './esewa/esewa.js';
 import { fonepay } from './fonepay/fonepay.js';

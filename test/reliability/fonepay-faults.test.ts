@@ -22,7 +22,7 @@ import { verifyLedger } from '../../src/ledger/verify-ledger.js';
 import { paymentPath } from '../../src/payments/payment-url.js';
 import { stepAction } from '../../src/portal/checkout-address.js';
 import { dataValidation } from '../../src/protocols/fonepay/data-validation.js';
-import { FONEPAY_TEST_MERCHANT } from '../../src/providers/fonepay/fonepay-simulator.js';
+import { FONEPAY_TEST_MERCHANT } from '../../src/providers/fonepay/test-merchant.js';
 import { setProvider } from '../../src/providers/provider-setup.js';
 import { validInitiate } from '../api-client.js';
 import { payerBrowser, type PortalResponse } from '../portal-client.js';

@@ -2,7 +2,6 @@
 // to the gateway's login page) and its validation API, which live at different addresses; no refund API.
 import type { ProviderDescriptor } from '../provider.js';
 import { connectipsConnector } from './connectips-connector.js';
-import { registerConnectipsSimulator } from './connectips-simulator.js';
 import { readPfx } from './connectips-token.js';
 import { sandboxPfx } from './sandbox-certificate.js';
 
@@ -37,7 +36,6 @@ export const connectips = {
     settings: { gateway_url: base, api_url: base, merchant_id: '1', app_id: 'BHUKTANI-SANDBOX-1', app_name: 'Bhuktani sandbox' },
     credentials: { password: await secret('password'), pfx: (await sandboxPfx(db)).toString('base64'), key_passphrase: '' },
   }),
-  registerSimulator: registerConnectipsSimulator,
   settlementReport: { key: ['txn_id', 'txnid', 'reference_id', 'merchant txn id'], keyField: 'idx', amount: ['txn_amount', 'amount'], fee: ['charge_amount', 'charge', 'fee'], date: ['txn_date', 'date'] },
   refundsByApi: false,
 } as const satisfies ProviderDescriptor;

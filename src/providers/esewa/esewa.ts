@@ -2,7 +2,6 @@
 // refund API, so its refunds go to the operators' queue.
 import type { ProviderDescriptor } from '../provider.js';
 import { esewaConnector } from './esewa-connector.js';
-import { registerEsewaSimulator } from './esewa-simulator.js';
 import { ESEWA_TEST_PAIR } from './test-pair.js';
 
 
@@ -24,7 +23,6 @@ export const esewa = {
     settings: { form_url: `${base}/api/epay/main/v2/form`, status_url: `${base}/api/epay/transaction/status/`, product_code: ESEWA_TEST_PAIR.product_code },
     credentials: { secret_key: ESEWA_TEST_PAIR.secret_key },
   }),
-  registerSimulator: registerEsewaSimulator,
   settlementReport: { key: ['ref_id', 'reference id', 'reference code', 'transaction_code'], keyField: 'provider_transaction_id', amount: ['total_amount', 'amount'], fee: ['commission', 'fee'], date: ['date', 'transaction date'] },
   refundsByApi: false,
 } as const satisfies ProviderDescriptor;

@@ -3,7 +3,7 @@
 // from one set-up; no refund API (docs/fonepay.md).
 import type { ProviderDescriptor } from '../provider.js';
 import { fonepayConnector, fonepayReturnedAttempt, qrMessageOf } from './fonepay-connector.js';
-import { FONEPAY_TEST_MERCHANT, registerFonepaySimulator } from './fonepay-simulator.js';
+import { FONEPAY_TEST_MERCHANT } from './test-merchant.js';
 
 export const fonepay = {
   label: 'Fonepay',
@@ -21,12 +21,11 @@ export const fonepay = {
   connector: fonepayConnector,
   // …/pay/return/fonepay/<attempt>/success?PRN=<attempt>&…, and …/<attempt>/qr from the QR page.
   returnedAttempt: fonepayReturnedAttempt,
-  qr: { label: 'Fonepay QR', messageOf: qrMessageOf },
+  qr: { label: 'Fonepay QR', messageOf: qrMessageOf, sandboxBankApp: (qrMessage) => `/sandbox/fonepay/bank-app?qr=${encodeURIComponent(qrMessage)}` },
   sandboxSetup: async ({ base }) => {
     const { merchant_code, username, secret_key, password } = FONEPAY_TEST_MERCHANT;
     return { settings: { base_url: base, merchant_code, username }, credentials: { secret_key, password } };
   },
-  registerSimulator: registerFonepaySimulator,
   // No public format of Fonepay's portal report: the PRN (the attempt) or the trace id names a payment.
   settlementReport: { key: ['prn', 'product number', 'merchant prn'], keyField: 'idx', amount: ['amount', 'transaction amount', 'txn amount'], fee: ['commission amount', 'commission', 'charge', 'fee'], date: ['transaction date', 'txn date', 'date'] },
   refundsByApi: false,

@@ -1,7 +1,6 @@
 // Khalti as the registry knows it: the v2 web checkout spoken as a client, with a refund API.
 import type { ProviderDescriptor } from '../provider.js';
 import { khaltiConnector } from './khalti-connector.js';
-import { registerKhaltiSimulator } from './khalti-simulator.js';
 
 export const khalti = {
   label: 'Khalti',
@@ -17,7 +16,6 @@ export const khalti = {
   // …/pay/return/khalti/<attempt>?status=…&purchase_order_id=…
   returnedAttempt: (path) => path[0],
   sandboxSetup: async ({ base, secret }) => ({ settings: { base_url: base }, credentials: { secret_key: `test_secret_key_${await secret('key')}` } }),
-  registerSimulator: registerKhaltiSimulator,
   settlementReport: { key: ['transaction_id', 'transaction id', 'idx'], keyField: 'provider_transaction_id', amount: ['amount'], fee: ['fee', 'fee_amount', 'service charge'], date: ['date', 'created_on', 'transaction date'] },
   refundsByApi: true,
 } as const satisfies ProviderDescriptor;

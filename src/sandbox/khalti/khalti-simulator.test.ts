@@ -4,8 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { providerPayer } from '../../../test/provider-payer.js';
 import { startTestApp, type TestApp } from '../../../test/test-app.js';
-import { sandboxSetup } from '../provider-setup.js';
-import { CALLBACKS, GENERIC_ERRORS, INITIATE, LOOKUP, REFUND_API } from './fixtures/kpg-2.js';
+import { sandboxSetup } from '../../providers/provider-setup.js';
+import { CALLBACKS, GENERIC_ERRORS, INITIATE, LOOKUP, REFUND_API } from '../../providers/khalti/fixtures/kpg-2.js';
 
 let t: TestApp;
 let key: string;

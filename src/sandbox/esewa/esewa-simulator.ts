@@ -5,8 +5,8 @@
 // come from the one module every side of ePay shares, held to eSewa's published vectors.
 import type { FastifyInstance } from 'fastify';
 import { csrfToken, csrfValid } from '../../http/csrf.js';
-import type { SimulatorTools } from '../provider.js';
-import { ESEWA_TEST_PAIR } from './test-pair.js';
+import type { SimulatorTools } from '../simulator-tools.js';
+import { ESEWA_TEST_PAIR } from '../../providers/esewa/test-pair.js';
 import { sendSimulatorPage } from '../simulator-page.js';
 import { countStatusCheck, findSimulation, insertSimulation, namesLivePayment, pickOutcome, simulatedOutcomes, simulatedStatus, type SimulatedOutcome } from '../simulator-store.js';
 import { esewaRupees, paisaOf } from '../../protocols/esewa-epay/rupees.js';

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { providerPayer } from '../../../test/provider-payer.js';
 import { startTestApp, type TestApp } from '../../../test/test-app.js';
 import { REQUIRED_SIGNED_FIELDS, signedBy, signFields } from '../../protocols/esewa-epay/signature.js';
-import { FORM, STATUS_REQUEST, SUCCESS_DATA, UAT } from './fixtures/epay-v2.js';
+import { FORM, STATUS_REQUEST, SUCCESS_DATA, UAT } from '../../providers/esewa/fixtures/epay-v2.js';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -14,9 +14,9 @@ import { paymentPath } from '../payments/payment-url.js';
 import { stepAction } from '../portal/checkout-address.js';
 import { dataValidation } from '../protocols/fonepay/data-validation.js';
 import { signFields } from '../protocols/esewa-epay/signature.js';
-import { FONEPAY_TEST_MERCHANT } from './fonepay/fonepay-simulator.js';
-import { ESEWA_TEST_PAIR } from './esewa/test-pair.js';
-import { setProvider } from './provider-setup.js';
+import { FONEPAY_TEST_MERCHANT } from '../providers/fonepay/test-merchant.js';
+import { ESEWA_TEST_PAIR } from '../providers/esewa/test-pair.js';
+import { setProvider } from '../providers/provider-setup.js';
 
 let t: TestApp;
 let live: ReturnType<typeof merchantApi>;

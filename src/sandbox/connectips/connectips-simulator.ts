@@ -7,10 +7,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { timingSafeEqual, verify, type KeyObject } from 'node:crypto';
 import { csrfToken, csrfValid } from '../../http/csrf.js';
-import type { SimulatorTools } from '../provider.js';
+import type { SimulatorTools } from '../simulator-tools.js';
 import { sendSimulatorPage } from '../simulator-page.js';
 import { countStatusCheck, findSimulation, insertSimulation, namesLivePayment, pickOutcome, simulatedOutcomes, simulatedStatus, type SimulatedOutcome } from '../simulator-store.js';
-import { certificateKey } from './sandbox-certificate.js';
+import { certificateKey } from '../../providers/connectips/sandbox-certificate.js';
 
 /** The login page's fields, in the order NCHL's token message takes them (merchant interface, 3.2 and 3.3.1). */
 const LOGIN_FIELDS = ['MERCHANTID', 'APPID', 'APPNAME', 'TXNID', 'TXNDATE', 'TXNCRNCY', 'TXNAMT', 'REFERENCEID', 'REMARKS', 'PARTICULARS'] as const;

@@ -4,7 +4,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { timingSafeEqual } from 'node:crypto';
 import { csrfToken, csrfValid } from '../../http/csrf.js';
-import type { SimulatorTools } from '../provider.js';
+import type { SimulatorTools } from '../simulator-tools.js';
 import { sendSimulatorPage } from '../simulator-page.js';
 import { addSimulationDetails, countStatusCheck, findSimulation, findSimulationByTransaction, insertSimulation, pickOutcome, refundSimulation, simulatedOutcomes, simulatedStatus, type SimulatedOutcome } from '../simulator-store.js';
 

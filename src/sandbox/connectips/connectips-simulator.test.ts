@@ -7,8 +7,8 @@ import forge from 'node-forge';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { providerPayer } from '../../../test/provider-payer.js';
 import { startTestApp, type TestApp } from '../../../test/test-app.js';
-import { sandboxSetup, type ProviderSetup } from '../provider-setup.js';
-import { LOGIN_FORM, LOGIN_PAGE, REDIRECTION, VALIDATION } from './fixtures/nchl-gateway.js';
+import { sandboxSetup, type ProviderSetup } from '../../providers/provider-setup.js';
+import { LOGIN_FORM, LOGIN_PAGE, REDIRECTION, VALIDATION } from '../../providers/connectips/fixtures/nchl-gateway.js';
 
 let t: TestApp;
 let merchant: ProviderSetup;

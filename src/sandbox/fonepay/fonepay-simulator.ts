@@ -7,14 +7,13 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { escapeHtml } from '../../http/html.js';
 import { csrfToken, csrfValid } from '../../http/csrf.js';
-import type { SimulatorTools } from '../provider.js';
+import { FONEPAY_TEST_MERCHANT } from '../../providers/fonepay/test-merchant.js';
+import type { SimulatorTools } from '../simulator-tools.js';
 import { countStatusCheck, findSimulation, insertSimulation, namesLivePayment, pickOutcome, simulatedOutcomes, simulatedStatus, type SimulatedOutcome, type Simulation } from '../simulator-store.js';
 import { dataValidation, dataValidationMatches } from '../../protocols/fonepay/data-validation.js';
 import { buildQrMessage, parseQrMessage, readDataObjects } from '../../protocols/fonepay/emvco-qr.js';
 import { sendBankAppDone, sendBankAppPage, sendCheckoutPage } from './simulator-pages.js';
 
-/** Fonepay's published test merchant ("Testing Credentials" of its Dynamic QR document; its web document's PHP sample). */
-export const FONEPAY_TEST_MERCHANT = { merchant_code: 'fonepay123', secret_key: 'fonepay', username: 'bijayk', password: 'password' };
 const MERCHANT_NAME = 'Bhuktani sandbox';
 
 const FONEPAY = 'fonepay';

@@ -4,13 +4,14 @@
 // Bhuktani moves any, as it does for a real provider.
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
-import { serveSandboxInProcess } from './provider-http.js';
-import { sandboxSetup } from './provider-setup.js';
-import { providerNames, providers } from './registry.js';
+import { serveSandboxInProcess } from '../providers/provider-http.js';
+import { sandboxSetup } from '../providers/provider-setup.js';
+import { providerNames } from '../providers/registry.js';
+import { simulators } from './simulators.js';
 
 export async function sandboxProvidersPlugin(app: FastifyInstance, { ctx, csrfSecret, root }: { ctx: AppContext; csrfSecret: Buffer; root: FastifyInstance }) {
   // "Never answers": held until the caller has given up, then closed.
   const silence = () => new Promise<void>((resolve) => setTimeout(resolve, ctx.config.providerTimeoutMs + 1000).unref());
-  for (const name of providerNames) providers[name].registerSimulator(app, { ctx, csrfSecret, silence, sandboxSetup: () => sandboxSetup(ctx, name) });
+  for (const name of providerNames) simulators[name](app, { ctx, csrfSecret, silence, sandboxSetup: () => sandboxSetup(ctx, name) });
   serveSandboxInProcess(ctx, root, ctx.config.publicUrl);
 }

@@ -1,0 +1,100 @@
+// The rooms' rules, written once: test/architecture.test.ts holds src/ to each, and docs/layout.md
+// shows them as this file renders them (`npx tsx test/architecture/write-rules.ts` writes them there).
+// Each rule says which imports break it, and carries an example of a breach it must find.
+import { circles, reachedWithin, type ImportGraph } from './import-graph.js';
+
+export interface Rule {
+  /** The rule, as docs/layout.md says it. */
+  rule: string;
+  why: string;
+  /** The imports that break it, as `file → imported file`. */
+  breaches(graph: ImportGraph): string[];
+  /** Files (their paths in src/ and sources) that break it. */
+  example: Record<string, string>;
+}
+
+const under = (rooms: string[]) => (file: string) => rooms.some((room) => file.startsWith(room));
+
+/** The imports from a file of `from` to one of `to` (folders of src/, with their slash). */
+function crossing(graph: ImportGraph, from: (file: string) => boolean, to: (file: string) => boolean): string[] {
+  return [...graph].flatMap(([file, targets]) => (from(file) ? targets.filter(to).map((target) => `${file} → ${target}`) : []));
+}
+
+/** The rooms that build on providers/: it may import none of them. */
+const aboveProviders = ['provider-payments/', 'payments/', 'payment-links/', 'doors/', 'portal/', 'console/', 'dashboard/', 'cli/', 'ledger/', 'transactions/', 'settlements/', 'jobs/', 'merchants/', 'wallets/', 'sandbox/'];
+
+/** What a provider's folder may import outside itself: the interface and its HTTP client. */
+const providerCommons = ['providers/provider.ts', 'providers/provider-http.ts'];
+
+export const rules: Rule[] = [
+  {
+    rule: 'No file reaches itself through its imports, type imports included.',
+    why: 'a circle of types is still two files that cannot be read apart',
+    breaches: (graph) => circles(graph).map((circle) => circle.join(' → ')),
+    example: { 'a.ts': "import { b } from './b.js';", 'b.ts': "import type { A } from './a.js';" },
+  },
+  {
+    rule: '`protocols/` imports nothing outside `protocols/`.',
+    why: 'the doors and the providers both build on a protocol’s rules (eSewa’s signature, Fonepay’s QR)',
+    breaches: (graph) => crossing(graph, under(['protocols/']), (t) => !t.startsWith('protocols/')),
+    example: { 'protocols/esewa-epay/signature.ts': "import { x } from '../../http/fields.js';" },
+  },
+  {
+    rule: 'A provider’s simulator reaches none of its connector’s files (its transformers, its builders), directly or through another file of the folder.',
+    why: 'a simulator is the provider’s other half, written from its protocol, never the connector’s mirror; what both need lives in `protocols/`',
+    breaches: (graph) =>
+      [...graph.keys()].flatMap((file) => {
+        const provider = /^sandbox\/([^/]+)\/[^/]*-simulator\.ts$/.exec(file)?.[1];
+        if (!provider) return [];
+        const folder = `providers/${provider}/`;
+        const connectorSide = new Set([...graph.keys()].filter((f) => f.startsWith(folder) && f.endsWith('-connector.ts')).flatMap((c) => [...reachedWithin(graph, c, [folder])]));
+        return [...reachedWithin(graph, file, [`sandbox/${provider}/`, folder])].filter((f) => connectorSide.has(f)).map((f) => `${file} → ${f}`);
+      }),
+    example: {
+      'providers/p/p-connector.ts': "import { token } from './p-token.js';",
+      'providers/p/p-token.ts': '',
+      'sandbox/p/p-simulator.ts': "import { helper } from './p-helper.js';",
+      'sandbox/p/p-helper.ts': "import { token } from '../../providers/p/p-token.js';",
+    },
+  },
+  {
+    rule: '`merchants/`, `wallets/`, `webhooks/`, `db/` and `http/` import nothing of `payments/`.',
+    why: 'payments build on them',
+    breaches: (graph) => crossing(graph, under(['merchants/', 'wallets/', 'webhooks/', 'db/', 'http/']), under(['payments/'])),
+    example: { 'merchants/m.ts': "import '../payments/payment.js';" },
+  },
+  {
+    rule: '`payments/` imports neither `providers/` nor `provider-payments/`.',
+    why: 'a payment knows no provider: it asks a port, which provider-payments/ fills',
+    breaches: (graph) => crossing(graph, under(['payments/']), under(['providers/', 'provider-payments/'])),
+    example: { 'payments/refund-payment.ts': 'const store = await import("../provider-payments/attempt-store.js");' },
+  },
+  {
+    rule: `\`providers/\` imports none of the rooms that use it: ${aboveProviders.map((room) => `\`${room}\``).join(', ')}.`,
+    why: 'the connectors sit low: the hosted page, the jobs, the sandbox and the operators’ pages call them, never the other way',
+    breaches: (graph) => crossing(graph, under(['providers/']), under(aboveProviders)),
+    example: { 'providers/simulator-page.ts': 'import { portalLayout } from "../portal/layout.js";' },
+  },
+  {
+    rule: '`doors/` and `providers/`, `provider-payments/` never import each other.',
+    why: 'a door speaks a protocol to merchants, a connector one to a provider; they share only `protocols/`',
+    breaches: (graph) => [...crossing(graph, under(['doors/']), under(['providers/', 'provider-payments/'])), ...crossing(graph, under(['providers/', 'provider-payments/']), under(['doors/']))],
+    example: { 'doors/esewa-epay/form.ts': "import { esewa } from '../../providers/esewa/esewa.js';" },
+  },
+  {
+    rule: `A provider’s folder imports, outside itself, only ${providerCommons.map((f) => `\`${f}\``).join(' and ')} (and \`protocols/\` and the plumbing below): never the registry, never another provider.`,
+    why: 'a provider is its folder and its registry line; folders never see each other',
+    breaches: (graph) =>
+      [...graph].flatMap(([file, targets]) => {
+        const folder = /^providers\/([^/]+)\//.exec(file)?.[1];
+        if (!folder) return [];
+        return targets.filter((t) => t.startsWith('providers/') && !t.startsWith(`providers/${folder}/`) && !providerCommons.includes(t)).map((t) => `${file} → ${t}`);
+      }),
+    example: { 'providers/khalti/khalti.ts': "import { providers } from '../registry.js';" },
+  },
+];
+
+/** The rules as docs/layout.md shows them. */
+export function rulesAsMarkdown(): string {
+  return rules.map((r) => `- ${r.rule} Why: ${r.why}.`).join('\n');
+}
