@@ -12,6 +12,8 @@ export default defineConfig({
     maxWorkers: 2,
     isolate: false,
     experimental: { fsModuleCache: true },
+    // A test that asserts nothing proves nothing (vitest.config.ts).
+    expect: { requireAssertions: true },
     testTimeout: 60_000,
     hookTimeout: 120_000,
   },

@@ -11,6 +11,8 @@ export default defineConfig({
     exclude: ['test/ha/**', ...PROCESS_SUITE, ...SANDBOX_SUITE, 'node_modules/**'],
     globalSetup: ['test/global-setup.ts'],
     setupFiles: ['test/cheap-passwords.ts'],
+    // A test that asserts nothing proves nothing: each must make at least one assertion.
+    expect: { requireAssertions: true },
     testTimeout: 30_000,
     hookTimeout: 60_000,
     maxWorkers: 2,

@@ -6,6 +6,8 @@ export default defineConfig({
   test: {
     include: ['test/ha/**/*.test.ts'],
     globalSetup: ['test/compile-setup.ts'],
+    // A test that asserts nothing proves nothing (vitest.config.ts).
+    expect: { requireAssertions: true },
     testTimeout: 600_000,
     hookTimeout: 600_000,
     maxWorkers: 1,

@@ -22,6 +22,8 @@ export default defineConfig({
   test: {
     include: PROCESS_SUITE,
     globalSetup: ['test/global-setup.ts'],
+    // A test that asserts nothing proves nothing (vitest.config.ts).
+    expect: { requireAssertions: true },
     testTimeout: 30_000,
     hookTimeout: 60_000,
     maxWorkers: 2,

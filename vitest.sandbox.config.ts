@@ -9,6 +9,8 @@ export default defineConfig({
   test: {
     include: SANDBOX_SUITE,
     // A sandbox answers in its own time; one provider at a time, so none is asked twice at once.
+    // A test that asserts nothing proves nothing (vitest.config.ts).
+    expect: { requireAssertions: true },
     testTimeout: 60_000,
     maxWorkers: 1,
   },

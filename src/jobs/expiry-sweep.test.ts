@@ -4,7 +4,7 @@
 // The sweep expires every overdue payment in the store, and on PostgreSQL the store is shared by all
 // test files of a run. So this file's clock is set back to 1999: its sweeps only ever reach payments
 // made at that time, which no other test makes, and leave everyone else's alone.
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { merchantApi, validInitiate } from '../../test/api-client.js';
 import { callbackParams, payerBrowser } from '../../test/portal-client.js';
 import { newMerchant, startTestApp, type TestApp } from '../../test/test-app.js';
@@ -183,6 +183,47 @@ describe('expirySweep', () => {
 });
 
 describe('the sweep as a background job', () => {
+  // The job's interval is the test's to pass (vi.advanceTimersByTimeAsync): no test waits on the wall
+  // clock, and a slow machine fails nothing. Everything else (the store's promises) runs for real.
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /** A few turns of the event loop: whatever was started has reached its next await of the store. */
+  const settle = async () => {
+    for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+  };
+
+  /** The store, with each sweep's statement counted, and a promise of the next one's end. */
+  function countedDb(db: Db, failFirst = false) {
+    let sweeps = 0;
+    let waiting: (() => void)[] = [];
+    const counted: Db = {
+      ...db,
+      async query(sql, params) {
+        if (!sql.includes('FOR UPDATE SKIP LOCKED')) return db.query(sql, params);
+        sweeps += 1;
+        try {
+          if (failFirst && sweeps === 1) throw new Error('database went away');
+          return await db.query(sql, params);
+        } finally {
+          for (const done of waiting.splice(0)) done();
+        }
+      },
+    };
+    return {
+      db: counted,
+      get sweeps() {
+        return sweeps;
+      },
+      /** Resolves once the next sweep's statement has answered. */
+      next: () => new Promise<void>((resolve) => waiting.push(resolve)),
+    };
+  }
+
   /** The store, with the sweep's query held until `release()`. */
   function gatedDb(db: Db) {
     let release!: () => void;
@@ -207,51 +248,65 @@ describe('the sweep as a background job', () => {
     const [pidx] = await initiateMany(1);
     t.clock.advance(TTL + 1);
     const store = gatedDb(t.db);
-    let sweeps = 0;
-    const db: Db = {
-      ...store.db,
-      query: (sql, params) => {
-        if (sql.includes('FOR UPDATE SKIP LOCKED')) sweeps += 1;
-        return store.db.query(sql, params);
-      },
-    };
-    const job = expirySweep({ ...t.ctx, db, config: { ...t.ctx.config, sweepIntervalSeconds: 1 } }, failOnError);
+    const counted = countedDb(store.db);
+    const job = expirySweep({ ...t.ctx, db: counted.db, config: { ...t.ctx.config, sweepIntervalSeconds: 1 } }, failOnError);
     job.start();
     await store.reached;
 
     let stopped = false;
     const stopping = job.stop().then(() => (stopped = true));
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // However long the sweep takes, stop() waits for it.
+    await settle();
+    await vi.advanceTimersByTimeAsync(5000);
     expect(stopped).toBe(false);
     expect(await statuses([pidx])).toEqual({ [pidx]: 'Initiated' });
 
     store.release();
     await stopping;
     expect(await statuses([pidx])).toEqual({ [pidx]: 'Expired' });
-    const after = sweeps;
-    await new Promise((resolve) => setTimeout(resolve, 1300));
-    expect(sweeps).toBe(after);
+    const after = counted.sweeps;
+    await vi.advanceTimersByTimeAsync(10_000);
+    await settle();
+    expect(counted.sweeps).toBe(after);
   });
 
-  it('stop() of an idle job returns at once', async () => {
-    const job = expirySweep(t.ctx, failOnError);
-    await job.stop();
+  it('stop() of an idle job returns at once, started or not, and leaves no sweep to come', async () => {
+    const counted = countedDb(t.db);
+    const job = expirySweep({ ...t.ctx, db: counted.db, config: { ...t.ctx.config, sweepIntervalSeconds: 1 } }, failOnError);
+    await expect(job.stop()).resolves.toBeUndefined();
     job.start();
-    await job.stop();
+    await counted.next();
+    await settle();
+    await expect(job.stop()).resolves.toBeUndefined();
+    const after = counted.sweeps;
+    await vi.advanceTimersByTimeAsync(10_000);
+    await settle();
+    expect(counted.sweeps).toBe(after);
   });
 
   it('sweeps on start and then every SWEEP_INTERVAL_SECONDS', async () => {
     await sweepLeftovers();
     const [first] = await initiateMany(1);
     t.clock.advance(TTL + 1);
-    const ctx: AppContext = { ...t.ctx, config: { ...t.ctx.config, sweepIntervalSeconds: 1 } };
-    const job = expirySweep(ctx, failOnError);
+    const counted = countedDb(t.db);
+    const job = expirySweep({ ...t.ctx, db: counted.db, config: { ...t.ctx.config, sweepIntervalSeconds: 1 } }, failOnError);
+    const started = counted.next();
     job.start();
     try {
-      await vi.waitFor(async () => expect(await statuses([first])).toEqual({ [first]: 'Expired' }), { timeout: 2000 });
+      await started;
+      await settle();
+      expect(await statuses([first])).toEqual({ [first]: 'Expired' });
       const [second] = await initiateMany(1);
       t.clock.advance(TTL + 1);
-      await vi.waitFor(async () => expect(await statuses([second])).toEqual({ [second]: 'Expired' }), { timeout: 3000, interval: 100 });
+      // Not before the interval has passed.
+      await vi.advanceTimersByTimeAsync(999);
+      await settle();
+      expect(await statuses([second])).toEqual({ [second]: 'Initiated' });
+      const swept = counted.next();
+      await vi.advanceTimersByTimeAsync(1);
+      await swept;
+      await settle();
+      expect(await statuses([second])).toEqual({ [second]: 'Expired' });
     } finally {
       await job.stop();
     }
@@ -259,18 +314,17 @@ describe('the sweep as a background job', () => {
 
   it('a failing sweep is reported to onError and the job keeps going', async () => {
     const errors: unknown[] = [];
-    let calls = 0;
-    const db: Db = {
-      ...t.db,
-      async query(sql, params) {
-        if (sql.includes('FOR UPDATE SKIP LOCKED') && ++calls === 1) throw new Error('database went away');
-        return t.db.query(sql, params);
-      },
-    };
-    const job = expirySweep({ ...t.ctx, db, config: { ...t.ctx.config, sweepIntervalSeconds: 1 } }, (error) => errors.push(error));
+    const counted = countedDb(t.db, true);
+    const job = expirySweep({ ...t.ctx, db: counted.db, config: { ...t.ctx.config, sweepIntervalSeconds: 1 } }, (error) => errors.push(error));
+    const first = counted.next();
     job.start();
     try {
-      await vi.waitFor(() => expect(calls).toBeGreaterThanOrEqual(2), { timeout: 3000, interval: 50 });
+      await first;
+      await settle();
+      const second = counted.next();
+      await vi.advanceTimersByTimeAsync(1000);
+      await second;
+      expect(counted.sweeps).toBe(2);
       expect(errors).toHaveLength(1);
       expect((errors[0] as Error).message).toBe('database went away');
     } finally {

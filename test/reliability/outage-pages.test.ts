@@ -51,11 +51,9 @@ describe.skipIf(!outageKind)(`pages during an outage (${outageKind ?? 'no Postgr
     try {
       await holder.query('BEGIN');
       await holder.query('LOCK TABLE payments IN ACCESS EXCLUSIVE MODE');
-      const started = Date.now();
       expectApiUnavailable(await inject('POST', '/api/v2/epayment/lookup/', { pidx }));
-      const waited = Date.now() - started;
-      expect(waited).toBeGreaterThanOrEqual(STATEMENT_TIMEOUT_MS);
-      expect(waited).toBeLessThan(STATEMENT_TIMEOUT_MS + 2500);
+      // Given up by the limit itself (pg's query_timeout), not by a connection lost: its own error.
+      expect(t.logs.some((line) => line.includes('request failed') && line.includes('Query read timeout'))).toBe(true);
       expectOutagePage(await inject('GET', `/pay/${pidx}`), 'portal');
       // Released before the timeout: the statement waits for it and is answered. The ROLLBACK is
       // awaited too: the lookup may be answered before the holder has read the ROLLBACK's reply, and
