@@ -10,11 +10,9 @@
 // the kill to the first successful write is measured (target ≤ 15 s) and printed. Fast (CI): the
 // PostgreSQL round; HA_LONG=1: both rounds and more load.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dumpOf, INITIAL_STORE } from '../../src/db/initial-store.js';
+import { builtFromSources } from '../../src/build/built-from-sources.js';
 import { openPostgres } from '../../src/db/postgres.js';
 import { callbackOf, merchantApi, noAnswerKind, payOnPortal, SANDBOX_WALLETS } from '../reliability/http-client.js';
 import { journalViolations, ledgerVerify, preparePostgres, type ShopMerchant } from '../reliability/store.js';
@@ -29,19 +27,6 @@ const BEFORE_MS = LONG ? 8000 : 4000;
 const AFTER_MS = LONG ? 8000 : 4000;
 /** What the time from the kill to the first write should stay under: printed beside the measured time, not asserted (no test bounds the wall clock). */
 const TARGET_MS = 15_000;
-
-/** Is dist/ (its entry and the prepared store) newer than every file of src/ and the build's settings? */
-function builtFromSources(): boolean {
-  const built = [join(ROOT, 'dist/bundle/server.js'), dumpOf(INITIAL_STORE)];
-  if (!built.every((file) => existsSync(file))) return false;
-  const builtAt = Math.min(...built.map((file) => statSync(file).mtimeMs));
-  const newest = (path: string): number => {
-    const stat = statSync(path);
-    if (!stat.isDirectory()) return stat.mtimeMs;
-    return Math.max(stat.mtimeMs, ...readdirSync(path).map((name) => newest(join(path, name))));
-  };
-  return Math.max(newest(join(ROOT, 'src')), newest(join(ROOT, 'tsconfig.build.json')), newest(join(ROOT, 'package-lock.json'))) < builtAt;
-}
 
 /** How the load was answered: successes, the contract's 503 with Retry-After, anything else, no answer. */
 function answerTally() {
@@ -69,7 +54,7 @@ describe.skipIf(!canBuildCluster())('losing the database primary (Patroni, etcd,
     installPackages();
     // The instances run dist/: built again unless it is newer than every source (as after `npm ci`,
     // whose build CI's run has just made, and which other suites may be reading meanwhile).
-    if (!builtFromSources()) execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'ignore' });
+    if (!builtFromSources(ROOT)) execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'ignore' });
     await cluster.start();
     shop = await preparePostgres(cluster.url, null, 'HA Shop');
     instances = [await cluster.startBhuktani(), await cluster.startBhuktani()];
