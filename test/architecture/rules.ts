@@ -23,8 +23,8 @@ function crossing(graph: ImportGraph, from: (file: string) => boolean, to: (file
 /** The rooms that build on providers/: it may import none of them. */
 const aboveProviders = ['provider-payments/', 'payments/', 'payment-links/', 'doors/', 'portal/', 'console/', 'dashboard/', 'cli/', 'ledger/', 'transactions/', 'settlements/', 'jobs/', 'merchants/', 'wallets/', 'sandbox/'];
 
-/** What a provider's folder may import outside itself: the interface and its HTTP client. */
-const providerCommons = ['providers/provider.ts', 'providers/provider-http.ts'];
+/** What a provider's folder may import outside itself: the interface, its HTTP client and its wire schemas' reader. */
+const providerCommons = ['providers/provider.ts', 'providers/provider-http.ts', 'providers/wire.ts'];
 
 export const rules: Rule[] = [
   {
@@ -82,7 +82,7 @@ export const rules: Rule[] = [
     example: { 'doors/esewa-epay/form.ts': "import { esewa } from '../../providers/esewa/esewa.js';" },
   },
   {
-    rule: `A provider’s folder imports, outside itself, only ${providerCommons.map((f) => `\`${f}\``).join(' and ')} (and \`protocols/\` and the plumbing below): never the registry, never another provider.`,
+    rule: `A provider’s folder imports, outside itself, only ${providerCommons.map((f) => `\`${f}\``).join(', ')} (and \`protocols/\` and the plumbing below): never the registry, never another provider.`,
     why: 'a provider is its folder and its registry line; folders never see each other',
     breaches: (graph) =>
       [...graph].flatMap(([file, targets]) => {

@@ -1,8 +1,11 @@
-// eSewa's ePay v2 wire types (the signed `data` of the return, the status check) mapped to ours.
-import { jsonOf, type HttpAnswer } from '../provider-http.js';
+// eSewa's ePay v2 wire types (the signed `data` of the return, the status check's schema) mapped to
+// ours; every status eSewa publishes has its meaning here, and an answer of another shape is unknown.
+import { Type } from '@sinclair/typebox';
+import type { HttpAnswer } from '../provider-http.js';
 import type { ProviderAnswer } from '../provider.js';
 import { paisaOfAnswer } from '../../protocols/esewa-epay/rupees.js';
 import { signedBy } from '../../protocols/esewa-epay/signature.js';
+import { oneOf, readJson, unmapped } from '../wire.js';
 
 /**
  * JSON text with each number written as a string of its own text: eSewa signs a value as it wrote it
@@ -25,16 +28,32 @@ export function returnedData(data: string | undefined, secretKey: string): Recor
   return signedBy([secretKey], fields) ? fields : undefined;
 }
 
+/** The status check's answer (ePay v2, "Status Check", "Response Types"). */
+const Status = Type.Object({
+  product_code: Type.String(),
+  transaction_uuid: Type.String(),
+  total_amount: Type.Union([Type.Number(), Type.String()]),
+  status: Type.String(),
+  ref_id: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+});
+
+/** The statuses eSewa's status check publishes. */
+export const esewaStatuses = ['COMPLETE', 'PENDING', 'FULL_REFUND', 'PARTIAL_REFUND', 'AMBIGUOUS', 'NOT_FOUND', 'CANCELED'] as const;
+
 /** The status check's answer about `transaction_uuid` of `product_code` for `amount` paisa. */
 export function statusAnswer(answer: HttpAnswer, expected: { transactionUuid: string; productCode: string; amount: number }): ProviderAnswer {
   if (answer.status !== 200) return { kind: 'unknown', detail: `status check answered ${answer.status}`, fault: true };
-  const body = jsonOf(answer);
+  const read = readJson(answer, Status, 'the status check');
+  if (!read.ok) return { kind: 'unknown', detail: read.reason, fault: true };
+  const body = read.body;
   if (body.transaction_uuid !== expected.transactionUuid || body.product_code !== expected.productCode) return { kind: 'unknown', detail: 'status check answered for another payment', fault: true };
-  const status = body.status;
+  const status = oneOf(esewaStatuses, body.status);
+  // A status eSewa does not publish: an operator must look.
+  if (!status) return { kind: 'unknown', detail: `eSewa: ${body.status.slice(0, 40) || 'no status'}` };
   switch (status) {
     case 'COMPLETE': {
       if (paisaOfAnswer(body.total_amount) !== expected.amount) return { kind: 'unknown', detail: `eSewa: COMPLETE for ${String(body.total_amount)}, not ${expected.amount} paisa`, fault: true };
-      if (typeof body.ref_id !== 'string' || body.ref_id === '') return { kind: 'unknown', detail: 'eSewa: COMPLETE without a ref_id', fault: true };
+      if (!body.ref_id) return { kind: 'unknown', detail: 'eSewa: COMPLETE without a ref_id', fault: true };
       return { kind: 'paid', transactionId: body.ref_id.slice(0, 100), fee: 0, detail: 'eSewa: COMPLETE' };
     }
     case 'PENDING':
@@ -42,8 +61,12 @@ export function statusAnswer(answer: HttpAnswer, expected: { transactionUuid: st
       return { kind: 'open', detail: `eSewa: ${status}` };
     case 'CANCELED':
       return { kind: 'failed', detail: 'eSewa: CANCELED' };
+    case 'AMBIGUOUS':
+    case 'FULL_REFUND':
+    case 'PARTIAL_REFUND':
+      // Undecided at eSewa, or a refund Bhuktani did not make: an operator must look.
+      return { kind: 'unknown', detail: `eSewa: ${status}` };
     default:
-      // AMBIGUOUS, a refund Bhuktani did not make, or a status eSewa does not publish.
-      return { kind: 'unknown', detail: `eSewa: ${typeof status === 'string' ? status.slice(0, 40) : 'no status'}` };
+      return unmapped(status);
   }
 }

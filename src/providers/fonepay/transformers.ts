@@ -2,10 +2,12 @@
 // verification's XML; the dynamic QR's request, its answer and the status check's JSON. Each
 // answer is mapped to ours only when it names the same payment: the same PRN (or trace id), the
 // same merchant, the same amount.
-import { jsonOf, TransportError, type HttpAnswer } from '../provider-http.js';
+import { Type } from '@sinclair/typebox';
+import type { HttpAnswer } from '../provider-http.js';
 import { ProviderUnavailableError, type ProviderAnswer } from '../provider.js';
 import { dataValidationMatches } from '../../protocols/fonepay/data-validation.js';
 import { parseQrMessage } from '../../protocols/fonepay/emvco-qr.js';
+import { oneOf, readAs, readJson, unmapped } from '../wire.js';
 
 /** The web checkout's request (GET or POST to /api/merchantRequest); every field is mandatory. */
 export interface CheckoutRequest {
@@ -77,11 +79,23 @@ export function verificationFields(text: string): Record<string, string> | undef
   return fields;
 }
 
+/** verificationMerchant's `<response>`, its children as text (Fonepay's web document, 1.5). */
+const Verification = Type.Object({
+  success: Type.Optional(Type.String()),
+  response_code: Type.Optional(Type.String()),
+  message: Type.Optional(Type.String()),
+  uniqueId: Type.Optional(Type.String()),
+  amount: Type.Optional(Type.String()),
+});
+
 /** verificationMerchant's answer about the payment Fonepay traced as `uid`, asked for `amount` paisa. */
 export function verificationAnswer(answer: HttpAnswer, expected: { uid: string; amount: number }): ProviderAnswer {
   if (answer.status !== 200) return { kind: 'unknown', detail: `verificationMerchant answered ${answer.status}`, fault: true };
-  const fields = verificationFields(answer.text);
-  if (!fields) return { kind: 'unknown', detail: 'verificationMerchant answered without a <response>', fault: true };
+  const xml = verificationFields(answer.text);
+  if (!xml) return { kind: 'unknown', detail: 'verificationMerchant answered without a <response>', fault: true };
+  const read = readAs(Verification, xml, 'verificationMerchant');
+  if (!read.ok) return { kind: 'unknown', detail: read.reason, fault: true };
+  const fields = read.body;
   const message = fields.message ? ` (${fields.message.slice(0, 80)})` : '';
   const succeeded = fields.success?.toLowerCase() === 'true' && fields.response_code?.toLowerCase() === 'successful';
   if (fields.success?.toLowerCase() === 'false') return { kind: 'open', detail: `Fonepay: not verified${message}` };
@@ -91,40 +105,56 @@ export function verificationAnswer(answer: HttpAnswer, expected: { uid: string; 
   return { kind: 'paid', transactionId: expected.uid, fee: 0, detail: `Fonepay: verified${message}` };
 }
 
+/** thirdPartyDynamicQrDownload's answer (its Dynamic QR document, 3.3). */
+const QrCreated = Type.Object({ success: Type.Boolean(), qrMessage: Type.Optional(Type.String()), message: Type.Optional(Type.String()) });
+
 /** The QR message Fonepay issued for `amount` paisa; a ProviderUnavailableError for any other answer. */
 export function createdQr(answer: HttpAnswer, expected: { amount: number }): { qrMessage: string } {
-  let body: Record<string, unknown>;
-  try {
-    body = jsonOf(answer);
-  } catch (error) {
-    throw new ProviderUnavailableError(`thirdPartyDynamicQrDownload: ${(error as TransportError).message}`);
+  if (answer.status !== 200 && answer.status !== 201) {
+    // Its refusal ("Merchant request Exception"), with its message when it has one.
+    const refusal = readJson(answer, Type.Object({ message: Type.String() }), 'a refusal');
+    throw new ProviderUnavailableError(`thirdPartyDynamicQrDownload answered ${answer.status}${refusal.ok ? ` (${refusal.body.message.slice(0, 80)})` : ''}`);
   }
-  if (answer.status !== 200 && answer.status !== 201) throw new ProviderUnavailableError(`thirdPartyDynamicQrDownload answered ${answer.status}${typeof body.message === 'string' ? ` (${body.message.slice(0, 80)})` : ''}`);
-  const objects = body.success === true ? parseQrMessage(body.qrMessage) : undefined;
-  if (!objects) throw new ProviderUnavailableError('thirdPartyDynamicQrDownload answered without a well-formed qrMessage');
+  const read = readJson(answer, QrCreated, 'thirdPartyDynamicQrDownload');
+  if (!read.ok) throw new ProviderUnavailableError(read.reason);
+  const objects = read.body.success ? parseQrMessage(read.body.qrMessage) : undefined;
+  if (!objects || !read.body.qrMessage) throw new ProviderUnavailableError('thirdPartyDynamicQrDownload answered without a well-formed qrMessage');
   if (objects.get('53') !== '524' || paisaOf(objects.get('54')) !== expected.amount) throw new ProviderUnavailableError(`Fonepay's QR asks for ${objects.get('54') ?? 'no amount'} ${objects.get('53') ?? ''}, not ${expected.amount} paisa`);
-  return { qrMessage: body.qrMessage as string };
+  return { qrMessage: read.body.qrMessage };
 }
+
+/** thirdPartyDynamicQrGetStatus's answer (its Dynamic QR document, 3.5). */
+const QrStatus = Type.Object({
+  prn: Type.String(),
+  merchantCode: Type.String(),
+  paymentStatus: Type.Optional(Type.String()),
+  fonepayTraceId: Type.Optional(Type.Union([Type.Integer({ minimum: 0 }), Type.String({ pattern: '^\\d{1,30}$' }), Type.Null()])),
+});
+
+/** The payment statuses the QR status check publishes (in any case). */
+export const qrStatuses = ['success', 'failed', 'pending', 'timeout'] as const;
 
 /** thirdPartyDynamicQrGetStatus's answer about `prn` of `merchantCode` (the QR fixed the amount). */
 export function qrStatusAnswer(answer: HttpAnswer, expected: { prn: string; merchantCode: string }): ProviderAnswer {
   if (answer.status >= 400 && answer.status < 500) return { kind: 'unknown', detail: `thirdPartyDynamicQrGetStatus answered ${answer.status}` };
   if (answer.status !== 200) return { kind: 'unknown', detail: `thirdPartyDynamicQrGetStatus answered ${answer.status}`, fault: true };
-  const body = jsonOf(answer);
+  const read = readJson(answer, QrStatus, 'thirdPartyDynamicQrGetStatus');
+  if (!read.ok) return { kind: 'unknown', detail: read.reason, fault: true };
+  const body = read.body;
   if (body.prn !== expected.prn || body.merchantCode !== expected.merchantCode) return { kind: 'unknown', detail: 'thirdPartyDynamicQrGetStatus answered for another payment', fault: true };
-  const status = typeof body.paymentStatus === 'string' ? body.paymentStatus.toLowerCase() : '';
+  const written = (body.paymentStatus ?? '').toLowerCase();
+  const status = oneOf(qrStatuses, written);
+  if (!status) return { kind: 'unknown', detail: `Fonepay: ${written.slice(0, 40) || 'no paymentStatus'}` };
   switch (status) {
-    case 'success': {
-      const trace = body.fonepayTraceId;
-      if (!(typeof trace === 'number' && Number.isSafeInteger(trace)) && !(typeof trace === 'string' && /^\d{1,30}$/.test(trace))) return { kind: 'unknown', detail: 'Fonepay: success without a fonepayTraceId', fault: true };
-      return { kind: 'paid', transactionId: String(trace), fee: 0, detail: 'Fonepay: success' };
-    }
+    case 'success':
+      if (body.fonepayTraceId === undefined || body.fonepayTraceId === null) return { kind: 'unknown', detail: 'Fonepay: success without a fonepayTraceId', fault: true };
+      return { kind: 'paid', transactionId: String(body.fonepayTraceId), fee: 0, detail: 'Fonepay: success' };
     case 'failed':
       return { kind: 'failed', detail: 'Fonepay: failed' };
     case 'pending':
     case 'timeout':
       return { kind: 'open', detail: `Fonepay: ${status}` };
     default:
-      return { kind: 'unknown', detail: `Fonepay: ${status.slice(0, 40) || 'no paymentStatus'}` };
+      return unmapped(status);
   }
 }
