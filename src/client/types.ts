@@ -100,9 +100,13 @@ export interface CallbackParams {
 
 export type TransactionRecordState = 'Completed' | 'Confirmed' | 'Canceled';
 
+/** The list's type names this client knows (the server holds every provider's to this list). */
+export type KnownRecordType = 'Wallet payment' | 'Khalti payment' | 'eSewa payment' | 'connectIPS payment' | 'Fonepay payment' | 'Refund';
+
 export interface TransactionRecord {
   idx: string;
-  type: { idx: string; name: 'Wallet payment' | 'Khalti payment' | 'eSewa payment' | 'connectIPS payment' | 'Fonepay payment' | 'Refund' | (string & {}) };
+  /** A name the client does not know yet is still a string: the server may be newer. */
+  type: { idx: string; name: KnownRecordType | (string & {}) };
   state: { idx: string; name: TransactionRecordState | (string & {}); template: string };
   /** Paisa. */
   amount: number;

@@ -28,7 +28,7 @@ export function waysToPay(view: PayerFrame & { payment: Payment; csrf: string },
     <div class="provider-buttons">${providers.flatMap((name) => {
       const qr = descriptorOf(name).qr;
       // A provider's QR after its own page: on a phone the QR is little use to the phone that shows it.
-      return [button(view, name, providerLabel(name)), qr ? button(view, name, qr.label, 'qr') : ''];
+      return [qr?.only ? '' : button(view, name, providerLabel(name)), qr ? button(view, name, qr.label, 'qr') : ''];
     })}</div>
   </section>
   <p class="or-wallet">${t.providers.orWallet}</p>`;

@@ -13,6 +13,7 @@ export function measuredConnector(ctx: AppContext, setup: ProviderSetup & { name
   return {
     provider,
     async start(attempt: AttemptToStart) {
+      if (!provider.start) throw new ProviderUnavailableError(`${setup.name} has no page of its own: only its QR`);
       const started = performance.now();
       try {
         const result = await provider.start(attempt);

@@ -35,7 +35,8 @@ export async function startProviderAttempt(
   await assertPayable(ctx.db, payment, now);
   if (!(await offeredFor(ctx, payment)).includes(name)) throw new PayerError('provider_unavailable');
   const setup = await findProviderSetup(ctx, name, payment.environment);
-  if (!setup?.enabled || (way === 'qr' && !descriptorOf(name).qr)) throw new PayerError('provider_unavailable');
+  const qr = descriptorOf(name).qr;
+  if (!setup?.enabled || (way === 'qr' && !qr) || (way === 'page' && qr?.only)) throw new PayerError('provider_unavailable');
   // 12 random bytes: 17 letters and digits, within connectIPS's 20 for a TXNID.
   const idx = ctx.ids.random(12);
   const attempt = { idx, pidx: payment.pidx, environment: payment.environment, provider: name, amount: payment.amount, now, nextCheckAt: new Date(now.getTime() + ctx.config.providerReconcileIntervalSeconds * 2000) };

@@ -78,9 +78,10 @@ export interface ProviderDescriptor {
    * `startQr` gave both). Its return address takes `<attempt>/qr`: the QR page goes on through it.
    * `sandboxBankApp`: where its sandbox simulator serves a bank app that pays a QR it issued (a path
    * under PUBLIC_URL), linked under the test environment's QR; src/sandbox/simulators.test.ts holds
-   * each simulator to it.
+   * each simulator to it. `only`: the provider has no page of its own (its connector no `start`): the
+   * hosted page offers its QR alone.
    */
-  qr?: { label: string; messageOf: (providerReference: string | null) => string | undefined; sandboxBankApp: (qrMessage: string) => string };
+  qr?: { label: string; messageOf: (providerReference: string | null) => string | undefined; sandboxBankApp: (qrMessage: string) => string; only?: true };
   /** Refunds go through its API (the connector's `refund`); otherwise to the operators' queue. */
   refundsByApi: boolean;
 }
@@ -149,18 +150,27 @@ export type RefundedRecord =
   | { kind: 'record'; any: boolean; whole: boolean; amount?: number; detail: string }
   | { kind: 'unknown'; detail: string; fault?: boolean };
 
-export interface Provider {
-  /** Starts the attempt at the provider; a ProviderUnavailableError when it does not answer as it should, a ProviderRefusedError when it refuses the request as invalid. */
-  start(attempt: AttemptToStart): Promise<{ redirect: ProviderRedirect; providerReference?: string }>;
+/** Starts the attempt at the provider; a ProviderUnavailableError when it does not answer as it should, a ProviderRefusedError when it refuses the request as invalid. */
+type Start = (attempt: AttemptToStart) => Promise<{ redirect: ProviderRedirect; providerReference?: string }>;
+/**
+ * A QR the provider issues for the attempt, which the hosted page shows and any bank app pays
+ * (Fonepay's dynamic QR); its reference says how to ask about it. A ProviderUnavailableError as for start.
+ */
+type StartQr = (attempt: AttemptToStart) => Promise<{ qrMessage: string; providerReference: string }>;
+
+/**
+ * A connector: a way to start (its own page, `start`; its QR, `startQr`; or both: one at least, or
+ * the type check fails), and the rest.
+ */
+export type Provider = ProviderCalls & ({ start: Start; startQr?: StartQr } | { start?: undefined; startQr: StartQr });
+/** A connector with a page of its own. */
+export type PageProvider = ProviderCalls & { start: Start; startQr?: StartQr };
+
+interface ProviderCalls {
   /** The attempt named by the payer's return (`path`: what follows /pay/return/<provider>/), unverified. */
   readReturn(path: string[], query: Record<string, string>): ProviderReturn;
   /** Asks the provider's own server; never throws for what the provider does. */
   status(attempt: AttemptRef): Promise<ProviderAnswer>;
-  /**
-   * A QR the provider issues for the attempt, which the hosted page shows and any bank app pays
-   * (Fonepay's dynamic QR); its reference says how to ask about it. A ProviderUnavailableError as for start.
-   */
-  startQr?(attempt: AttemptToStart): Promise<{ qrMessage: string; providerReference: string }>;
   /**
    * The provider's refund API, for providers that have one. Asked once per refund unless the
    * provider's record (`refunded`) says an earlier request of it was not made: no provider promises

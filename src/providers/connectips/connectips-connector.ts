@@ -4,9 +4,8 @@
 // (PUBLIC_URL/pay/return/connectips/success and …/failure) with TXNID; the validation API
 // (validatetxn, HTTP basic authentication with the app id and password, a signed token) decides.
 // connectIPS has no refund API.
-import type { ProviderSetup } from '../provider.js';
+import type { PageProvider, ProviderSetup } from '../provider.js';
 import { TransportError, type Transport } from '../provider-http.js';
-import type { Provider } from '../provider.js';
 import { formTokenMessage, readPfx, signToken, validationTokenMessage, type FormFields, type PfxContents } from './connectips-token.js';
 import { validationAnswer } from './transformers.js';
 
@@ -33,7 +32,7 @@ function nepalDate(at: Date): string {
 /** NCHL's fields allow letters, digits, spaces and a few marks; the rest is dropped. */
 const plain = (text: string, length: number) => text.replace(/[^\w .,-]/g, '').slice(0, length) || '-';
 
-export function connectipsConnector(setup: ProviderSetup, transport: Transport): Provider {
+export function connectipsConnector(setup: ProviderSetup, transport: Transport): PageProvider {
   const { gateway_url: gateway, api_url: api, merchant_id: merchantId, app_id: appId, app_name: appName } = setup.settings;
 
   return {

@@ -1,16 +1,15 @@
 // eSewa's ePay v2, spoken as a client: the payer's browser posts a
 // signed form to form_url; on the way back the signed `data` is read as a hint only, and the status
 // check (status_url, no authorization, as eSewa publishes it) decides. eSewa has no refund API.
-import type { ProviderSetup } from '../provider.js';
+import type { PageProvider, ProviderSetup } from '../provider.js';
 import { TransportError, type Transport } from '../provider-http.js';
-import type { Provider } from '../provider.js';
 import { requestRupees } from '../../protocols/esewa-epay/rupees.js';
 import { signedFieldNames, signFields } from '../../protocols/esewa-epay/signature.js';
 import { returnedData, statusAnswer } from './transformers.js';
 
 const SIGNED = 'total_amount,transaction_uuid,product_code';
 
-export function esewaConnector(setup: ProviderSetup, transport: Transport): Provider {
+export function esewaConnector(setup: ProviderSetup, transport: Transport): PageProvider {
   const { form_url: formUrl, status_url: statusUrl, product_code: productCode } = setup.settings;
   const secretKey = setup.credentials.secret_key;
 

@@ -4,7 +4,7 @@
 // a QR message for the PRN (thirdPartyDynamicQrDownload), any bank app pays it, and the status check
 // (thirdPartyDynamicQrGetStatus) decides. Fonepay has no refund API.
 import { TransportError, type HttpRequest, type Transport } from '../provider-http.js';
-import { ProviderUnavailableError, type AttemptRef, type AttemptToStart, type Provider, type ProviderAnswer, type ProviderReturn, type ProviderSetup } from '../provider.js';
+import { ProviderUnavailableError, type AttemptRef, type AttemptToStart, type PageProvider, type ProviderAnswer, type ProviderReturn, type ProviderSetup } from '../provider.js';
 import { dataValidation } from '../../protocols/fonepay/data-validation.js';
 import {
   checkoutRequestSigned,
@@ -52,7 +52,7 @@ const plain = (text: string, length: number, marks = ' ._-') => text.replace(new
 /** The attempt a payer's return names (…/pay/return/fonepay/<attempt>/success?PRN=…), read before the attempt's set-up is known. */
 export const fonepayReturnedAttempt = (path: string[], query: Record<string, string>): string | undefined => (path[0] && (query.PRN === undefined || query.PRN === path[0]) ? path[0] : undefined);
 
-export function fonepayConnector(setup: ProviderSetup, transport: Transport): Provider & Required<Pick<Provider, 'startQr'>> {
+export function fonepayConnector(setup: ProviderSetup, transport: Transport): PageProvider & Required<Pick<PageProvider, 'startQr'>> {
   const { base_url: base = '', merchant_code: merchantCode, username } = setup.settings;
   const { secret_key: secretKey, password } = setup.credentials;
   const qrApi = `${qrApiBase(base)}/merchant/merchantDetailsForThirdParty`;

@@ -1,9 +1,9 @@
 // Khalti's v2 web checkout, spoken as a client: initiate, send the payer to
 // payment_url, and on the way back ask lookup; refunds through its refund API. `base_url` is the
 // root that /api/v2/epayment/initiate/ is appended to; the secret key goes as `Authorization: Key …`.
-import type { ProviderSetup } from '../provider.js';
+import type { PageProvider, ProviderSetup } from '../provider.js';
 import { TransportError, type Transport } from '../provider-http.js';
-import { ProviderRefusedError, ProviderUnavailableError, type Customer, type Provider } from '../provider.js';
+import { ProviderRefusedError, ProviderUnavailableError, type Customer } from '../provider.js';
 import { initiated, lookupAnswer, refundAnswer, refundedRecord, validationRefusal } from './transformers.js';
 
 /** `customer_info` as Khalti takes it at initiate: the fields given, none empty; undefined without one. */
@@ -18,7 +18,7 @@ function payerMobile(customer: Customer): string | undefined {
   return /^9[678]\d{8}$/.test(digits) ? digits : undefined;
 }
 
-export function khaltiConnector(setup: ProviderSetup, transport: Transport): Provider {
+export function khaltiConnector(setup: ProviderSetup, transport: Transport): PageProvider {
   const base = setup.settings.base_url;
   const headers = { authorization: `Key ${setup.credentials.secret_key}`, 'content-type': 'application/json' };
   const post = (path: string, body: unknown) => transport({ url: `${base}${path}`, method: 'POST', headers, body: JSON.stringify(body) });
