@@ -1,6 +1,6 @@
-// The provider payments' side of what payments asks of them (ProviderPaymentsPort in context.ts): the
+// The provider payments' side of what payments asks of them (ProviderPaymentsPort, payments/port.ts): the
 // attempt that took or holds a payment's money decides how it is refunded or resolved.
-import type { ProviderPaymentsPort } from '../context.js';
+import type { ProviderPaymentsPort } from '../payments/port.js';
 import { refundDueAccount } from '../ledger/accounts.js';
 import { postRefundJournalTo } from '../ledger/refund-journal.js';
 import { ledgerNumberOf } from '../providers/registry.js';

@@ -16,6 +16,12 @@ export interface OtpSender {
   send(otp: OtpToSend): Promise<void>;
 }
 
+declare module '../context.js' {
+  interface AppContext {
+    otp: OtpSender;
+  }
+}
+
 /** The OTP did not reach the gateway (no answer in time, refused, not 2xx). `reason` never holds the OTP. */
 export class OtpNotSentError extends Error {
   constructor(readonly reason: string) {

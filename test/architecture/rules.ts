@@ -64,6 +64,12 @@ export const rules: Rule[] = [
     example: { 'merchants/m.ts': "import '../payments/payment.js';" },
   },
   {
+    rule: '`context.ts` imports only the plumbing beside it (`clock.ts`, `config.ts`, `db/`, `http/`, `mail/`); a room that puts something of its own on the context declares it onto `AppContext` beside its definition.',
+    why: 'every room imports the context: a domain type there would tie all of them to that domain',
+    breaches: (graph) => crossing(graph, (f) => f === 'context.ts', (t) => !['clock.ts', 'config.ts'].includes(t) && !under(['db/', 'http/', 'mail/'])(t)),
+    example: { 'context.ts': "import type { Payment } from './payments/payment.js';" },
+  },
+  {
     rule: '`payments/` imports neither `providers/` nor `provider-payments/`.',
     why: 'a payment knows no provider: it asks a port, which provider-payments/ fills',
     breaches: (graph) => crossing(graph, under(['payments/']), under(['providers/', 'provider-payments/'])),
