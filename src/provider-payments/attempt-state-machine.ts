@@ -41,7 +41,8 @@ export interface Attempt {
   provider: ProviderName;
   amount: number;
   state: AttemptState;
-  provider_reference: string | null;
+  /** What the connector kept of the attempt, as JSON of its provider's `reference` schema (read back through it by providers/connectors.ts). */
+  provider_reference: unknown;
   provider_transaction_id: string | null;
   provider_fee: number;
   transaction_id: string | null;

@@ -2,16 +2,19 @@
 import type { Queryable } from '../db/db.js';
 import { attemptColumns, type Attempt } from './attempt-state-machine.js';
 
+/** A reference as the store keeps it: its JSON, or NULL. */
+const asJson = (reference: unknown) => (reference === null || reference === undefined ? null : JSON.stringify(reference));
+
 export async function insertAttempt(db: Queryable, a: Pick<Attempt, 'idx' | 'pidx' | 'environment' | 'provider' | 'amount' | 'provider_reference'> & { now: Date; nextCheckAt: Date }): Promise<Attempt> {
   const [row] = await db.query<Attempt>(
     `WITH started AS (
        INSERT INTO provider_attempts (idx, pidx, environment, provider, amount, state, provider_reference, next_check_at, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, 'Started', $8, $7, $6, $6) RETURNING ${attemptColumns}
+       VALUES ($1, $2, $3, $4, $5, 'Started', $8::jsonb, $7, $6, $6) RETURNING ${attemptColumns}
      ), event AS (
        INSERT INTO payment_events (pidx, occurred_at, event, detail) SELECT pidx, $6, 'attempt_start', json_build_object('attempt', idx, 'provider', provider) FROM started
      )
      SELECT ${attemptColumns} FROM started`,
-    [a.idx, a.pidx, a.environment, a.provider, a.amount, a.now, a.nextCheckAt, a.provider_reference],
+    [a.idx, a.pidx, a.environment, a.provider, a.amount, a.now, a.nextCheckAt, asJson(a.provider_reference)],
   );
   return row;
 }
@@ -28,8 +31,8 @@ export async function findAttempt(db: Queryable, idx: string): Promise<Attempt |
  * Keeps the reference a verified return gave a started attempt that had none (Fonepay's trace id);
  * the attempt as it is now.
  */
-export async function setProviderReference(db: Queryable, id: number, reference: string): Promise<Attempt | undefined> {
-  await db.query(`UPDATE provider_attempts SET provider_reference = $2 WHERE id = $1 AND state = 'Started' AND provider_reference IS NULL`, [id, reference]);
+export async function setProviderReference(db: Queryable, id: number, reference: unknown): Promise<Attempt | undefined> {
+  await db.query(`UPDATE provider_attempts SET provider_reference = $2::jsonb WHERE id = $1 AND state = 'Started' AND provider_reference IS NULL`, [id, asJson(reference)]);
   const [row] = await db.query<Attempt>(`SELECT ${attemptColumns} FROM provider_attempts WHERE id = $1`, [id]);
   return row;
 }

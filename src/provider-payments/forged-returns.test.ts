@@ -189,7 +189,7 @@ describe('returns naming what is not theirs', () => {
     const payerOfB = providerPayer(t.app);
     const paidB = await payerOfB.pay(b.pidx, 'khalti', 'paid');
     const callbackOfB = callbackParams(paidB.location!);
-    const [attemptOfB] = await t.db.query<{ provider_reference: string }>("SELECT provider_reference FROM provider_attempts WHERE pidx = $1 AND state = 'Paid'", [b.pidx]);
+    const [attemptOfB] = await t.db.query<{ provider_reference: string }>("SELECT provider_reference->>'pidx' AS provider_reference FROM provider_attempts WHERE pidx = $1 AND state = 'Paid'", [b.pidx]);
 
     const { body: a } = await api.initiate(validInitiate({ amount: 90_000 }));
     const browser = payerBrowser(t.app);

@@ -53,8 +53,8 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-const khaltiAt = (path: string): ProviderSetup => ({ name: 'khalti', environment: 'test', enabled: true, sandbox: false, settings: { base_url: `${base}/${path}` }, credentials: { secret_key: 'test_secret_key_x' } });
-const attempt = { idx: 'A1', amount: 1000, environment: 'test' as const, providerReference: 'P1', createdAt: new Date() };
+const khaltiAt = (path: string) => ({ name: 'khalti', environment: 'test', enabled: true, sandbox: false, settings: { base_url: `${base}/${path}` }, credentials: { secret_key: 'test_secret_key_x' } }) satisfies ProviderSetup;
+const attempt = { idx: 'A1', amount: 1000, environment: 'test' as const, providerReference: { pidx: 'P1' }, createdAt: new Date() };
 
 describe('the transport refuses what is not a provider’s answer', () => {
   it.each([
@@ -86,7 +86,7 @@ describe('the transport refuses what is not a provider’s answer', () => {
 
   it('refuses to start when the provider does not answer, so the payer is offered the others', async () => {
     const setup = { ...khaltiAt('error'), settings: { base_url: 'http://127.0.0.1:9' } };
-    await expect(khaltiConnector(setup, networkTransport(500)).start({ ...attempt, pidx: 'x', orderName: 'o', merchantName: 'm', websiteUrl: 'https://shop.example.com', customer: null, returnUrl: () => 'https://b.example.com/r' })).rejects.toThrow(/no answer/);
+    await expect(khaltiConnector(setup, networkTransport(500)).start({ ...attempt, providerReference: null, pidx: 'x', orderName: 'o', merchantName: 'm', websiteUrl: 'https://shop.example.com', customer: null, returnUrl: () => 'https://b.example.com/r' })).rejects.toThrow(/no answer/);
   });
 });
 
@@ -164,7 +164,7 @@ describe('a returning browser’s claims', () => {
   });
 
   it('connectIPS names the attempt by TXNID only', () => {
-    const connectips = connectipsConnector({ name: 'connectips', environment: 'test', enabled: true, sandbox: false, settings: {}, credentials: {} }, networkTransport(100));
+    const connectips = connectipsConnector({ name: 'connectips', environment: 'test', enabled: true, sandbox: false, settings: { gateway_url: 'x', api_url: 'y', merchant_id: '1', app_id: 'A', app_name: 'N' }, credentials: { password: 'p', pfx: '', key_passphrase: '' } }, networkTransport(100));
     expect(connectips.readReturn(['success'], { TXNID: 'A1' })).toEqual({ attemptIdx: 'A1', claim: 'paid' });
   });
 });

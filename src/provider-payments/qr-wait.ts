@@ -5,7 +5,7 @@
 // so any instance serves any page and one that dies loses nothing. A page closed meanwhile leaves the
 // attempt to the reconciliation job, as any other.
 import type { AppContext } from '../context.js';
-import { descriptorOf } from '../providers/registry.js';
+import { qrMessageOf } from '../providers/connectors.js';
 import type { Attempt } from './attempt-state-machine.js';
 import { findAttempt, isAttemptIdx } from './attempt-store.js';
 import { askClaimed, claimTurn } from './ask-provider.js';
@@ -19,7 +19,7 @@ export type QrAttempt = Attempt & { qrMessage: string };
 
 /** The attempt with the QR message it shows, when it went the QR way. */
 function withQr(attempt: Attempt | undefined): QrAttempt | undefined {
-  const qrMessage = attempt && descriptorOf(attempt.provider).qr?.messageOf(attempt.provider_reference);
+  const qrMessage = attempt && qrMessageOf(attempt.provider, attempt.provider_reference);
   return attempt && qrMessage ? { ...attempt, qrMessage } : undefined;
 }
 

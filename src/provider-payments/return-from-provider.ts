@@ -50,7 +50,7 @@ export async function returnFromProvider(ctx: AppContext, name: ProviderName, pa
   if (!setup) return onwards(ctx, attempt.pidx, 'provider_unavailable');
   const { claim, providerReference, signed } = connectorFor(ctx, setup).readReturn(path, query);
   // Only a return whose signature holds names a reference; the first one given is kept.
-  if (providerReference && !attempt.provider_reference) await setProviderReference(ctx.db, attempt.id, providerReference);
+  if (providerReference !== undefined && providerReference !== null && attempt.provider_reference === null) await setProviderReference(ctx.db, attempt.id, providerReference);
   const turn = options.mayAsk ? await claimTurn(ctx, attempt) : undefined;
   if (!turn) {
     // Another request is asking, or asked a moment ago: what is known now.

@@ -1,10 +1,10 @@
 // docs/adding-a-provider.md walked through: its example, a toy provider that has a QR and no page of
 // its own, built here as the document shows it, and each rule the document states held by the
 // compiler (`npm run typecheck` fails where a `@ts-expect-error` below finds no error) or by a check.
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
 import type { HttpAnswer } from './provider-http.js';
-import type { Provider, ProviderAnswer, ProviderDescriptor } from './provider.js';
+import type { Provider, ProviderAnswer, ProviderDescriptor, SetupWith } from './provider.js';
 import { providers, type EachItsOwn, type ListedInClient } from './registry.js';
 import { oneOf, readJson, unmapped } from './wire.js';
 
@@ -38,10 +38,20 @@ function toyAnswer(answer: HttpAnswer, expected: { reference: string; amount: nu
   }
 }
 
-const toyConnector = (): Provider => ({
+/** What the connector keeps of an attempt: the QR it issued (stored as JSON, read back through this). */
+const ToyReference = Type.Object({ qr: Type.String() });
+type ToyReference = Static<typeof ToyReference>;
+
+/** The set-up's fields: the connector's set-up is typed by them. */
+const toySetup = [
+  { name: 'base_url', label: 'Base URL', secret: false, kind: 'url' },
+  { name: 'api_key', label: 'API key', secret: true },
+] as const;
+
+const toyConnector = (setup: SetupWith<{ base_url: string }, { api_key: string }>): Provider<ToyReference> => ({
   // No `start`: a QR is the toy's only way.
   async startQr(attempt) {
-    return { qrMessage: `toy:${attempt.idx}`, providerReference: `toy:${attempt.idx}` };
+    return { qrMessage: `toy:${setup.settings.base_url}:${attempt.idx}`, providerReference: { qr: `toy:${setup.settings.base_url}:${attempt.idx}` } };
   },
   readReturn: (path) => ({ attemptIdx: path[0], claim: 'unclear' }),
   async status(attempt) {
@@ -53,25 +63,43 @@ const toy = {
   label: 'Toy',
   recordType: 'Toy payment',
   ledgerNumber: 99,
-  setup: [{ name: 'base_url', label: 'Base URL', secret: false, kind: 'url' }],
+  setup: toySetup,
   amounts: { least: 100 },
   connector: toyConnector,
+  reference: ToyReference,
   returnedAttempt: (path) => path[0],
-  qr: { label: 'Toy QR', messageOf: (reference) => reference ?? undefined, sandboxBankApp: (message) => `/sandbox/toy/bank-app?qr=${encodeURIComponent(message)}`, only: true },
-  sandboxSetup: async ({ base }) => ({ settings: { base_url: base }, credentials: {} }),
+  qr: { label: 'Toy QR', messageOf: (reference) => reference?.qr, sandboxBankApp: (message) => `/sandbox/toy/bank-app?qr=${encodeURIComponent(message)}`, only: true },
+  sandboxSetup: async ({ base, secret }) => ({ settings: { base_url: base }, credentials: { api_key: await secret('key') } }),
   settlementReport: { key: ['reference'], keyField: 'idx', amount: ['amount'], fee: ['fee'], date: ['date'] },
   refundsByApi: false,
-} as const satisfies ProviderDescriptor;
+} as const satisfies ProviderDescriptor<typeof toySetup, typeof ToyReference>;
 
 // ---- each rule ----------------------------------------------------------------------------------
 
 // A descriptor missing a field fails `satisfies`.
 // @ts-expect-error no settlement report
-const incomplete = { ...toy, settlementReport: undefined } satisfies ProviderDescriptor;
+const incomplete = { ...toy, settlementReport: undefined } satisfies ProviderDescriptor<typeof toySetup, typeof ToyReference>;
+
+/** The toy's set-up as the registry hands it to its connector. */
+const toyAt = { name: 'toy', environment: 'test', enabled: true, sandbox: true, settings: { base_url: 'https://toy.example' }, credentials: { api_key: 'k' } } as const;
 
 // A connector with neither its own page nor a QR fails the interface.
 // @ts-expect-error no way to start
-const noWay: Provider = { readReturn: toyConnector().readReturn, status: toyConnector().status };
+const noWay: Provider = { readReturn: toy.connector(toyAt).readReturn, status: toy.connector(toyAt).status };
+
+// A connector that reads a field its descriptor's set-up does not give fails the descriptor.
+const readsMore = (setup: SetupWith<{ base_url: string; merchant_code: string }, { api_key: string }>) => toyConnector(setup);
+// @ts-expect-error merchant_code is not among the toy's fields
+const undeclared = { ...toy, connector: readsMore } satisfies ProviderDescriptor<typeof toySetup, typeof ToyReference>;
+
+// A connector that keeps a reference of another shape than its descriptor's schema fails it too.
+const packed = (setup: SetupWith<{ base_url: string }, { api_key: string }>): Provider<string> => ({
+  startQr: async (attempt) => ({ qrMessage: `toy:${attempt.idx}`, providerReference: `qr:${setup.settings.base_url}` }),
+  readReturn: () => ({ claim: 'unclear' }),
+  status: async () => ({ kind: 'open', detail: 'Toy: WAITING' }),
+});
+// @ts-expect-error a packed string is not the toy's reference
+const untyped = { ...toy, connector: packed } satisfies ProviderDescriptor<typeof toySetup, typeof ToyReference>;
 
 // A copied descriptor (another provider's ledger number, list name and label) fails the registry's check.
 const registered: EachItsOwn<typeof providers & { toy: typeof toy }> = true;
@@ -98,7 +126,7 @@ function oneMore(status: (typeof toyStatuses)[number] | 'REFUNDED'): string {
 
 describe('adding a provider, as docs/adding-a-provider.md shows it', () => {
   it('the toy has a QR and no page of its own, and its descriptor says so', async () => {
-    const connector = toy.connector();
+    const connector = toy.connector(toyAt);
     expect(connector.start).toBeUndefined();
     expect(toy.qr.only).toBe(true);
     const started = await connector.startQr!({ idx: 'A1', amount: 500, environment: 'test', providerReference: null, createdAt: new Date(), pidx: 'p', orderName: 'o', merchantName: 'm', websiteUrl: 'https://shop.example', customer: null, returnUrl: () => '' });
@@ -122,6 +150,7 @@ describe('adding a provider, as docs/adding-a-provider.md shows it', () => {
     expect([registered, copied, unlisted]).toEqual([true, true, true]);
     expect(incomplete.label).toBe('Toy');
     expect(typeof noWay.status).toBe('function');
+    expect([undeclared.label, untyped.label]).toEqual(['Toy', 'Toy']);
     expect(oneMore('PAID')).toBe('PAID');
   });
 

@@ -6,6 +6,7 @@
 // attempt's status, refund. Each provider's signing, status names and addresses live in its folder
 // (its simulator in src/sandbox/); nothing in a folder imports the registry, so folders never see
 // each other.
+import type { Static, TSchema } from '@sinclair/typebox';
 import type { Queryable } from '../db/db.js';
 import type { Environment } from '../environment.js';
 import type { Transport } from './provider-http.js';
@@ -20,6 +21,18 @@ export interface ProviderSetup {
   settings: Record<string, string>;
   credentials: Record<string, string>;
 }
+
+/**
+ * A connector's set-up with the fields it reads: `SetupWith<{ base_url: string }, { secret_key: string }>`.
+ * The descriptor's `setup` must give each (the type check fails at the descriptor otherwise), and the
+ * registry hands the connector a set-up read through those fields (connectors.ts: `readSetup`).
+ */
+export type SetupWith<Settings, Credentials> = Omit<ProviderSetup, 'settings' | 'credentials'> & { settings: Settings; credentials: Credentials };
+
+/** The values of `fields` kept as settings (`secret: false`) or as credentials (`secret: true`), by name. */
+export type SetupValues<F extends readonly SetupField[], Secret extends boolean> = readonly SetupField[] extends F
+  ? Record<string, string>
+  : { [K in F[number] as K extends { secret: Secret } ? K['name'] : never]: string };
 
 /** One field of a provider's set-up: a CLI flag (`--` and the name with dashes) and a console input. */
 export interface SetupField {
@@ -53,7 +66,12 @@ export interface SandboxTools {
   secret: (purpose: string) => Promise<string>;
 }
 
-export interface ProviderDescriptor {
+/**
+ * A provider as the registry knows it. `F`: its set-up’s fields (`as const`), whose values its
+ * connector, its credentials' check and its sandbox set-up are typed by; `R`: the schema of the
+ * reference its connector keeps of an attempt (stored as JSON, read back through it).
+ */
+export interface ProviderDescriptor<F extends readonly SetupField[] = readonly SetupField[], R extends TSchema = TSchema> {
   /** What the payer reads on the hosted page's button, and operators everywhere. */
   label: string;
   /** The transaction list's `type.name`. */
@@ -61,12 +79,23 @@ export interface ProviderDescriptor {
   /** The owner id of the provider's ledger accounts: never reused, never changed. */
   ledgerNumber: number;
   /** The set-up's fields, settings and credentials. */
-  setup: readonly SetupField[];
+  setup: F;
   /** A problem with credentials that look right field by field (a key file that does not open), by field. */
-  checkCredentials?: (credentials: Record<string, string>) => Record<string, string> | undefined;
+  checkCredentials?(credentials: SetupValues<F, true>): Record<string, string> | undefined;
   /** The amounts the provider takes, in paisa: it is not offered for others. */
   amounts: { least: number; most?: number };
-  connector: (setup: ProviderSetup, transport: Transport) => Provider;
+  /**
+   * Its connector, for a set-up of its fields: one that reads a field they do not give fails the type
+   * check here. (Any provider's, as the registry sees it, takes `never`: connectors.ts hands each the
+   * set-up it read through that provider's fields.)
+   */
+  connector: (setup: readonly SetupField[] extends F ? never : SetupWith<SetupValues<F, false>, SetupValues<F, true>>, transport: Transport) => Provider<Static<R>>;
+  /**
+   * What its connector keeps of an attempt (`providerReference`: Khalti's pidx, Fonepay's QR message
+   * or verified trace id), as a TypeBox schema: stored as JSON, and read back through it before the
+   * connector sees it (a stored one that does not fit asks nothing). `Type.Null()` when it keeps none.
+   */
+  reference: R;
   /** The attempt a payer's return names (…/pay/return/<name>/<path>?<query>), read before its set-up is known. */
   returnedAttempt: (path: string[], query: Record<string, string>) => string | undefined;
   /** The test environment's set-up when nobody set one: its simulator. */
@@ -81,7 +110,7 @@ export interface ProviderDescriptor {
    * each simulator to it. `only`: the provider has no page of its own (its connector no `start`): the
    * hosted page offers its QR alone.
    */
-  qr?: { label: string; messageOf: (providerReference: string | null) => string | undefined; sandboxBankApp: (qrMessage: string) => string; only?: true };
+  qr?: { label: string; messageOf(providerReference: Static<R> | null): string | undefined; sandboxBankApp: (qrMessage: string) => string; only?: true };
   /** Refunds go through its API (the connector's `refund`); otherwise to the operators' queue. */
   refundsByApi: boolean;
 }
@@ -92,17 +121,17 @@ export type ProviderRedirect = { method: 'GET'; url: string } | { method: 'POST'
 /** Whom the payment is billed to, as the merchant gave it at initiate (`customer_info`). */
 export type Customer = { name?: string; email?: string; phone?: string } | null;
 
-/** An attempt as a connector sees it. */
-export interface AttemptRef {
+/** An attempt as a connector sees it; `R`: the reference its connector keeps (the descriptor's `reference`). */
+export interface AttemptRef<R = unknown> {
   idx: string;
   amount: number;
   environment: Environment;
-  /** The provider's own id of the attempt, when it gave one at the start (Khalti's pidx). */
-  providerReference: string | null;
+  /** What the connector kept of the attempt (Khalti's pidx at the start, Fonepay's trace id from a verified return), or null. */
+  providerReference: R | null;
   createdAt: Date;
 }
 
-export interface AttemptToStart extends AttemptRef {
+export interface AttemptToStart extends AttemptRef<never> {
   pidx: string;
   orderName: string;
   merchantName: string;
@@ -125,7 +154,7 @@ export type ProviderAnswer =
   | { kind: 'unknown'; detail: string; fault?: boolean };
 
 /** What a returning browser says happened: a hint for the page only, never money. */
-export interface ProviderReturn {
+export interface ProviderReturn<R = unknown> {
   attemptIdx?: string;
   claim: 'paid' | 'canceled' | 'unclear';
   /**
@@ -137,7 +166,7 @@ export interface ProviderReturn {
    * What the attempt's reference becomes once the return is the provider's own (its signature holds):
    * the id its status check asks by, when only the return carries it (Fonepay's trace id).
    */
-  providerReference?: string;
+  providerReference?: R;
 }
 
 export type RefundAnswer = { kind: 'refunded'; reference?: string; detail: string } | { kind: 'refused'; detail: string } | { kind: 'unknown'; detail: string; fault?: boolean };
@@ -151,34 +180,34 @@ export type RefundedRecord =
   | { kind: 'unknown'; detail: string; fault?: boolean };
 
 /** Starts the attempt at the provider; a ProviderUnavailableError when it does not answer as it should, a ProviderRefusedError when it refuses the request as invalid. */
-type Start = (attempt: AttemptToStart) => Promise<{ redirect: ProviderRedirect; providerReference?: string }>;
+type Start<R> = (attempt: AttemptToStart) => Promise<{ redirect: ProviderRedirect; providerReference?: R }>;
 /**
  * A QR the provider issues for the attempt, which the hosted page shows and any bank app pays
  * (Fonepay's dynamic QR); its reference says how to ask about it. A ProviderUnavailableError as for start.
  */
-type StartQr = (attempt: AttemptToStart) => Promise<{ qrMessage: string; providerReference: string }>;
+type StartQr<R> = (attempt: AttemptToStart) => Promise<{ qrMessage: string; providerReference: R }>;
 
 /**
  * A connector: a way to start (its own page, `start`; its QR, `startQr`; or both: one at least, or
  * the type check fails), and the rest.
  */
-export type Provider = ProviderCalls & ({ start: Start; startQr?: StartQr } | { start?: undefined; startQr: StartQr });
+export type Provider<R = unknown> = ProviderCalls<R> & ({ start: Start<R>; startQr?: StartQr<R> } | { start?: undefined; startQr: StartQr<R> });
 /** A connector with a page of its own. */
-export type PageProvider = ProviderCalls & { start: Start; startQr?: StartQr };
+export type PageProvider<R = unknown> = ProviderCalls<R> & { start: Start<R>; startQr?: StartQr<R> };
 
-interface ProviderCalls {
+interface ProviderCalls<R> {
   /** The attempt named by the payer's return (`path`: what follows /pay/return/<provider>/), unverified. */
-  readReturn(path: string[], query: Record<string, string>): ProviderReturn;
+  readReturn(path: string[], query: Record<string, string>): ProviderReturn<R>;
   /** Asks the provider's own server; never throws for what the provider does. */
-  status(attempt: AttemptRef): Promise<ProviderAnswer>;
+  status(attempt: AttemptRef<R>): Promise<ProviderAnswer>;
   /**
    * The provider's refund API, for providers that have one. Asked once per refund unless the
    * provider's record (`refunded`) says an earlier request of it was not made: no provider promises
    * that a request sent twice refunds once.
    */
-  refund?(attempt: AttemptRef & { providerTransactionId: string; customer: Customer }, refund: { amount: number; whole: boolean }): Promise<RefundAnswer>;
+  refund?(attempt: AttemptRef<R> & { providerTransactionId: string; customer: Customer }, refund: { amount: number; whole: boolean }): Promise<RefundAnswer>;
   /** What the provider's own record says was refunded of a paid attempt (with `refund`). */
-  refunded?(attempt: AttemptRef): Promise<RefundedRecord>;
+  refunded?(attempt: AttemptRef<R>): Promise<RefundedRecord>;
 }
 
 /** The provider did not start the attempt (no answer, an error, an answer that does not fit). */

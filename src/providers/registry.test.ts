@@ -3,14 +3,24 @@
 // flags, the console's labels, the refund way); the type check holds the typed client's names and
 // each provider's own ledger number, list name and label (registry.ts: registryHolds).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AppContext } from '../context.js';
 import type { Db } from '../db/db.js';
 import { openTestDb } from '../../test/test-app.js';
 import { attemptTimelineEntry } from '../provider-payments/attempt-timeline.js';
 import { recordTypeOf as recordOf } from '../transactions/transaction-record.js';
 import type { ProviderSetup } from './provider.js';
-import { providerNames, providers, recordTypeOf, registryHolds } from './registry.js';
+import { connectorFor } from './connectors.js';
+import { routeProviderCalls } from './provider-http.js';
+import { providerNames, providers, recordTypeOf, registryHolds, type ProviderName } from './registry.js';
 
-const setupOf = (name: string): ProviderSetup => ({ name, environment: 'test', enabled: true, sandbox: true, settings: {}, credentials: {} });
+/** A set-up of `name` with each of its fields given (an address where the field is one). */
+const setupOf = (name: ProviderName): ProviderSetup & { name: ProviderName } => {
+  const values = (secret: boolean) => Object.fromEntries(providers[name].setup.filter((f) => f.secret === secret).map((f) => [f.name, 'kind' in f && f.kind === 'url' ? 'https://provider.example' : 'given']));
+  return { name, environment: 'test', enabled: true, sandbox: false, settings: values(false), credentials: values(true) };
+};
+
+/** Whose provider calls the tests answer. */
+const owner = { config: { providerTimeoutMs: 1000 } } as Pick<AppContext, 'config'>;
 
 describe('the providers’ registry', () => {
   let db: Db;
@@ -78,9 +88,31 @@ describe('the providers’ registry', () => {
         expect(field.name).toMatch(/^[a-z][a-z0-9_]*$/);
         expect(field.label).toMatch(/^[A-Z]/);
       }
-      const connector = providers[name].connector(setupOf(name), async () => ({ status: 200, contentType: 'application/json', text: '{}' }));
+      const connector = connectorFor(owner, setupOf(name));
       expect(typeof connector.refund === 'function', name).toBe(providers[name].refundsByApi);
       expect(providers[name].amounts.least).toBeGreaterThanOrEqual(10);
     }
+  });
+
+  it('hands a connector only a set-up with every field it reads, and a stored reference only of its own shape', async () => {
+    const asked: string[] = [];
+    routeProviderCalls(owner, async (request) => {
+      asked.push(request.url);
+      return { status: 200, contentType: 'application/json', text: JSON.stringify({ pidx: 'P1', total_amount: 1000, status: 'Initiated', transaction_id: null, fee: 0, refunded: false }) };
+    });
+    const attempt = { idx: 'A1', amount: 1000, environment: 'test' as const, createdAt: new Date() };
+    // A set-up kept from before a field was added: nothing starts, and each answer says why.
+    const { secret_key: _, ...withoutKey } = setupOf('khalti').credentials;
+    const lacking = connectorFor(owner, { ...setupOf('khalti'), credentials: withoutKey });
+    await expect(lacking.start!({ ...attempt, providerReference: null, pidx: 'p', orderName: 'o', merchantName: 'm', websiteUrl: 'https://shop.example', customer: null, returnUrl: () => '' })).rejects.toThrow('Khalti (test) is set up without secret_key: set it up again');
+    expect(await lacking.status({ ...attempt, providerReference: { pidx: 'P1' } })).toMatchObject({ kind: 'unknown', detail: expect.stringContaining('without secret_key') });
+    // A reference of another shape (a packed string of before, another provider's fields) asks nothing.
+    const khalti = connectorFor(owner, setupOf('khalti'));
+    for (const stored of ['P1', { way: 'qr', qrMessage: 'x' }, { pidx: 7 }]) {
+      expect(await khalti.status({ ...attempt, providerReference: stored }), JSON.stringify(stored)).toMatchObject({ kind: 'unknown', detail: expect.stringContaining("Khalti's reference of attempt A1 does not fit") });
+    }
+    expect(asked).toEqual([]);
+    expect(await khalti.status({ ...attempt, providerReference: { pidx: 'P1' } })).toMatchObject({ kind: 'open' });
+    expect(asked).toEqual(['https://provider.example/api/v2/epayment/lookup/']);
   });
 });

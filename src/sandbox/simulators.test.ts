@@ -7,6 +7,7 @@ import { newMerchant, startTestApp, type TestApp } from '../../test/test-app.js'
 import { paymentPath } from '../payments/payment-url.js';
 import { stepAction } from '../portal/checkout-address.js';
 import { descriptorOf, providerNames } from '../providers/registry.js';
+import { qrMessageOf } from '../providers/connectors.js';
 import { simulators } from './simulators.js';
 
 let t: TestApp;
@@ -32,8 +33,8 @@ describe('the sandbox’s simulators', () => {
     const chosen = await browser.post(stepAction('provider', body.pidx), { provider: name, way: 'qr' });
     expect(chosen.status).toBe(303);
     const page = await browser.get(chosen.location!);
-    const [attempt] = await t.db.query<{ idx: string; provider_reference: string }>('SELECT idx, provider_reference FROM provider_attempts WHERE pidx = $1', [body.pidx]);
-    const bankApp = descriptorOf(name).qr!.sandboxBankApp(descriptorOf(name).qr!.messageOf(attempt.provider_reference)!);
+    const [attempt] = await t.db.query<{ idx: string; provider_reference: unknown }>('SELECT idx, provider_reference FROM provider_attempts WHERE pidx = $1', [body.pidx]);
+    const bankApp = descriptorOf(name).qr!.sandboxBankApp(qrMessageOf(name, attempt.provider_reference)!);
     expect(page.body).toContain(`${t.ctx.config.publicUrl}${bankApp}`.replaceAll('&', '&amp;'));
     const app = await browser.get(bankApp);
     expect(app.status).toBe(200);

@@ -31,12 +31,13 @@ interface AttemptRow {
   provider: string;
   state: string;
   amount: number;
-  provider_reference: string | null;
+  /** As the store keeps it: the provider's fields, as JSON. */
+  provider_reference: unknown;
   transaction_id: string | null;
 }
 
 /** The reference a provider's books name an attempt by: Khalti's own pidx, the others' our attempt idx. */
-const referenceOf = (a: Pick<AttemptRow, 'provider' | 'idx' | 'provider_reference'>) => (a.provider === 'khalti' ? (a.provider_reference ?? '') : a.idx);
+const referenceOf = (a: Pick<AttemptRow, 'provider' | 'idx' | 'provider_reference'>) => (a.provider === 'khalti' ? ((a.provider_reference as { pidx?: string } | null)?.pidx ?? '') : a.idx);
 
 async function simulations(db: Queryable): Promise<Map<string, Simulation>> {
   const rows = await db.query<Simulation>('SELECT provider, reference, amount, outcome, refunded, transaction_id FROM provider_simulations');
@@ -104,7 +105,7 @@ export async function finalBreaks(world: World, driver: Driver): Promise<string[
   breaks.push(...(await settlementDifferences(world, [...sims.values()].filter(paidThere), uncollected, attemptOf)));
 
   // Every Completed payment through a provider has its provider's confirmation, for its amount.
-  const completed = await db.query<{ pidx: string; amount: number; state: string | null; provider: string | null; idx: string | null; provider_reference: string | null; payer_mobile: string | null }>(
+  const completed = await db.query<{ pidx: string; amount: number; state: string | null; provider: string | null; idx: string | null; provider_reference: unknown; payer_mobile: string | null }>(
     `SELECT p.pidx, p.amount, a.state, a.provider, a.idx, a.provider_reference, p.payer_mobile
        FROM payments p LEFT JOIN provider_attempts a ON a.transaction_id = p.transaction_id
       WHERE p.merchant_id = $1 AND p.status IN ('Completed', 'Refunded', 'Partially refunded')`,
@@ -121,7 +122,7 @@ export async function finalBreaks(world: World, driver: Driver): Promise<string[
   }
 
   // Refunds: none made twice at a provider, none marked made that was not, none left undecided.
-  const refunds = await db.query<{ idx: string; provider: string; provider_reference: string | null; made: number; with_operators: number; due: number }>(
+  const refunds = await db.query<{ idx: string; provider: string; provider_reference: unknown; made: number; with_operators: number; due: number }>(
     `SELECT a.idx, a.provider, a.provider_reference,
             coalesce(sum(r.amount) FILTER (WHERE r.state = 'Refunded'), 0) AS made,
             coalesce(sum(r.amount) FILTER (WHERE r.state = 'Queued' AND r.next_try_at IS NULL), 0) AS with_operators,

@@ -329,7 +329,7 @@ export class Driver {
   private async forge(n: number, count: number): Promise<StepResult> {
     const handle = this.payment(n);
     if (!handle) return { note: 'no payment yet' };
-    const [attempt] = await this.world.db.query<{ idx: string; provider: string; provider_reference: string | null }>('SELECT idx, provider, provider_reference FROM provider_attempts WHERE pidx = $1 ORDER BY id DESC LIMIT 1', [handle.pidx]);
+    const [attempt] = await this.world.db.query<{ idx: string; provider: string; provider_reference: string | null }>("SELECT idx, provider, provider_reference->>'pidx' AS provider_reference FROM provider_attempts WHERE pidx = $1 ORDER BY id DESC LIMIT 1", [handle.pidx]);
     if (!attempt) return { note: 'no attempt to forge a return for' };
     const url = forgedReturn(attempt, handle.amount);
     const before = this.world.boundary.calls.length;

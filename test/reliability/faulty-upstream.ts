@@ -112,7 +112,8 @@ export async function reconcileUntilQuiet(t: TestApp, pidxs: string[]): Promise<
 export interface SettledAttempt {
   idx: string;
   state: string;
-  provider_reference: string | null;
+  /** Khalti's pidx, when the attempt has one. */
+  pidx_there: string | null;
   last_answer: string;
 }
 
@@ -128,7 +129,7 @@ export async function expectPaidExactlyOnce(
   label: string,
   checks: { paidUpstream(attempt: SettledAttempt): Promise<boolean>; owedBack(attempt: SettledAttempt): Promise<boolean> },
 ): Promise<string> {
-  const attempts = await h.t.db.query<SettledAttempt>('SELECT idx, state, provider_reference, last_answer FROM provider_attempts WHERE pidx = $1 ORDER BY id', [pidx]);
+  const attempts = await h.t.db.query<SettledAttempt>("SELECT idx, state, provider_reference->>'pidx' AS pidx_there, last_answer FROM provider_attempts WHERE pidx = $1 ORDER BY id", [pidx]);
   const upstreamPaid: boolean[] = [];
   for (const a of attempts) upstreamPaid.push(await checks.paidUpstream(a));
   const status = (await h.api.lookup(pidx)).body.status;

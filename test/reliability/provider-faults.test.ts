@@ -90,8 +90,8 @@ describe(`Khalti through a faulty network and a dying upstream (seed ${seed})`, 
       await reconcileUntilQuiet(h.t, pidxs);
       for (const pidx of pidxs) {
         await expectPaidExactlyOnce(h, pidx, `round ${round}`, {
-          paidUpstream: async (a) => a.provider_reference !== null && ['Completed', 'Refunded', 'Partially refunded'].includes(await upstreamStatus(a.provider_reference)),
-          owedBack: async (a) => (await upstreamStatus(a.provider_reference!)) === 'Refunded',
+          paidUpstream: async (a) => a.pidx_there !== null && ['Completed', 'Refunded', 'Partially refunded'].includes(await upstreamStatus(a.pidx_there)),
+          owedBack: async (a) => (await upstreamStatus(a.pidx_there!)) === 'Refunded',
         });
       }
       expect((await verifyLedger(h.t.db)).filter((r) => !r.holds), `round ${round}`).toEqual([]);

@@ -27,6 +27,7 @@ import m050 from './050_payment_links.js';
 import m060 from './060_provider_registry.js';
 import m070 from './070_esewa_v1_posts.js';
 import m080 from './080_refunds_sent.js';
+import m090 from './090_typed_references.js';
 
 export interface Migration {
   name: string;
@@ -72,4 +73,5 @@ export const migrations: Migration[] = [
   sql('060_provider_registry', m060),
   sql('070_esewa_v1_posts', m070),
   sql('080_refunds_sent', m080),
+  sql('090_typed_references', m090),
 ];

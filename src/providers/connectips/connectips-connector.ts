@@ -4,19 +4,24 @@
 // (PUBLIC_URL/pay/return/connectips/success and …/failure) with TXNID; the validation API
 // (validatetxn, HTTP basic authentication with the app id and password, a signed token) decides.
 // connectIPS has no refund API.
-import type { PageProvider, ProviderSetup } from '../provider.js';
+import type { PageProvider, SetupWith } from '../provider.js';
 import { TransportError, type Transport } from '../provider-http.js';
 import { formTokenMessage, readPfx, signToken, validationTokenMessage, type FormFields, type PfxContents } from './connectips-token.js';
 import { validationAnswer } from './transformers.js';
 
+type ConnectipsSetup = SetupWith<
+  { gateway_url: string; api_url: string; merchant_id: string; app_id: string; app_name: string },
+  { password: string; pfx: string; key_passphrase: string }
+>;
+
 const keys = new Map<string, PfxContents>();
 
 /** The PFX read once per key file (node-forge's PKCS#12 decryption is slow). */
-function pfxOf(setup: ProviderSetup): PfxContents {
-  const cacheKey = `${setup.credentials.pfx}:${setup.credentials.key_passphrase ?? ''}`;
+function pfxOf(setup: ConnectipsSetup): PfxContents {
+  const cacheKey = `${setup.credentials.pfx}:${setup.credentials.key_passphrase}`;
   let contents = keys.get(cacheKey);
   if (!contents) {
-    contents = readPfx(Buffer.from(setup.credentials.pfx, 'base64'), setup.credentials.key_passphrase ?? '');
+    contents = readPfx(Buffer.from(setup.credentials.pfx, 'base64'), setup.credentials.key_passphrase);
     if (keys.size > 20) keys.clear();
     keys.set(cacheKey, contents);
   }
@@ -32,7 +37,7 @@ function nepalDate(at: Date): string {
 /** NCHL's fields allow letters, digits, spaces and a few marks; the rest is dropped. */
 const plain = (text: string, length: number) => text.replace(/[^\w .,-]/g, '').slice(0, length) || '-';
 
-export function connectipsConnector(setup: ProviderSetup, transport: Transport): PageProvider {
+export function connectipsConnector(setup: ConnectipsSetup, transport: Transport): PageProvider<null> {
   const { gateway_url: gateway, api_url: api, merchant_id: merchantId, app_id: appId, app_name: appName } = setup.settings;
 
   return {

@@ -16,14 +16,14 @@ const BASE = 'https://uat.connectips.com';
 const PASSPHRASE = 'creditor';
 const pfx = makePfx(PASSPHRASE);
 const publicKey = certificateKey(pfx, PASSPHRASE);
-const setup: ProviderSetup = {
+const setup = {
   name: 'connectips',
   environment: 'test',
   enabled: true,
   sandbox: false,
   settings: { gateway_url: BASE, api_url: BASE, merchant_id: '550', app_id: 'MER-550-APP-1', app_name: 'Test Merchant Name' },
   credentials: { password: 'secret', pfx: pfx.toString('base64'), key_passphrase: PASSPHRASE },
-};
+} satisfies ProviderSetup;
 
 /** Signed as NCHL checks: SHA256withRSA over the message, base64. */
 const signedOver = (message: string, token: string) => verify('sha256', Buffer.from(message, 'utf8'), publicKey, Buffer.from(token, 'base64'));

@@ -1,7 +1,7 @@
 // eSewa's ePay v2, spoken as a client: the payer's browser posts a
 // signed form to form_url; on the way back the signed `data` is read as a hint only, and the status
 // check (status_url, no authorization, as eSewa publishes it) decides. eSewa has no refund API.
-import type { PageProvider, ProviderSetup } from '../provider.js';
+import type { PageProvider, SetupWith } from '../provider.js';
 import { TransportError, type Transport } from '../provider-http.js';
 import { requestRupees } from '../../protocols/esewa-epay/rupees.js';
 import { signedFieldNames, signFields } from '../../protocols/esewa-epay/signature.js';
@@ -9,7 +9,7 @@ import { returnedData, statusAnswer } from './transformers.js';
 
 const SIGNED = 'total_amount,transaction_uuid,product_code';
 
-export function esewaConnector(setup: ProviderSetup, transport: Transport): PageProvider {
+export function esewaConnector(setup: SetupWith<{ form_url: string; status_url: string; product_code: string }, { secret_key: string }>, transport: Transport): PageProvider<null> {
   const { form_url: formUrl, status_url: statusUrl, product_code: productCode } = setup.settings;
   const secretKey = setup.credentials.secret_key;
 

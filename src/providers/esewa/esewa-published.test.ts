@@ -8,14 +8,14 @@ import { esewaConnector } from './esewa-connector.js';
 import { FORM, STATUS_ANSWERS, STATUS_REQUEST, SUCCESS_DATA, UAT } from './fixtures/epay-v2.js';
 import { ESEWA_TEST_PAIR } from './test-pair.js';
 
-const setup: ProviderSetup = {
+const setup = {
   name: 'esewa',
   environment: 'test',
   enabled: true,
   sandbox: false,
   settings: { form_url: UAT.form_url, status_url: UAT.status_url, product_code: UAT.product_code },
   credentials: { secret_key: UAT.secret_key },
-};
+} satisfies ProviderSetup;
 
 
 const attempt = (idx: string, amount: number) =>

@@ -5,11 +5,11 @@ import { describe, expect, it } from 'vitest';
 import { createHmac } from 'node:crypto';
 import { TransportError, type HttpAnswer, type HttpRequest, type Transport } from '../provider-http.js';
 import { ProviderUnavailableError, type AttemptToStart } from '../provider.js';
-import type { ProviderSetup } from '../provider.js';
 import { fonepayConnector, qrApiBase } from './fonepay-connector.js';
+import type { FonepayReference } from './transformers.js';
 
 const NBQM_KEY = 'a7e3512f5032480a83137793cb2021dc';
-const setupOf = (merchantCode: string, secretKey: string): ProviderSetup => ({
+const setupOf = (merchantCode: string, secretKey: string): Parameters<typeof fonepayConnector>[0] => ({
   name: 'fonepay',
   environment: 'test',
   enabled: true,
@@ -32,11 +32,11 @@ function answering(answer: Partial<HttpAnswer> | Error) {
 const json = (body: unknown, status = 200): Partial<HttpAnswer> => ({ status, contentType: 'application/json', text: JSON.stringify(body) });
 const xml = (fields: Record<string, string>): Partial<HttpAnswer> => ({ contentType: 'application/xml', text: `<response>${Object.entries(fields).map(([k, v]) => `<${k}>${v}</${k}>`).join('')}</response>` });
 
-const attempt = (idx: string, amount: number, providerReference: string | null = null): AttemptToStart => ({
+const toStart = (idx: string, amount: number): AttemptToStart => ({
   idx,
   amount,
   environment: 'test',
-  providerReference,
+  providerReference: null,
   createdAt: new Date('2017-06-27T06:00:00Z'),
   pidx: 'p',
   orderName: 'Hello, world & co',
@@ -45,12 +45,16 @@ const attempt = (idx: string, amount: number, providerReference: string | null =
   customer: null,
   returnUrl: (outcome) => `https://bhuktani.example/pay/return/fonepay/${idx}/${outcome}`,
 });
+/** The attempt as the connector kept it, by the way it went. */
+const attempt = (idx: string, amount: number, providerReference: FonepayReference | null = null) => ({ ...toStart(idx, amount), providerReference });
+const web = (uid: string, bankCode: string): FonepayReference => ({ way: 'web', uid, bankCode });
+const qr = (qrMessage: string): FonepayReference => ({ way: 'qr', qrMessage });
 const hmac = (key: string, message: string) => createHmac('sha512', key).update(message).digest('hex');
 
 describe('the web checkout', () => {
   it('sends the payer to /api/merchantRequest with every field and the DV over PID,MD,PRN,AMT,CRN,DT,R1,R2,RU (Web Integration v2.0)', async () => {
     const connector = fonepayConnector(setupOf('fonepay123', 'fonepay'), answering(new Error('no call')).transport);
-    const { redirect } = await connector.start(attempt('d1580724437729', 3050));
+    const { redirect } = await connector.start(toStart('d1580724437729', 3050));
     expect(redirect.method).toBe('GET');
     const url = new URL(redirect.url);
     expect(url.origin + url.pathname).toBe('https://dev-clientapi.fonepay.com/api/merchantRequest');
@@ -65,7 +69,7 @@ describe('the web checkout', () => {
 
   it('reads the published signed return as a claim of paid, with the trace id to verify by', () => {
     const connector = fonepayConnector(NBQM, answering(new Error('no call')).transport);
-    expect(connector.readReturn(['d1580724437729', 'success'], published)).toEqual({ attemptIdx: 'd1580724437729', claim: 'paid', signed: true, providerReference: 'web:36463:NICENPKA' });
+    expect(connector.readReturn(['d1580724437729', 'success'], published)).toEqual({ attemptIdx: 'd1580724437729', claim: 'paid', signed: true, providerReference: web('36463', 'NICENPKA') });
     expect(connector.readReturn(['d1580724437729', 'success'], { ...published, DV: published.DV.toLowerCase() }).claim).toBe('paid');
   });
 
@@ -90,7 +94,7 @@ describe('the web checkout', () => {
   it('verifies by verificationMerchant with the DV over PID,AMT,PRN,BID,UID, and completes on its XML (Fonepay-Java’s response model)', async () => {
     const { requests, transport } = answering(xml({ amount: '30', bankCode: 'NICENPKA', initiator: '9841845631', message: 'Transaction Verified', response_code: 'successful', statusCode: '200', success: 'true', txnAmount: '20.0', uniqueId: '36463' }));
     const connector = fonepayConnector(NBQM, transport);
-    expect(await connector.status(attempt('d1580724437729', 3000, 'web:36463:NICENPKA'))).toMatchObject({ kind: 'paid', transactionId: '36463' });
+    expect(await connector.status(attempt('d1580724437729', 3000, web('36463', 'NICENPKA')))).toMatchObject({ kind: 'paid', transactionId: '36463' });
     const url = new URL(requests[0].url);
     expect(url.pathname).toBe('/api/merchantRequest/verificationMerchant');
     const q = Object.fromEntries(url.searchParams);
@@ -103,16 +107,16 @@ describe('the web checkout', () => {
     ['a success for another amount', { uniqueId: '36463', amount: '3' }, 'unknown'],
   ])('does not complete on %s', async (_name, fields, kind) => {
     const { transport } = answering(xml({ success: 'true', response_code: 'successful', message: 'Transaction Verified', ...fields }));
-    expect((await fonepayConnector(NBQM, transport).status(attempt('d1580724437729', 3000, 'web:36463:NICENPKA'))).kind).toBe(kind);
+    expect((await fonepayConnector(NBQM, transport).status(attempt('d1580724437729', 3000, web('36463', 'NICENPKA')))).kind).toBe(kind);
   });
 
   it('takes "not verified" as not paid (yet), garbage and errors as unknown, and asks nothing without a verified return', async () => {
     const refused = answering(xml({ success: 'false', response_code: 'failed', message: 'Data Validation Failed' }));
-    expect((await fonepayConnector(NBQM, refused.transport).status(attempt('a1b2c3', 3000, 'web:36463:NICENPKA'))).kind).toBe('open');
+    expect((await fonepayConnector(NBQM, refused.transport).status(attempt('a1b2c3', 3000, web('36463', 'NICENPKA')))).kind).toBe('open');
     const html = answering({ status: 200, contentType: 'text/html', text: '<html>Invalid Request</html>' });
-    expect(await fonepayConnector(NBQM, html.transport).status(attempt('a1b2c3', 3000, 'web:36463:NICENPKA'))).toMatchObject({ kind: 'unknown', fault: true });
+    expect(await fonepayConnector(NBQM, html.transport).status(attempt('a1b2c3', 3000, web('36463', 'NICENPKA')))).toMatchObject({ kind: 'unknown', fault: true });
     const silent = answering(new TransportError('no answer within 5000 ms'));
-    expect(await fonepayConnector(NBQM, silent.transport).status(attempt('a1b2c3', 3000, 'web:36463:NICENPKA'))).toMatchObject({ kind: 'unknown', fault: true });
+    expect(await fonepayConnector(NBQM, silent.transport).status(attempt('a1b2c3', 3000, web('36463', 'NICENPKA')))).toMatchObject({ kind: 'unknown', fault: true });
     const none = answering(new Error('no call'));
     expect((await fonepayConnector(NBQM, none.transport).status(attempt('a1b2c3', 3000))).kind).toBe('open');
     expect(none.requests).toEqual([]);
@@ -125,8 +129,8 @@ describe('the dynamic QR', () => {
 
   it('asks thirdPartyDynamicQrDownload with the DV over amount,prn,merchantCode,remarks1,remarks2 and keeps the QR message', async () => {
     const { requests, transport } = answering(json(created, 201));
-    const started = await fonepayConnector(NBQM, transport).startQr(attempt('5d76d323d1f6', 1400));
-    expect(started).toEqual({ qrMessage: created.qrMessage, providerReference: `qr:${created.qrMessage}` });
+    const started = await fonepayConnector(NBQM, transport).startQr(toStart('5d76d323d1f6', 1400));
+    expect(started).toEqual({ qrMessage: created.qrMessage, providerReference: qr(created.qrMessage) });
     expect(requests[0].url).toBe('https://uat-new-merchant-api.fonepay.com/api/merchant/merchantDetailsForThirdParty/thirdPartyDynamicQrDownload');
     const body = JSON.parse(requests[0].body!);
     expect(body).toMatchObject({ amount: '14', prn: '5d76d323d1f6', merchantCode: 'NBQM', remarks1: 'Hello world  co', remarks2: 'Shop Kathmandu', username: 'admin', password: 'admin123456' });
@@ -139,12 +143,12 @@ describe('the dynamic QR', () => {
     ['Fonepay’s refusal (Dynamic QR v1.1, error responses)', json({ documentation: 'Merchant request Exception', errorCode: 406, message: 'Data Validation Failed' }, 406), 1400],
     ['an HTML page', { status: 502, contentType: 'text/html', text: '<html>' }, 1400],
   ])('refuses to show %s', async (_name, answer, amount) => {
-    await expect(fonepayConnector(NBQM, answering(answer).transport).startQr(attempt('5d76d323d1f6', amount))).rejects.toBeInstanceOf(ProviderUnavailableError);
+    await expect(fonepayConnector(NBQM, answering(answer).transport).startQr(toStart('5d76d323d1f6', amount))).rejects.toBeInstanceOf(ProviderUnavailableError);
   });
 
   it('asks thirdPartyDynamicQrGetStatus with the DV over prn,merchantCode and completes on "success" (Dynamic QR v1.1, "Check QR Request Status")', async () => {
     const { requests, transport } = answering(json({ fonepayTraceId: 17404, merchantCode: 'NBQM', paymentStatus: 'success', prn: '5d76d323-d1f6-4a38-8231-0063f9581c98' }));
-    const answer = await fonepayConnector(NBQM, transport).status(attempt('5d76d323-d1f6-4a38-8231-0063f9581c98', 1400, `qr:${created.qrMessage}`));
+    const answer = await fonepayConnector(NBQM, transport).status(attempt('5d76d323-d1f6-4a38-8231-0063f9581c98', 1400, qr(created.qrMessage)));
     expect(answer).toMatchObject({ kind: 'paid', transactionId: '17404' });
     expect(requests[0].url).toBe('https://uat-new-merchant-api.fonepay.com/api/merchant/merchantDetailsForThirdParty/thirdPartyDynamicQrGetStatus');
     // The document's own request example's dataValidation, for this PRN and NBQM.
@@ -161,12 +165,12 @@ describe('the dynamic QR', () => {
     ['a status Fonepay does not publish', { paymentStatus: 'maybe' }, 'unknown'],
   ])('takes %s as %s', async (_name, fields, kind) => {
     const { transport } = answering(json({ fonepayTraceId: 17420, merchantCode: 'NBQM', prn: 'a1b2c3', ...fields }));
-    expect((await fonepayConnector(NBQM, transport).status(attempt('a1b2c3', 1400, 'qr:x'))).kind).toBe(kind);
+    expect((await fonepayConnector(NBQM, transport).status(attempt('a1b2c3', 1400, qr('x')))).kind).toBe(kind);
   });
 
   it('takes a status answer that never comes as unknown, counted against Fonepay', async () => {
     const { transport } = answering(new TransportError('no answer within 5000 ms'));
-    expect(await fonepayConnector(NBQM, transport).status(attempt('a1b2c3', 1400, 'qr:x'))).toMatchObject({ kind: 'unknown', fault: true });
+    expect(await fonepayConnector(NBQM, transport).status(attempt('a1b2c3', 1400, qr('x')))).toMatchObject({ kind: 'unknown', fault: true });
   });
 });
 

@@ -4,7 +4,7 @@
 // a QR message for the PRN (thirdPartyDynamicQrDownload), any bank app pays it, and the status check
 // (thirdPartyDynamicQrGetStatus) decides. Fonepay has no refund API.
 import { TransportError, type HttpRequest, type Transport } from '../provider-http.js';
-import { ProviderUnavailableError, type AttemptRef, type AttemptToStart, type PageProvider, type ProviderAnswer, type ProviderReturn, type ProviderSetup } from '../provider.js';
+import { ProviderUnavailableError, type AttemptRef, type AttemptToStart, type PageProvider, type ProviderAnswer, type ProviderReturn, type SetupWith } from '../provider.js';
 import { dataValidation } from '../../protocols/fonepay/data-validation.js';
 import {
   checkoutRequestSigned,
@@ -15,18 +15,13 @@ import {
   verificationAnswer,
   verificationSigned,
   type CheckoutRequest,
+  type FonepayReference,
   type QrRequest,
   type QrStatusRequest,
 } from './transformers.js';
 
-/**
- * The attempt's provider reference says which way it went and what the status needs: `qr:` and the
- * QR message Fonepay issued (shown again on a reload), or `web:` and the trace id and bank code of a
- * verified return (verificationMerchant asks by them); none while a web checkout has not come back.
- */
-export const qrReference = (qrMessage: string) => `qr:${qrMessage}`;
-export const webReference = (uid: string, bankCode: string) => `web:${uid}:${bankCode}`;
-export const qrMessageOf = (reference: string | null) => (reference?.startsWith('qr:') ? reference.slice(3) : undefined);
+/** The QR message an attempt's reference holds, when it went by QR. */
+export const qrMessageOf = (reference: FonepayReference | null) => (reference?.way === 'qr' ? reference.qrMessage : undefined);
 
 /**
  * The QR API's root for a set-up's base URL: Fonepay serves the web checkout and the QR API from
@@ -52,8 +47,10 @@ const plain = (text: string, length: number, marks = ' ._-') => text.replace(new
 /** The attempt a payer's return names (…/pay/return/fonepay/<attempt>/success?PRN=…), read before the attempt's set-up is known. */
 export const fonepayReturnedAttempt = (path: string[], query: Record<string, string>): string | undefined => (path[0] && (query.PRN === undefined || query.PRN === path[0]) ? path[0] : undefined);
 
-export function fonepayConnector(setup: ProviderSetup, transport: Transport): PageProvider & Required<Pick<PageProvider, 'startQr'>> {
-  const { base_url: base = '', merchant_code: merchantCode, username } = setup.settings;
+type FonepaySetup = SetupWith<{ base_url: string; merchant_code: string; username: string }, { secret_key: string; password: string }>;
+
+export function fonepayConnector(setup: FonepaySetup, transport: Transport): PageProvider<FonepayReference> & Required<Pick<PageProvider<FonepayReference>, 'startQr'>> {
+  const { base_url: base, merchant_code: merchantCode, username } = setup.settings;
   const { secret_key: secretKey, password } = setup.credentials;
   const qrApi = `${qrApiBase(base)}/merchant/merchantDetailsForThirdParty`;
 
@@ -86,7 +83,7 @@ export function fonepayConnector(setup: ProviderSetup, transport: Transport): Pa
     },
 
     /** The dynamic QR: Fonepay's QR message for this attempt's PRN and amount, kept as its reference. */
-    async startQr(attempt: AttemptToStart): Promise<{ qrMessage: string; providerReference: string }> {
+    async startQr(attempt: AttemptToStart): Promise<{ qrMessage: string; providerReference: FonepayReference }> {
       const fields = { amount: rupees(attempt.amount), prn: attempt.idx, merchantCode, remarks1: plain(attempt.orderName, 25, ' ') || 'Payment', remarks2: plain(attempt.merchantName, 25, ' ') || 'Bhuktani' };
       const body: QrRequest = { ...fields, dataValidation: dataValidation(secretKey, [fields.amount, fields.prn, fields.merchantCode, fields.remarks1, fields.remarks2]), username, password };
       let answer;
@@ -97,27 +94,26 @@ export function fonepayConnector(setup: ProviderSetup, transport: Transport): Pa
         throw error;
       }
       const { qrMessage } = createdQr(answer, { amount: attempt.amount });
-      return { qrMessage, providerReference: qrReference(qrMessage) };
+      return { qrMessage, providerReference: { way: 'qr', qrMessage } };
     },
 
-    readReturn(path: string[], query: Record<string, string>): ProviderReturn {
+    readReturn(path: string[], query: Record<string, string>): ProviderReturn<FonepayReference> {
       const attemptIdx = fonepayReturnedAttempt(path, query);
       if (!attemptIdx) return { claim: 'unclear' };
       const read = readCheckoutReturn(query, { secretKey, merchantCode, prn: attemptIdx });
       if (!read.verified) return { attemptIdx, claim: 'unclear' };
-      return { attemptIdx, claim: read.paid ? 'paid' : 'canceled', signed: true, providerReference: read.paid ? webReference(read.uid, read.bankCode) : undefined };
+      return { attemptIdx, claim: read.paid ? 'paid' : 'canceled', signed: true, providerReference: read.paid ? { way: 'web', uid: read.uid, bankCode: read.bankCode } : undefined };
     },
 
-    async status(attempt: AttemptRef): Promise<ProviderAnswer> {
-      const reference = attempt.providerReference ?? '';
-      if (reference.startsWith('qr:')) {
+    async status(attempt: AttemptRef<FonepayReference>): Promise<ProviderAnswer> {
+      const reference = attempt.providerReference;
+      if (reference?.way === 'qr') {
         const body: QrStatusRequest = { prn: attempt.idx, merchantCode, dataValidation: dataValidation(secretKey, [attempt.idx, merchantCode]), username, password };
         return ask(postJson('thirdPartyDynamicQrGetStatus', body), (answer) => qrStatusAnswer(answer, { prn: attempt.idx, merchantCode }));
       }
-      const web = /^web:(\w+):(.*)$/.exec(reference);
       // Only the return carries the trace id verificationMerchant asks by: none came back (yet).
-      if (!web) return { kind: 'open', detail: 'Fonepay: no verified return yet' };
-      const [, uid, bankCode] = web;
+      if (!reference) return { kind: 'open', detail: 'Fonepay: no verified return yet' };
+      const { uid, bankCode } = reference;
       const query = { PID: merchantCode, AMT: rupees(attempt.amount), PRN: attempt.idx, BID: bankCode, UID: uid };
       const DV = dataValidation(secretKey, verificationSigned.map((name) => query[name]));
       return ask({ url: `${base.replace(/\/+$/, '')}/api/merchantRequest/verificationMerchant?${new URLSearchParams({ ...query, DV })}`, method: 'GET', headers: { accept: 'application/xml' } }, (answer) =>

@@ -2,7 +2,7 @@
 // verification's XML; the dynamic QR's request, its answer and the status check's JSON. Each
 // answer is mapped to ours only when it names the same payment: the same PRN (or trace id), the
 // same merchant, the same amount.
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import type { HttpAnswer } from '../provider-http.js';
 import { ProviderUnavailableError, type ProviderAnswer } from '../provider.js';
 import { dataValidationMatches } from '../../protocols/fonepay/data-validation.js';
@@ -10,6 +10,17 @@ import { parseQrMessage } from '../../protocols/fonepay/emvco-qr.js';
 import { oneOf, readAs, readJson, unmapped } from '../wire.js';
 
 /** The web checkout's request (GET or POST to /api/merchantRequest); every field is mandatory. */
+/**
+ * What the connector keeps of an attempt, by the way it went: the QR message Fonepay issued (shown
+ * again on a reload; the QR status check asks by the PRN), or the trace id and bank code of a
+ * verified web return (verificationMerchant asks by them). None while a web checkout has not come back.
+ */
+export const FonepayReference = Type.Union([
+  Type.Object({ way: Type.Literal('qr'), qrMessage: Type.String({ minLength: 1 }) }),
+  Type.Object({ way: Type.Literal('web'), uid: Type.String({ pattern: '^\\w+$' }), bankCode: Type.String() }),
+]);
+export type FonepayReference = Static<typeof FonepayReference>;
+
 export interface CheckoutRequest {
   PID: string;
   MD: 'P';

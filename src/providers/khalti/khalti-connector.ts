@@ -1,10 +1,10 @@
 // Khalti's v2 web checkout, spoken as a client: initiate, send the payer to
 // payment_url, and on the way back ask lookup; refunds through its refund API. `base_url` is the
 // root that /api/v2/epayment/initiate/ is appended to; the secret key goes as `Authorization: Key …`.
-import type { PageProvider, ProviderSetup } from '../provider.js';
+import type { PageProvider, SetupWith } from '../provider.js';
 import { TransportError, type Transport } from '../provider-http.js';
 import { ProviderRefusedError, ProviderUnavailableError, type Customer } from '../provider.js';
-import { initiated, lookupAnswer, refundAnswer, refundedRecord, validationRefusal } from './transformers.js';
+import { initiated, lookupAnswer, refundAnswer, refundedRecord, validationRefusal, type KhaltiReference } from './transformers.js';
 
 /** `customer_info` as Khalti takes it at initiate: the fields given, none empty; undefined without one. */
 function customerInfo(customer: Customer): Record<string, string> | undefined {
@@ -18,7 +18,7 @@ function payerMobile(customer: Customer): string | undefined {
   return /^9[678]\d{8}$/.test(digits) ? digits : undefined;
 }
 
-export function khaltiConnector(setup: ProviderSetup, transport: Transport): PageProvider {
+export function khaltiConnector(setup: SetupWith<{ base_url: string }, { secret_key: string }>, transport: Transport): PageProvider<KhaltiReference> {
   const base = setup.settings.base_url;
   const headers = { authorization: `Key ${setup.credentials.secret_key}`, 'content-type': 'application/json' };
   const post = (path: string, body: unknown) => transport({ url: `${base}${path}`, method: 'POST', headers, body: JSON.stringify(body) });
@@ -39,7 +39,7 @@ export function khaltiConnector(setup: ProviderSetup, transport: Transport): Pag
         if (refused) throw new ProviderRefusedError(refused);
         const started = initiated(answer);
         if (typeof started === 'string') throw new ProviderUnavailableError(started);
-        return { redirect: { method: 'GET', url: started.payment_url }, providerReference: started.pidx };
+        return { redirect: { method: 'GET', url: started.payment_url }, providerReference: { pidx: started.pidx } };
       } catch (error) {
         if (error instanceof TransportError) throw new ProviderUnavailableError(error.message);
         throw error;
@@ -54,7 +54,8 @@ export function khaltiConnector(setup: ProviderSetup, transport: Transport): Pag
     async status(attempt) {
       if (!attempt.providerReference) return { kind: 'unknown', detail: 'Khalti never gave this attempt a pidx' };
       try {
-        return lookupAnswer(await post('/api/v2/epayment/lookup/', { pidx: attempt.providerReference }), { pidx: attempt.providerReference, amount: attempt.amount });
+        const { pidx } = attempt.providerReference;
+        return lookupAnswer(await post('/api/v2/epayment/lookup/', { pidx }), { pidx, amount: attempt.amount });
       } catch (error) {
         if (error instanceof TransportError) return { kind: 'unknown', detail: error.message, fault: true };
         throw error;
@@ -77,7 +78,8 @@ export function khaltiConnector(setup: ProviderSetup, transport: Transport): Pag
     async refunded(attempt) {
       if (!attempt.providerReference) return { kind: 'unknown', detail: 'Khalti never gave this attempt a pidx' };
       try {
-        return refundedRecord(await post('/api/v2/epayment/lookup/', { pidx: attempt.providerReference }), { pidx: attempt.providerReference, amount: attempt.amount });
+        const { pidx } = attempt.providerReference;
+        return refundedRecord(await post('/api/v2/epayment/lookup/', { pidx }), { pidx, amount: attempt.amount });
       } catch (error) {
         if (error instanceof TransportError) return { kind: 'unknown', detail: error.message, fault: true };
         throw error;

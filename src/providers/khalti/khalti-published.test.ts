@@ -8,24 +8,25 @@ import { CALLBACKS, GENERIC_ERRORS, INITIATE, INITIATE_ERRORS, LOOKUP, REFUND_AP
 import { khaltiConnector } from './khalti-connector.js';
 
 const SECRET = 'live_secret_key_0123456789abcdef';
-const setup: ProviderSetup = { name: 'khalti', environment: 'test', enabled: true, sandbox: false, settings: { base_url: SANDBOX.base_url }, credentials: { secret_key: SECRET } };
+const setup = { name: 'khalti', environment: 'test', enabled: true, sandbox: false, settings: { base_url: SANDBOX.base_url }, credentials: { secret_key: SECRET } } satisfies ProviderSetup;
 
 
-const attempt = (amount = 1000, providerReference: string | null = null) =>
+const toStart = (amount = 1000) =>
   attemptToStart({
     idx: 'test12',
     amount,
-    providerReference,
     orderName: 'test',
     websiteUrl: 'https://example.com/',
     customer: { name: 'Khalti Bahadur', email: 'example@gmail.com', phone: '9800000123' },
     returnUrl: () => 'https://example.com/payment/',
   });
+/** The attempt once Khalti gave it `pidx`. */
+const attempt = (amount: number, pidx: string) => ({ ...toStart(amount), providerReference: { pidx } });
 
 describe('initiate', () => {
   it('sends what Khalti reads, as its example does, and goes to the payment_url of Khalti’s answer', async () => {
     const { asked, transport } = answering(INITIATE.answer);
-    const started = await khaltiConnector(setup, transport).start(attempt());
+    const started = await khaltiConnector(setup, transport).start(toStart());
     expect(asked).toHaveLength(1);
     const [request] = asked;
     expect(request).toMatchObject({ url: INITIATE.url, method: 'POST' });
@@ -37,15 +38,15 @@ describe('initiate', () => {
     expect(Object.keys(body).filter((name) => !documented.includes(name) && !name.startsWith(INITIATE.extraPrefix))).toEqual([]);
     expect(body).toMatchObject({ return_url: 'https://example.com/payment/', website_url: 'https://example.com/', amount: 1000, purchase_order_id: 'test12', purchase_order_name: 'test' });
     expect(Number.isSafeInteger(body.amount)).toBe(true);
-    expect(started).toEqual({ redirect: { method: 'GET', url: INITIATE.answer.payment_url }, providerReference: INITIATE.answer.pidx });
+    expect(started).toEqual({ redirect: { method: 'GET', url: INITIATE.answer.payment_url }, providerReference: { pidx: INITIATE.answer.pidx } });
   });
 
   it.each(Object.entries(INITIATE_ERRORS.answers))('“%s” is not a started attempt', async (_what, body) => {
-    await expect(khaltiConnector(setup, answering(body, 400).transport).start(attempt())).rejects.toThrow();
+    await expect(khaltiConnector(setup, answering(body, 400).transport).start(toStart())).rejects.toThrow();
   });
 
   it('“Invalid token.” (a wrong key) is not a started attempt', async () => {
-    await expect(khaltiConnector(setup, answering(GENERIC_ERRORS.invalidKey.body, GENERIC_ERRORS.invalidKey.code).transport).start(attempt())).rejects.toThrow();
+    await expect(khaltiConnector(setup, answering(GENERIC_ERRORS.invalidKey.body, GENERIC_ERRORS.invalidKey.code).transport).start(toStart())).rejects.toThrow();
   });
 });
 

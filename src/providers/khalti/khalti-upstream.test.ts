@@ -73,7 +73,7 @@ describe('Khalti, with a second Bhuktani as the upstream', () => {
       const list = await api.transactions({ purchase_order_id: body.purchase_order_id ?? (await api.lookup(body.pidx)).body.purchase_order_id });
       expect(list.body.records[0].type.name).toBe('Khalti payment');
 
-      const [attempt] = await t.db.query<{ provider_reference: string; provider_transaction_id: string }>("SELECT provider_reference, provider_transaction_id FROM provider_attempts WHERE pidx = $1 AND state = 'Paid'", [body.pidx]);
+      const [attempt] = await t.db.query<{ provider_reference: string; provider_transaction_id: string }>("SELECT provider_reference->>'pidx' AS provider_reference, provider_transaction_id FROM provider_attempts WHERE pidx = $1 AND state = 'Paid'", [body.pidx]);
       expect(await refund(t.app, key, callbackParams(handoffLink(back.body)!).transaction_id, { amount: 1000 })).toMatchObject({ status: 200 });
       await reconcileAttempts(t.ctx);
       const upstreamLookup = await fetch(`${upstream.base}/api/v2/epayment/lookup/`, { method: 'POST', headers: { authorization: `Key ${upstreamKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ pidx: attempt.provider_reference }) });
@@ -129,7 +129,7 @@ describe('Khalti, with a second Bhuktani as the upstream', () => {
       const { browser, paymentUrl } = await chooseKhalti(body.pidx);
       const back = await browser.get(local(await payUpstream(paymentUrl, 'pay')));
       const { transaction_id: transactionId } = callbackParams(handoffLink(back.body)!);
-      const [attempt] = await t.db.query<{ id: number; provider_reference: string }>("SELECT id, provider_reference FROM provider_attempts WHERE pidx = $1 AND state = 'Paid'", [body.pidx]);
+      const [attempt] = await t.db.query<{ id: number; provider_reference: string }>("SELECT id, provider_reference->>'pidx' AS provider_reference FROM provider_attempts WHERE pidx = $1 AND state = 'Paid'", [body.pidx]);
       const upstreamRefunded = async () => {
         const answer = await fetch(`${upstream.base}/api/v2/epayment/lookup/`, { method: 'POST', headers: { authorization: `Key ${upstreamKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ pidx: attempt.provider_reference }) });
         return ((await answer.json()) as { refunded_amount: number }).refunded_amount;

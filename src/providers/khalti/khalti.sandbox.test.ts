@@ -32,6 +32,6 @@ describe.skipIf(!secretKey)('Khalti’s sandbox', () => {
   });
 
   it('knows no pidx it did not give', async () => {
-    expect((await connector.status({ ...attempt(1000), providerReference: 'bhuktaniNoSuchPidx000' })).kind).toBe('unknown');
+    expect((await connector.status({ ...attempt(1000), providerReference: { pidx: 'bhuktaniNoSuchPidx000' } })).kind).toBe('unknown');
   });
 });

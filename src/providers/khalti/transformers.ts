@@ -1,13 +1,17 @@
 // Khalti's wire types (the v2 web checkout: initiate, lookup, refund; docs/providers.md), each a
 // schema of what Khalti publishes (fixtures/kpg-2.ts), mapped to ours. Every field is checked: an
 // answer for another pidx or amount is not a payment, and one of another shape is unknown.
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import type { HttpAnswer } from '../provider-http.js';
 import type { ProviderAnswer, RefundAnswer, RefundedRecord } from '../provider.js';
 import { oneOf, readJson, unmapped } from '../wire.js';
 
 /** Paisa as Khalti writes them: a JSON integer, or its digits in a string. */
 const Paisa = Type.Union([Type.Integer({ minimum: 0 }), Type.String({ pattern: '^\\d{1,15}$' })]);
+
+/** What the connector keeps of an attempt: the pidx Khalti's initiate gave, which lookup asks by. */
+export const KhaltiReference = Type.Object({ pidx: Type.String({ minLength: 1 }) });
+export type KhaltiReference = Static<typeof KhaltiReference>;
 
 /** initiate's answer (200). */
 const Initiated = Type.Object({ pidx: Type.String({ pattern: '^[\\w-]{1,64}$' }), payment_url: Type.String({ pattern: '^https?://' }) });
