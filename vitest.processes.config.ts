@@ -11,6 +11,7 @@ import { defineConfig } from 'vitest/config';
 export const PROCESS_SUITE = [
   'src/cli/**/*.test.ts',
   'src/dev.test.ts',
+  'test/readme-first-payment.test.ts',
   'test/reliability/crash-safety.test.ts',
   'test/reliability/database-outage.test.ts',
   'test/reliability/graceful-shutdown.test.ts',

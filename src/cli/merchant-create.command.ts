@@ -1,9 +1,9 @@
 import { parseArgs } from 'node:util';
-import { createMerchant } from '../merchants/create-merchant.js';
+import { createMerchant, DEFAULT_FEE_BPS } from '../merchants/create-merchant.js';
 import { command } from './command.js';
 
 export const merchantCreate = command({
-  usage: 'merchant create --name N --email E --password P [--fee-bps B] [--mobile M] [--json]',
+  usage: `merchant create --name N --email E --password P [--fee-bps B (default ${DEFAULT_FEE_BPS})] [--mobile M] [--json]`,
   parse: (args) =>
     parseArgs({
       args,

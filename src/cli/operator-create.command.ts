@@ -4,7 +4,7 @@ import { createOperator } from '../people/create-operator.js';
 import { command } from './command.js';
 
 export const operatorCreate = command({
-  usage: 'operator create --email E --password P [--role admin|support|finance] [--json]',
+  usage: 'operator create --email E --password P [--role admin|support|finance (default admin)] [--json]',
   parse: (args) =>
     parseArgs({
       args,

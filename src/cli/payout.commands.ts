@@ -12,7 +12,7 @@ import type { PayoutMove } from '../settlements/payout-state-machine.js';
 import { command, UsageError } from './command.js';
 
 export const payoutExport = command({
-  usage: 'payout export [--out FILE]',
+  usage: 'payout export [--out FILE (default: standard output)]',
   parse: (args) => parseArgs({ args, options: { out: { type: 'string' } } }).values,
   async run(ctx, { out }, io) {
     let written = false;

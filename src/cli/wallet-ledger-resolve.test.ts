@@ -154,6 +154,19 @@ describe.concurrent('bhuktani', () => {
     await expectFailure(['payment', 'resolve', '--status', 'Completed'], 2, /give exactly one PIDX\nusage: bhuktani payment resolve PIDX/);
     await expectFailure(['payment', 'resolve', 'abc', '--status', 'Done'], 2, '--status must be Completed or "User canceled"');
     await expectFailure(['wallet', 'create', '--bogus'], 2, /usage: bhuktani wallet create/);
+
+    // Without --env, a wallet is a test wallet (a live one needs real OTPs): the server still starts.
+    const test = await bhuktani(dir, ['wallet', 'create', '--mobile', '9841000003', '--name', 'Hari', '--mpin', '1234']);
+    expect(test.stdout).toContain('created in test');
+    const toppedUp = await bhuktani(dir, ['wallet', 'topup', '--mobile', '9841000003', '--amount', '100', '--json']);
+    expect(JSON.parse(toppedUp.stdout)).toEqual({ mobile: '9841000003', environment: 'test', balance: 100 });
+  }, SCENARIO_TIMEOUT);
+
+  it('--help shows the default of every optional value', async () => {
+    const help = await bhuktani(freshDataDir(), ['--help']);
+    const optionalValues = help.stdout.split('\n').flatMap((line) => [...line.matchAll(/\[--[\w-]+ ([^\]]+)\]/g)].map((m) => `${line.trim().split(' ').slice(1, 3).join(' ')}: ${m[0]}`));
+    expect(optionalValues.length).toBeGreaterThan(5);
+    expect(optionalValues.filter((v) => !/\(default[ :]/.test(v) && !/\[--(reason|mobile|key-passphrase) /.test(v))).toEqual([]);
   }, SCENARIO_TIMEOUT);
 
   it('ledger verify exits 1 and lists the broken invariant', async () => {

@@ -6,7 +6,7 @@ import { topupWallet } from '../wallets/topup-wallet.js';
 import { command } from './command.js';
 
 export const walletCreate = command({
-  usage: 'wallet create --mobile M --name N --mpin 4DIGITS [--env test|live] [--json]',
+  usage: 'wallet create --mobile M --name N --mpin 4DIGITS [--env test|live (default test)] [--json]',
   parse: (args) =>
     parseArgs({
       args,
@@ -21,7 +21,7 @@ export const walletCreate = command({
 });
 
 export const walletTopup = command({
-  usage: 'wallet topup --mobile M --amount PAISA [--env test|live] [--reason TEXT] [--json]',
+  usage: 'wallet topup --mobile M --amount PAISA [--env test|live (default test)] [--reason TEXT] [--json]',
   parse: (args) =>
     parseArgs({
       args,

@@ -37,7 +37,7 @@ export async function fundWallet(ctx: AppContext, tx: Queryable, wallet: Wallet,
 /** Tops up a (non-sandbox) wallet: the journal and the audit entry, as `actor`'s act, in one transaction. */
 export async function topupWallet(ctx: AppContext, input: unknown, options: { actor: Actor; reason?: string } = { actor: CLI_ACTOR }): Promise<{ wallet: Wallet; balance: number }> {
   const request = parseOrThrow(topupRequest, input);
-  const wallet = await findWallet(ctx.db, request.environment ?? 'live', request.mobile!);
+  const wallet = await findWallet(ctx.db, request.environment ?? 'test', request.mobile!);
   if (!wallet) throw new AppError('validation_error', { fields: { mobile: ['No wallet with this mobile number in this environment.'] } });
   if (request.amount! > ctx.config.maxAmountPaisa * 1000) throw new AppError('validation_error', { fields: { amount: ['Top-up is too large.'] } });
   return ctx.db.transaction(async (tx) => {
