@@ -1,9 +1,10 @@
 // Embedded start: what `npm start` runs, with no DATABASE_URL, timed from spawn to the first 200 from
 // GET /health: a restart on a data directory an earlier start created, and a first start on an empty
-// one, each against its reference in the same round: the restart against the store's own open of the
-// same directory (bench/store-open.mjs: PGlite alone answering one query), the first start against
-// the restart. The three alternate within each round (the order reversed every other round), so a
-// machine shared with other work slows them alike; each ratio is the median of its rounds' ratios.
+// one, each against its reference in the same round: the restart against a plain PGlite open of the
+// same directory (bench/store-open.mjs --plain: PGlite's defaults, answering one query), with the
+// store's own tuned open beside it; the first start against the restart. The four alternate within
+// each round (the order reversed every other round), so a machine shared with other work slows them
+// alike; each ratio is the median of its rounds' ratios.
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,17 +28,21 @@ export interface Start {
 }
 
 export interface EmbeddedStart {
-  /** The store's own open of the restarts' directory, each round. */
+  /** PGlite's plain open of the restarts' directory (its defaults), each round: the restart's reference. */
+  plainOpens: Start[];
+  /** The store's own, tuned open of it, each round: shown beside. */
   floors: Start[];
   /** `npm start` on that directory, each round. */
   restarts: Start[];
   /** `npm start` on an empty data directory of its own, each round. */
   firstStarts: Start[];
+  plainMedian: number;
   floorMedian: number;
   median: number;
   firstMedian: number;
-  /** Median over rounds of restart ÷ floor, and of first start ÷ restart. */
+  /** Median over rounds of restart ÷ plain open, of restart ÷ tuned open, and of first start ÷ restart. */
   restartRatio: number;
+  tunedRatio: number;
   firstRatio: number;
   /** The start that created the restarts' directory. */
   firstStartSeconds: number;
@@ -69,10 +74,11 @@ async function startOnce(dataDir: string, first = false, nodeArgs: string[] = []
   }
 }
 
-/** The floor: PGlite alone opening `dataDir` (the server keeps its store in DATA_DIR/pglite). */
-async function storeOpen(dataDir: string): Promise<Start> {
+/** PGlite alone opening `dataDir` (the server keeps its store in DATA_DIR/pglite): plain (its defaults) or tuned as the store opens it. */
+async function storeOpen(dataDir: string, how: 'plain' | 'tuned'): Promise<Start> {
   const started = performance.now();
-  const proc = startProcess(process.execPath, [...STORE_NODE_ARGS, 'bench/store-open.mjs', join(dataDir, 'pglite')], {});
+  const args = how === 'plain' ? ['bench/store-open.mjs', join(dataDir, 'pglite'), '--plain'] : [...STORE_NODE_ARGS, 'bench/store-open.mjs', join(dataDir, 'pglite')];
+  const proc = startProcess(process.execPath, args, {});
   try {
     await new Promise<void>((resolve, reject) => {
       proc.onLine((line) => line === 'ready' && resolve());
@@ -101,13 +107,19 @@ export async function embeddedStart(log: (line: string) => void = () => {}): Pro
   try {
     // Creates the directory: migrations, sandbox wallets, the demo merchant, some payments.
     const firstStartSeconds = (await startOnce(dataDir, true)).seconds;
+    const plainOpens: Start[] = [];
     const floors: Start[] = [];
     const restarts: Start[] = [];
     const firstStarts: Start[] = [];
     for (let round = 0; round < settings.embeddedStarts; round++) {
-      const steps = [async () => floors.push(await storeOpen(dataDir)), async () => restarts.push(await startOnce(dataDir)), async () => firstStarts.push(await firstStart())];
+      const steps = [
+        async () => plainOpens.push(await storeOpen(dataDir, 'plain')),
+        async () => floors.push(await storeOpen(dataDir, 'tuned')),
+        async () => restarts.push(await startOnce(dataDir)),
+        async () => firstStarts.push(await firstStart()),
+      ];
       for (const step of round % 2 ? steps.reverse() : steps) await step();
-      log(`  round ${round + 1}: store open ${floors[round].seconds.toFixed(2)} s, restart ${restarts[round].seconds.toFixed(2)} s, first start ${firstStarts[round].seconds.toFixed(2)} s`);
+      log(`  round ${round + 1}: plain open ${plainOpens[round].seconds.toFixed(2)} s, tuned open ${floors[round].seconds.toFixed(2)} s, restart ${restarts[round].seconds.toFixed(2)} s, first start ${firstStarts[round].seconds.toFixed(2)} s`);
     }
     let profile: ProfileResult | undefined;
     if (settings.evidence) {
@@ -122,13 +134,16 @@ export async function embeddedStart(log: (line: string) => void = () => {}): Pro
     }
     const seconds = (starts: Start[]) => starts.map((s) => s.seconds);
     return {
+      plainOpens,
       floors,
       restarts,
       firstStarts,
+      plainMedian: median(seconds(plainOpens)),
       floorMedian: median(seconds(floors)),
       median: median(seconds(restarts)),
       firstMedian: median(seconds(firstStarts)),
-      restartRatio: median(restarts.map((r, i) => r.seconds / floors[i].seconds)),
+      restartRatio: median(restarts.map((r, i) => r.seconds / plainOpens[i].seconds)),
+      tunedRatio: median(restarts.map((r, i) => r.seconds / floors[i].seconds)),
       firstRatio: median(firstStarts.map((f, i) => f.seconds / restarts[i].seconds)),
       firstStartSeconds,
       profile,
