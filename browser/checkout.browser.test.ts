@@ -135,11 +135,11 @@ describe('paying on the hosted page', () => {
     // The payer waits past the link's lifetime, then presses Pay.
     suite.service.t.clock.advance(3601);
     await page.getByRole('button', { name: 'Pay', exact: true }).click();
-    await page.getByRole('heading', { name: 'Payment link expired' }).waitFor();
+    await page.getByRole('heading', { name: 'Payment expired' }).waitFor();
 
     const response = await page.goto(initiated.payment_url);
     expect(response?.status()).toBe(410);
-    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Payment link expired');
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Payment expired');
     expect(await page.getByLabel('MPIN').count()).toBe(0);
     const back = page.getByRole('link', { name: `Back to ${MERCHANT_NAME}` });
     expect(await back.getAttribute('href')).toBe(`${suite.shop.origin}/`);
@@ -236,7 +236,7 @@ describe('what the page shows', () => {
     expect(await rows('Products')).toEqual(['Ilam first flush × 2 Rs. 800.00', 'Masala chai × 1 Rs. 200.00']);
 
     expect(await summary.textContent()).toContain(`Order ${body.purchase_order_id}`);
-    expect(await page.locator('.timer').textContent()).toMatch(/^Link expires in (\d+ h \d+ min|\d+:\d\d)$/);
+    expect(await page.locator('.timer').textContent()).toMatch(/^Time left to pay (\d+ h \d+ min|\d+:\d\d)$/);
     for (const label of ['Mobile number', 'MPIN']) expect(await page.getByLabel(label).isVisible()).toBe(true);
     expect(await page.getByRole('button', { name: 'Pay', exact: true }).isVisible()).toBe(true);
     expect(await page.getByRole('button', { name: 'Cancel', exact: true }).isVisible()).toBe(true);

@@ -59,7 +59,7 @@ describe.each([
     await expect.poll(() => page.getByRole('img', { name: /Fonepay QR/ }).count()).toBe(1);
     await page.getByText(t.qrWay.waiting).waitFor();
     await screenshot(page, `fonepay-qr-${size}`);
-    const bankApp = await page.getByRole('link', { name: 'Pay this QR in the sandbox' }).getAttribute('href');
+    const bankApp = await page.getByRole('link', { name: t.qrWay.sandboxBankApp }).getAttribute('href');
     const second = await page.context().newPage();
     await second.goto(bankApp!);
     await second.getByRole('button', { name: 'Pay', exact: true }).click();

@@ -1,10 +1,12 @@
 // What people read, laid out as Chromium draws it on a phone (390 px) and a desktop: the counter
-// card's business name never cut and the card off the screen's edges, the receipt's id and time
-// never broken, the create-link form's choice and its error summary beside the fields, and every
-// Devanagari word on the payer's pages at 14 px at least.
+// card's business name never cut and the card off the screen's edges, the dashboard header's
+// business name whole where there is room, the receipt's id and time never broken, the create-link
+// form's choice and its error summary beside the fields, the QR page's amount whole and its buttons
+// the page's own, and every Devanagari word on the payer's pages at 14 px at least.
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureDemoMerchant } from '../src/demo/ensure-demo-merchant.js';
+import { en, type Messages } from '../src/language/en.js';
 import { ne } from '../src/language/ne.js';
 import { esewaForm } from '../test/esewa-client.js';
 import { newMerchant } from '../test/test-app.js';
@@ -81,6 +83,14 @@ describe('the merchant’s pages', () => {
     await merchant.setViewportSize(WIDE);
   });
 
+  it('the header at 1366 px: the business’s name whole, beside the navigation', async () => {
+    await merchant.goto(`${suite.service.origin}/dashboard`);
+    const name = merchant.locator('header.top .merchant-name');
+    expect(await name.textContent()).toBe(BUSINESS);
+    expect(await name.evaluate((element) => element.scrollWidth - element.clientWidth)).toBeLessThanOrEqual(0);
+    expect(await merchant.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+  });
+
   it('the create-link form: each amount’s fields under its choice; refused on a phone, its summary beside the fields', async () => {
     await merchant.goto(`${suite.service.origin}/dashboard/links`);
     const top = async (label: string) => (await merchant.getByLabel(label, { exact: true }).boundingBox())!.y;
@@ -123,6 +133,45 @@ describe('the payer’s pages', () => {
     const date = (await page.locator('.receipt div:last-child dd').textContent())!;
     const time = /\d{1,2}:\d{2}\u00a0[ap]m$/.exec(date)![0];
     expect(await linesOf(page, '.receipt div:last-child dd', time)).toBe(1);
+  });
+
+  describe.each([
+    ['English', en, {}],
+    ['Nepali', ne, inNepali()],
+  ] as [string, Messages, object][])('the Fonepay QR page in %s', (_language, t, locale) => {
+    it.each([
+      ['a phone', onDevice('phone')],
+      ['a 1366 px desktop', { ...onDevice('desktop'), viewport: WIDE }],
+    ])('on %s: the amount whole, Devanagari at 14 px or more, another way a button, not paid yet apart from the wait', async (_screen, device) => {
+      const { page } = await suite.person({ ...device, ...locale });
+      const initiated = await suite.service.initiate({ return_url: `${suite.shop.origin}/r`, website_url: `${suite.shop.origin}/`, purchase_order_id: `qr-${Date.now()}`, ...TEA_FOR_THE_OFFICE });
+      await page.goto(initiated.payment_url);
+      await page.getByRole('button', { name: 'Fonepay QR', exact: true }).click();
+      await page.getByRole('heading', { name: t.qrWay.title('Fonepay QR') }).waitFor();
+      const amount = t === ne ? 'रु.\u00a0१,२३४.५६' : 'Rs.\u00a01,234.56';
+      expect(await linesOf(page, '.qr-amount', amount)).toBe(1);
+      expect(await linesOf(page, '.qr-steps li:nth-child(3)', amount)).toBe(1);
+      expect(await smallDevanagari(page)).toEqual([]);
+
+      // Another way to pay looks like the page's other buttons, visited or not (the hosted page was just visited).
+      const otherWay = page.getByRole('link', { name: t.qrWay.otherWay });
+      const look = await otherWay.evaluate((a) => {
+        const style = getComputedStyle(a);
+        return { color: style.color, decoration: style.textDecorationLine, border: style.borderTopStyle, width: a.getBoundingClientRect().width };
+      });
+      expect(look.color).not.toMatch(/^rgb\((0, 0, 238|85, 26, 139)\)$/);
+      expect(look).toMatchObject({ decoration: 'none', border: 'solid' });
+      expect(look.width).toBe((await page.getByRole('button', { name: t.qrWay.ask }).boundingBox())!.width);
+
+      await page.getByRole('button', { name: t.qrWay.ask }).click();
+      const notYet = page.locator('.qr-not-yet');
+      await notYet.waitFor();
+      expect(await notYet.textContent()).toBe(t.qrWay.notYet);
+      const background = (selector: string) => page.locator(selector).evaluate((element) => getComputedStyle(element).backgroundColor);
+      expect(await background('.qr-wait')).toBe('rgba(0, 0, 0, 0)');
+      expect(await background('.qr-not-yet')).not.toBe('rgba(0, 0, 0, 0)');
+      expect(await smallDevanagari(page)).toEqual([]);
+    });
   });
 
   it('in Nepali on a phone, no Devanagari under 14 px: the hosted page, eSewa’s, a link’s page and receipt, the demo shop', async () => {

@@ -99,7 +99,7 @@ for (const [device, viewport] of SCREENS) {
       suite.service.t.clock.advance(3601);
       try {
         await page.goto(initiated.payment_url);
-        await page.getByRole('heading', { name: 'Payment link expired' }).waitFor();
+        await page.getByRole('heading', { name: 'Payment expired' }).waitFor();
         await snap(page, `${device}-10-expired`);
       } finally {
         // Back to the browser's time, so later pages show the time left as a payer would see it.

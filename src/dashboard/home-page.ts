@@ -6,6 +6,7 @@ import type { TransactionRecord } from '../transactions/transaction-record.js';
 import { formatDay, formatMonth } from './format.js';
 import type { HomeFigures } from './home-figures.js';
 import { dashboardLayout, type PageFrame } from './layout.js';
+import type { PaidThrough } from './paid-through.js';
 import { transactionTable } from './transaction-table.js';
 import { NARROW, volumeChart, WIDE } from './volume-chart.js';
 
@@ -16,7 +17,7 @@ export function figure(label: string, amount: number, note: string, testId: stri
   return html`<div class="figure" data-testid="${testId}"><p class="figure-label">${label}</p><p class="figure-value">${formatRupees(amount)}</p><p class="figure-note">${note}</p></div>`;
 }
 
-export function homePage(frame: PageFrame, view: { figures: HomeFigures; recent: TransactionRecord[]; statuses: Map<string, ListedPayment> }): Html {
+export function homePage(frame: PageFrame, view: { figures: HomeFigures; recent: TransactionRecord[]; statuses: Map<string, ListedPayment>; paidThrough: Map<string, PaidThrough> }): Html {
   const { figures } = view;
   const environment = frame.session.environment;
   const chartTitle = `Completed payments per day, ${formatDay(figures.daily[0].day)} to ${formatDay(figures.today)}`;
@@ -43,7 +44,7 @@ export function homePage(frame: PageFrame, view: { figures: HomeFigures; recent:
 </section>
 <section class="panel" aria-labelledby="recent-heading">
   <div class="panel-head"><h2 id="recent-heading">Latest transactions</h2><a href="/dashboard/transactions">View all</a></div>
-  ${transactionTable(view.recent, { timeZone: frame.timeZone, statuses: view.statuses, caption: 'Latest transactions' })}
+  ${transactionTable(view.recent, { timeZone: frame.timeZone, statuses: view.statuses, caption: 'Latest transactions', paidThrough: view.paidThrough })}
 </section>`,
   });
 }

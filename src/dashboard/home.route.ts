@@ -5,6 +5,7 @@ import { frameOf } from './dashboard-pages.js';
 import { doing, sendPage, sessionOf, type DashboardDeps } from './dashboard-request.js';
 import { readHomeFigures } from './home-figures.js';
 import { homePage } from './home-page.js';
+import { findPaidThrough } from './paid-through.js';
 
 const RECENT = 5;
 
@@ -16,6 +17,7 @@ export function registerHome(app: FastifyInstance, deps: DashboardDeps) {
     const figures = await readHomeFigures(ctx, owner);
     const recent = await listTransactions(ctx, session, { filters: {}, page: 1, pageSize: RECENT, pageLink: () => '' });
     const statuses = await findPaymentStatuses(ctx.db, { ...owner, pidxs: recent.records.map((r) => r.pidx), now: ctx.clock.now() });
-    return sendPage(reply, homePage(frameOf(deps, request, reply, 'home'), { figures, recent: recent.records, statuses }));
+    const paidThrough = await findPaidThrough(ctx.db, { ...owner, pidxs: recent.records.map((r) => r.pidx) });
+    return sendPage(reply, homePage(frameOf(deps, request, reply, 'home'), { figures, recent: recent.records, statuses, paidThrough }));
   });
 }

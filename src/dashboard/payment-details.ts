@@ -9,6 +9,7 @@ import { maskMobile } from '../transactions/transaction-record.js';
 import { attemptTimelineEntry } from '../provider-payments/attempt-timeline.js';
 import { paymentTimeline, type TimelineEntry } from '../payments/payment-timeline.js';
 import { returnStatusOf } from '../payments/return-status.js';
+import { findPaidThrough, type PaidThrough } from './paid-through.js';
 
 export interface RefundLine {
   idx: string;
@@ -20,6 +21,8 @@ export interface PaymentDetails {
   payment: Payment;
   status: PaymentStatus;
   payer?: { name: string; mobile: string };
+  /** Paid through a provider: the way (Fonepay QR, Fonepay), where a wallet payment has its payer. */
+  paidThrough?: PaidThrough;
   refunds: RefundLine[];
   timeline: TimelineEntry[];
   /** Where the payer's browser was sent with the result (the door's address); once the attempt ended. */
@@ -46,6 +49,7 @@ export async function readPaymentDetails(
     payment,
     status,
     payer: payment.payer_mobile ? { name: paid?.payer_name ?? '', mobile: maskMobile(payment.payer_mobile) } : undefined,
+    paidThrough: (await findPaidThrough(ctx.db, { ...options, pidxs: [payment.pidx] })).get(payment.pidx),
     refunds: records.filter((r) => r.type === 'Refund').map((r) => ({ idx: r.idx, amount: r.amount, at: r.created_at })),
     timeline: paymentTimeline(payment.created_at, events, status === 'Expired' ? payment.expires_at : undefined, attemptTimelineEntry),
     callbackUrl: finished ? await returnAddress(ctx, { payment, status: finished }) : undefined,

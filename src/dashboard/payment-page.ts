@@ -75,7 +75,7 @@ function details(d: PaymentDetails, timeZone: string): Html {
     ${row('Purchase order id', p.purchase_order_id)}
     ${row('Started through', doorNames[p.door], 'door')}
     ${row('Created', formatDateTime(p.created_at, timeZone))}
-    ${row(d.status === 'Initiated' ? 'Link expires' : 'Link expiry', formatDateTime(p.expires_at, timeZone))}
+    ${row(d.status === 'Initiated' ? 'Expires' : 'Expiry', formatDateTime(p.expires_at, timeZone))}
     ${p.payment_link ? row('Payment link', html`<a href="/dashboard/links/${encodeURIComponent(p.payment_link)}"><code>${p.payment_link}</code></a>`, 'payment-link') : ''}
     ${row('Website', p.website_url)}
     ${row('Return URL', html`<span class="url">${p.return_url}</span>`)}
@@ -101,7 +101,13 @@ function people(d: PaymentDetails): Html {
   <h2 id="people-heading">Customer and payer</h2>
   <dl class="facts">
     ${c && (c.name || c.email || c.phone) ? html`${c.name ? row('Customer', c.name) : ''}${c.email ? row('Email', c.email) : ''}${c.phone ? row('Phone', c.phone) : ''}` : row('Customer', html`<span class="muted">not given</span>`)}
-    ${d.payer ? html`${row('Payer', d.payer.name)}${row('Wallet', d.payer.mobile, 'payer-mobile')}` : row('Payer', html`<span class="muted">not paid yet</span>`)}
+    ${
+      d.payer
+        ? html`${row('Payer', d.payer.name)}${row('Wallet', d.payer.mobile, 'payer-mobile')}`
+        : d.paidThrough
+          ? row('Paid with', d.paidThrough.way, 'paid-with')
+          : row('Payer', html`<span class="muted">not paid yet</span>`)
+    }
   </dl>
 </section>`;
 }

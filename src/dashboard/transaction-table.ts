@@ -6,6 +6,7 @@ import { doorNames } from '../doors/door-names.js';
 import type { ListedPayment } from '../payments/payment-statuses.js';
 import type { TransactionRecord } from '../transactions/transaction-record.js';
 import { formatDateAndTime } from './format.js';
+import type { PaidThrough } from './paid-through.js';
 
 const statusTone: Record<string, string> = {
   Completed: 'ok',
@@ -28,8 +29,27 @@ export function doorTag(door: ListedPayment['door'] | undefined): Html | '' {
   return door && door !== 'khalti-v2' ? html` <span class="badge info door">${doorNames[door]}</span>` : '';
 }
 
-/** `links`: the names of the payment links the records came through, to show each beside its order. */
-export function transactionTable(records: TransactionRecord[], options: { timeZone: string; statuses: Map<string, ListedPayment>; caption: string; links?: Map<string, string> }): Html {
+/**
+ * Who paid: the wallet's holder; for a payment through a provider (which names no payer), the
+ * customer the merchant named and the way it was paid, as far as either is known.
+ */
+function payerCell(record: TransactionRecord, paid: PaidThrough | undefined): Html | '' {
+  if (record.user.name || record.user.mobile) return html`${record.user.name} <span class="mobile">${record.user.mobile}</span>`;
+  if (!paid) return '';
+  const customer = paid.customer;
+  const named = customer?.name ?? customer?.phone ?? customer?.email;
+  const phone = customer?.name ? customer.phone : undefined;
+  return html`<span>${named ?? ''}${phone ? html` <span class="mobile">${phone}</span>` : ''}<span class="paid-with">${named ? 'Customer · paid' : 'Paid'} with ${paid.way}</span></span>`;
+}
+
+/**
+ * `links`: the names of the payment links the records came through, to show each beside its order;
+ * `paidThrough`: the payments paid through a provider, for the way (Fonepay QR or its web checkout) and the customer.
+ */
+export function transactionTable(
+  records: TransactionRecord[],
+  options: { timeZone: string; statuses: Map<string, ListedPayment>; caption: string; links?: Map<string, string>; paidThrough?: Map<string, PaidThrough> },
+): Html {
   if (records.length === 0) return html`<p class="empty-list">No transactions found.</p>`;
   return html`<div class="table-wrap"><table class="records">
 <caption class="visually-hidden">${options.caption}</caption>
@@ -39,6 +59,9 @@ ${records.map((r) => {
   const refund = r.type.name === 'Refund';
   const listed = options.statuses.get(r.pidx);
   const when = formatDateAndTime(new Date(r.created_on), options.timeZone);
+  const paid = options.paidThrough?.get(r.pidx);
+  // The API's type names the provider; the list tells its ways apart (a QR scanned, or its own page).
+  const type = paid && !refund ? `${paid.way} payment` : r.type.name;
   return html`<tr data-idx="${r.idx}" data-pidx="${r.pidx}">
   <td data-label="Date"><span>${when.date}<span class="time">${when.time}</span></span></td>
   <td data-label="Order" class="order"><a href="/dashboard/payments/${encodeURIComponent(r.pidx)}">${r.purchase_order_id}</a>${doorTag(listed?.door)}<span class="pidx">${r.pidx}</span>${
@@ -46,8 +69,8 @@ ${records.map((r) => {
       ? html`<span class="via-link" data-testid="via-link">Link: <a href="/dashboard/links/${encodeURIComponent(r.payment_link)}">${options.links.get(r.payment_link)}</a></span>`
       : ''
   }</td>
-  <td data-label="Type">${r.type.name}</td>
-  <td data-label="Payer">${r.user.name} <span class="mobile">${r.user.mobile}</span></td>
+  <td data-label="Type">${type}</td>
+  <td data-label="Payer">${payerCell(r, paid)}</td>
   <td data-label="Amount" class="num${refund ? ' refund' : ''}">${refund ? formatRupees(-r.amount) : formatRupees(r.amount)}</td>
   <td data-label="Fee" class="num">${formatRupees(r.fee_amount)}</td>
   <td data-label="State">${statusBadge(r.state.name)}</td>

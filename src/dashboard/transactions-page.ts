@@ -5,6 +5,7 @@ import type { ListedPayment } from '../payments/payment-statuses.js';
 import type { TransactionPage } from '../transactions/list-transactions.js';
 import { alertBox, selectInput, textInput } from './form-controls.js';
 import { dashboardLayout, type PageFrame, userMay } from './layout.js';
+import type { PaidThrough } from './paid-through.js';
 import { transactionTable } from './transaction-table.js';
 
 export interface ListForm {
@@ -36,7 +37,7 @@ function pager(page: TransactionPage, form: ListForm): Html {
 </nav>`;
 }
 
-export function transactionsPage(frame: PageFrame, view: { form: ListForm; page?: TransactionPage; statuses: Map<string, ListedPayment>; links?: Map<string, string>; error?: string }): Html {
+export function transactionsPage(frame: PageFrame, view: { form: ListForm; page?: TransactionPage; statuses: Map<string, ListedPayment>; links?: Map<string, string>; paidThrough?: Map<string, PaidThrough>; error?: string }): Html {
   const { form, page } = view;
   const filtered = Object.values(form).some(Boolean);
   return dashboardLayout({
@@ -70,7 +71,7 @@ ${alertBox(view.error)}
 ${
   page
     ? html`<section class="panel">
-  ${transactionTable(page.records, { timeZone: frame.timeZone, statuses: view.statuses, caption: 'Transactions', links: view.links })}
+  ${transactionTable(page.records, { timeZone: frame.timeZone, statuses: view.statuses, caption: 'Transactions', links: view.links, paidThrough: view.paidThrough })}
   ${pager(page, form)}
 </section>`
     : ''

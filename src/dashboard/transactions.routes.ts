@@ -10,6 +10,7 @@ import { listTransactions } from '../transactions/list-transactions.js';
 import { transactionPages } from '../transactions/transaction-pages.js';
 import { CSV_HEADER, transactionCsvPages } from './transactions-csv.js';
 import { frameOf, notFound } from './dashboard-pages.js';
+import { findPaidThrough } from './paid-through.js';
 import { doing, queryText, sendPage, sessionOf, type DashboardDeps } from './dashboard-request.js';
 import { localDay } from '../local-days.js';
 import { transactionsPage, type ListForm } from './transactions-page.js';
@@ -52,8 +53,9 @@ export function registerTransactions(app: FastifyInstance, deps: DashboardDeps) 
         pidxs: list.records.map((r) => r.pidx),
         now: ctx.clock.now(),
       });
+      const paidThrough = await findPaidThrough(ctx.db, { merchantId: session.merchant.id, environment: session.environment, pidxs: list.records.map((r) => r.pidx) });
       const links = await linkNames(ctx.db, { merchantId: session.merchant.id, environment: session.environment }, [...new Set(list.records.flatMap((r) => (r.payment_link ? [r.payment_link] : [])))]);
-      return sendPage(reply, transactionsPage(frame, { form, page: list, statuses, links }));
+      return sendPage(reply, transactionsPage(frame, { form, page: list, statuses, links, paidThrough }));
     } catch (error) {
       if (error instanceof AppError && error.code === 'invalid_page') return notFound(deps, request, reply);
       throw error;

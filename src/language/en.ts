@@ -29,9 +29,10 @@ export const en = {
     /** The parts of a total a door names itself (eSewa's form): the merchant's own labels are shown as written. */
     amountParts: { amount: 'Amount', tax: 'Tax', serviceCharge: 'Service charge', deliveryCharge: 'Delivery charge' },
     order: (id: string) => `Order ${id}`,
-    expiresIn: 'Link expires in',
+    /** Before the time left on the hosted page and the QR page: the payment's own, whatever started it. */
+    expiresIn: 'Time left to pay',
     hoursMinutes: (hours: number, minutes: number) => `${hours} h ${minutes} min`,
-    expired: 'This payment link has expired.',
+    expired: 'The time to pay ran out.',
     walletStep: 'Wallet step',
     otpStep: 'Verification step',
     steps: { wallet: 'Wallet', otp: 'OTP', done: 'Done' },
@@ -63,7 +64,7 @@ export const en = {
     attempt_ended: 'Too many wrong OTPs. Start again with your mobile number and MPIN.',
     insufficient_balance: 'This wallet does not have enough balance. Try another wallet.',
     otp_not_sent: 'We could not send the OTP to your phone. Please try again in a moment.',
-    payment_expired: 'This payment link has expired.',
+    payment_expired: 'The time to pay ran out.',
     order_paid: 'This order has already been paid.',
     not_payable: 'This payment can no longer be paid.',
     link_used_up: 'This payment link has taken all the payments it was made for. You have not been charged.',
@@ -76,9 +77,9 @@ export const en = {
     lockedFor: (minutes: number) => `This wallet is locked after too many wrong MPINs. Try again in ${plural(minutes, 'minute', 'minutes')}.`,
   },
   notices: {
-    notFound: { title: 'Payment not found', message: 'This payment link is not valid. Check the link or start again from the shop.' },
+    notFound: { title: 'Payment not found', message: 'This payment is not valid. Check the address, or start again from the shop.' },
     closedMerchant: { title: 'Payments unavailable', message: (business: string) => `${business} cannot take payments at the moment. You have not been charged.` },
-    expired: { title: 'Payment link expired', message: 'This payment link has expired. Start the payment again from the shop.' },
+    expired: { title: 'Payment expired', message: 'The time to pay ran out. Start the payment again from the shop.' },
     finished: {
       title: 'Payment finished',
       canceled: 'This payment was canceled.',
@@ -86,7 +87,7 @@ export const en = {
       complete: 'This payment is complete.',
       returnTo: (business: string) => `Return to ${business}`,
     },
-    orderPaid: { title: 'Order already paid', message: 'This order has already been paid through another payment link. You have not been charged again.' },
+    orderPaid: { title: 'Order already paid', message: 'This order has already been paid through another payment. You have not been charged again.' },
     notPayable: { title: 'Payment unavailable' },
     linkUsedUp: { title: 'No more payments' },
     tooMany: { title: 'Too many attempts', message: 'Too many attempts from your network. Wait a minute, then try again.' },
@@ -107,20 +108,37 @@ export const en = {
     payThere: (provider: string) => `You pay on ${provider}'s page, then come back here.`,
     takingBack: (business: string) => `Taking you back to ${business}.`,
     notPaidThere: (provider: string) => `Back from ${provider}: the payment was not completed there, and you have not been charged. Choose a way to pay.`,
+    /** A provider's QR paid or declined in the bank app, while the payer stayed on the QR page. */
+    qrDeclined: (way: string) => `Your ${way} payment was declined in the bank app, and you have not been charged. Choose a way to pay.`,
     notConfirmedThere: (provider: string) => `${provider} has not confirmed this payment yet. If you paid there, it completes here within a few minutes: do not pay again. If you did not, choose a way to pay.`,
     alreadyDecided: 'Already decided',
     continue: 'Continue',
   },
+  /**
+   * A provider's QR on the hosted page. The bank app names the account the QR pays (the provider's
+   * account, the operator's in live use), not the business: the page names both, so the payer who
+   * checks the name is not stopped by it.
+   */
   qrWay: {
     title: (way: string) => `Pay with ${way}`,
-    scan: 'Scan this QR with your bank or wallet app, and pay there.',
+    scan: 'Scan to pay with your bank or wallet app.',
     imageLabel: (way: string, amount: string, business: string) => `${way}: pay ${amount} to ${business}`,
     amountLabel: 'Amount',
-    toLabel: 'To',
+    businessLabel: 'Paying',
+    accountLabel: 'Your bank app shows',
+    accountNote: (account: string, business: string) => `${account} is the account that takes this payment for ${business}.`,
+    stepsLabel: 'How to pay',
+    steps: {
+      open: 'Open your bank or wallet app.',
+      scan: 'Scan this QR code.',
+      check: (amount: string, account: string) => `Check that the app shows ${amount} and ${account}.`,
+      pay: 'Pay there, in the app.',
+    },
     waiting: 'Waiting for your payment: this page moves on by itself once it is paid.',
     ask: 'I have paid: check now',
     notYet: 'Not paid yet. Pay in your app, then check again.',
     otherWay: 'Pay another way',
+    sandboxBankApp: 'Pay this QR in the sandbox',
   },
   link: {
     title: (business: string) => `Pay ${business}`,
@@ -208,7 +226,7 @@ export const en = {
       Refunded: { title: 'Order refunded', message: 'This order was paid and then refunded in full.' },
       Pending: { title: 'Payment pending', message: 'The payment is held for review. We ship once it completes.' },
       'User canceled': { title: 'Payment canceled', message: 'You canceled the payment. Nothing was charged.' },
-      Expired: { title: 'Payment link expired', message: 'The payment link expired before it was paid. Nothing was charged.' },
+      Expired: { title: 'Payment expired', message: 'The time to pay ran out before it was paid. Nothing was charged.' },
       Initiated: { title: 'Payment not finished', message: 'This payment has not been made yet.' },
     },
     receipt: { order: 'Order', orderId: 'Order id', amount: 'Amount', status: 'Status', transactionId: 'Transaction id', pidx: 'Payment id (pidx)' },

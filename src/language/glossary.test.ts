@@ -3,6 +3,7 @@
 // table takes its term; a new idea gets a row (docs/languages.md: "One term per idea").
 import { describe, expect, it } from 'vitest';
 import { messages } from '../../test/catalogue-messages.js';
+import { en } from './en.js';
 import { ne } from './ne.js';
 
 interface Entry {
@@ -40,8 +41,8 @@ const GLOSSARY: Entry[] = [
   {
     idea: 'a way to pay (a provider)',
     term: 'माध्यम',
-    saidIn: ['providers.section', 'providers.payWith', 'payerErrors.provider_unavailable', 'payerErrors.provider_not_paid'],
-    rejected: [/प्रदायक/, /यसबाट तिर्नुहोस्/],
+    saidIn: ['providers.section', 'providers.payWith', 'payerErrors.provider_unavailable', 'payerErrors.provider_not_paid', 'providers.qrDeclined', 'qrWay.otherWay'],
+    rejected: [/प्रदायक/, /यसबाट तिर्नुहोस्/, /तरिका/],
   },
   {
     idea: 'not charged',
@@ -53,7 +54,7 @@ const GLOSSARY: Entry[] = [
   {
     idea: 'test (the sandbox)',
     term: 'परीक्षण',
-    saidIn: ['layout.testNote', 'checkout.sandboxWallets', 'checkout.esewaSandboxHint', 'demo.sandboxNote', 'demo.unavailable.instead'],
+    saidIn: ['layout.testNote', 'checkout.sandboxWallets', 'checkout.esewaSandboxHint', 'demo.sandboxNote', 'demo.unavailable.instead', 'qrWay.sandboxBankApp'],
     rejected: [/टेस्ट/, /स्यान्डबक्स/],
   },
   { idea: 'a secret key', term: 'सिक्रेट की', saidIn: ['demo.unavailable.why', 'demo.unavailable.instead'], rejected: [/साँचो/, /गोप्य/] },
@@ -66,6 +67,11 @@ const GLOSSARY: Entry[] = [
   { idea: 'the one-time code', term: 'OTP', saidIn: ['checkout.otpSent', 'payerErrors.wrong_otp'], rejected: [/(?<!QR )कोड/] },
   { idea: 'already', term: 'पहिले नै', saidIn: ['providers.alreadyDecided', 'payerErrors.provider_surplus', 'demo.unavailable.why'], rejected: [/पहिल्यै/] },
   { idea: 'reload the page', term: 'रिफ्रेस', saidIn: ['notices.formExpired.message', 'demo.formExpired.message'], rejected: [/पेज फेरि खोल्नुहोस्/] },
+  // The counter card's words: scanned, then paid.
+  { idea: 'scan to pay', term: 'स्क्यान गरेर', saidIn: ['link.scanToPay', 'qrWay.scan'], rejected: [/स्क्यान गरी/] },
+  // A provider's way keeps its own name (`Fonepay QR`, given to the messages); the code itself is a QR कोड.
+  { idea: 'a QR code', term: 'QR कोड', saidIn: ['link.notFound.message', 'qrWay.steps.scan', 'qrWay.sandboxBankApp'], rejected: [/QR(?! कोड)/] },
+  { idea: 'the bank app (where a QR is paid)', term: 'बैंक एप', saidIn: ['qrWay.accountLabel', 'qrWay.sandboxBankApp', 'providers.qrDeclined'], rejected: [/बैङ्क/, /बैंकको एप/] },
   { idea: 'a wallet’s balance', term: 'ब्यालेन्स', saidIn: ['payerErrors.insufficient_balance'], rejected: [/पुग्ने रकम/] },
 ];
 
@@ -78,6 +84,18 @@ const aboutAPaymentLink = (path: string) => path.startsWith('link.') || path ===
 const MISSPELLED = [/ँदैछ/, /छौं/, /झैं/, /अलैंची/, /:\s*[\u0900-\u097f]/];
 
 const catalogue = messages(ne);
+
+const english = messages(en);
+
+describe('the payer’s English', () => {
+  // The Nepali was mended first (a payment's time, not a link's): a hosted payment is no payment link.
+  it('says payment link only where a payment link is meant', () => {
+    const elsewhere = [...english].filter(([path, said]) => /payment link|\blink expire/i.test(said) && !aboutAPaymentLink(path)).map(([path]) => path);
+    expect(elsewhere).toEqual([]);
+    expect(english.get('checkout.expiresIn')).toBe('Time left to pay');
+    expect(english.get('link.expired.title')).toContain('Payment link');
+  });
+});
 
 describe('the payer’s Nepali, one term per idea', () => {
   it.each(GLOSSARY.map((entry) => [entry.idea, entry] as const))('%s', (_, { term, saidIn, rejected }) => {

@@ -393,13 +393,13 @@ describe('links that cannot be paid', () => {
 
     const page = await browser.open(pidx);
     expect(page.status).toBe(410);
-    expect(page.body).toContain('Payment link expired');
+    expect(page.body).toContain('Payment expired');
     expect(page.body).toContain('href="https://shop.example.com/home"');
     expect(page.body).not.toContain(WALLET_STEP);
 
     const confirm = await browser.otp(pidx, '987654');
     expect(confirm.status).toBe(410);
-    expect(confirm.body).toContain('Payment link expired');
+    expect(confirm.body).toContain('Payment expired');
     const wallet = await browser.post(`/pay/${pidx}/wallet`, { mobile: '9800000001', mpin: '1111' });
     expect(wallet.status).toBe(410);
     const cancel = await browser.cancel(pidx);

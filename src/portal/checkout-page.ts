@@ -38,6 +38,12 @@ function timeLeft(payment: Payment, now: Date, { t, language }: Speech): string 
   return minutes >= 60 ? t.checkout.hoursMinutes(Math.floor(minutes / 60), minutes % 60) : inDigits(`${minutes}:${String(seconds % 60).padStart(2, '0')}`, language);
 }
 
+/** The payment's time left to pay, counted down by portal.js (the hosted page's and the QR page's). */
+export function paymentTimer(payment: Payment, now: Date, speech: Speech): Html {
+  const { t } = speech;
+  return html`<span class="timer" data-expires-at="${payment.expires_at.toISOString()}" data-expired="${t.checkout.expired}">${t.checkout.expiresIn} <span class="time-left">${timeLeft(payment, now, speech)}</span></span>`;
+}
+
 function summary(view: CheckoutView): Html {
   const { payment, merchant, now, speech } = view;
   const { t, language } = speech;
@@ -65,7 +71,7 @@ function summary(view: CheckoutView): Html {
   </table>`
       : ''
   }
-  <p class="meta">${t.checkout.order(payment.purchase_order_id)} · <span class="timer" data-expires-at="${payment.expires_at.toISOString()}" data-expired="${t.checkout.expired}">${t.checkout.expiresIn} <span class="time-left">${timeLeft(payment, now, speech)}</span></span></p>
+  <p class="meta">${t.checkout.order(payment.purchase_order_id)} · ${paymentTimer(payment, now, speech)}</p>
 </section>`;
 }
 

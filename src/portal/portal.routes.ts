@@ -32,7 +32,8 @@ import { noticePage } from './notice-page.js';
 import { handoffPage, onwardPage } from './ways-to-pay.js';
 import { offeredFor } from '../provider-payments/offered-providers.js';
 import { listPaymentAttempts } from '../provider-payments/attempt-store.js';
-import { isProviderName, providerLabel } from '../providers/registry.js';
+import { qrMessageOf } from '../providers/connectors.js';
+import { descriptorOf, isProviderName, providerLabel } from '../providers/registry.js';
 import { returnFromProvider } from '../provider-payments/return-from-provider.js';
 import { startProviderAttempt } from '../provider-payments/start-attempt.js';
 import { drawAhead } from '../payment-links/qr-code.js';
@@ -149,7 +150,8 @@ export async function portalPlugin(app: FastifyInstance, { ctx, csrfSecret }: { 
   /**
    * A notice the hosted page was sent back with (`?notice=`): a provider's payer message only, in the
    * payer's language. Not paid there names the provider the payer comes back from (the payment's
-   * latest attempt), and is no error: the payer may well have canceled there.
+   * latest attempt), and is no error: the payer may well have canceled there. A QR declined in the
+   * bank app says so: the payer never left this site.
    */
   const noticeOf = async (request: FastifyRequest, payment: Payment): Promise<StepNote | undefined> => {
     const code = queryValue(request, 'notice');
@@ -157,8 +159,11 @@ export async function portalPlugin(app: FastifyInstance, { ctx, csrfSecret }: { 
     const { t } = payerSpeech(request);
     if (code !== 'provider_not_paid' && code !== 'provider_checking') return { text: t.payerErrors[code as PayerErrorCode], tone: 'error' };
     const latest = (await listPaymentAttempts(ctx.db, payment.pidx)).at(-1);
+    if (!latest) return { text: t.payerErrors[code], tone: 'info' };
+    const qr = qrMessageOf(latest.provider, latest.provider_reference) === undefined ? undefined : descriptorOf(latest.provider).qr;
+    if (qr && code === 'provider_not_paid') return { text: t.providers.qrDeclined(qr.label), tone: 'info' };
     const named = code === 'provider_not_paid' ? t.providers.notPaidThere : t.providers.notConfirmedThere;
-    return { text: latest ? named(providerLabel(latest.provider)) : t.payerErrors[code], tone: 'info' };
+    return { text: named(qr?.label ?? providerLabel(latest.provider)), tone: 'info' };
   };
 
   /** What the payer is told of a refused step, in their language. */

@@ -57,7 +57,7 @@ export function registerQrRoutes(app: FastifyInstance, ctx: AppContext, notFound
     const qr = descriptorOf(loaded.attempt.provider).qr!;
     const sandboxBankApp = setup?.sandbox ? `${ctx.config.publicUrl}${qr.sandboxBankApp(loaded.attempt.qrMessage)}` : undefined;
     const way = qr.label;
-    const page = await qrPage({ speech: payerSpeech(request), back: request.url, payment, way, businessName: merchant.name, attemptIdx: loaded.attempt.idx, qrMessage: loaded.attempt.qrMessage, notYet: asked, sandboxBankApp });
+    const page = await qrPage({ speech: payerSpeech(request), back: request.url, payment, now: ctx.clock.now(), way, businessName: merchant.name, attemptIdx: loaded.attempt.idx, qrMessage: loaded.attempt.qrMessage, notYet: asked, sandboxBankApp });
     return setPageHeaders(reply, { formActionOrigins: returnOrigins(payment) }).type('text/html; charset=utf-8').send(page.value);
   });
 

@@ -128,7 +128,7 @@ function csrfFor(r: Real, pidx: string): string {
 }
 
 const PAGE_TEXT: Record<string, string> = {
-  expired: 'Payment link expired',
+  expired: 'Payment expired',
   finished: 'Payment finished',
   order_paid: 'Order already paid',
   invalid_input: 'Enter your 10-digit mobile number and your 4-digit MPIN.',
