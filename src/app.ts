@@ -58,8 +58,12 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Fa
   });
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler((request, reply) => errorHandler(new AppError('route_not_found'), request, reply));
+  // Served at an https PUBLIC_URL, browsers are told to use nothing else for a year (its subdomains
+  // are the operator's to add, at the proxy: docs/deploy.md).
+  const strictTransport = ctx.config.publicUrl.startsWith('https:') ? 'max-age=31536000' : undefined;
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    if (strictTransport) reply.header('strict-transport-security', strictTransport);
   });
   // Only JSON and form bodies are accepted; a text/plain body is a 415, not a string to validate.
   app.removeContentTypeParser('text/plain');

@@ -6,6 +6,7 @@ import { messageSection, pageDocument, type PageMessage } from '../http/page-doc
 import { pageHead } from '../http/page-head.js';
 import type { OperatorRole } from '../people/operator.js';
 import { mayUse, type Permission } from '../people/operator-permissions.js';
+import { assetUrl } from '../http/assets.route.js';
 
 export type ConsoleSection = 'overview' | 'merchants' | 'payments' | 'payouts' | 'providers' | 'wallets' | 'operators' | 'audit' | 'account';
 
@@ -26,7 +27,7 @@ const NAV: [ConsoleSection, string, string, Permission][] = [
 ];
 
 function head(title: string): Html {
-  return pageHead({ title: `${title} · Bhuktani operator console`, stylesheet: '/assets/console.css' });
+  return pageHead({ title: `${title} · Bhuktani operator console`, stylesheet: assetUrl('console.css') });
 }
 
 export function consolePage(options: { title: string; operator: ConsoleOperator; csrf: string; body: Html; active?: ConsoleSection | string; warning?: string }): Html {

@@ -6,6 +6,7 @@ import { pageHead } from '../http/page-head.js';
 import type { ApprovalStatus } from '../merchants/merchant.js';
 import type { MerchantSession } from '../merchants/merchant-sessions.js';
 import { type Action, may } from '../people/merchant-permissions.js';
+import { assetUrl } from '../http/assets.route.js';
 
 export type Section = 'home' | 'transactions' | 'links' | 'settlements' | 'keys' | 'webhooks' | 'business' | 'team' | 'account';
 
@@ -21,7 +22,7 @@ export interface PageFrame {
 }
 
 function head(title: string): Html {
-  return pageHead({ title: `${title} · Bhuktani`, stylesheet: '/assets/dashboard.css', script: '/assets/dashboard.js' });
+  return pageHead({ title: `${title} · Bhuktani`, stylesheet: assetUrl('dashboard.css'), script: assetUrl('dashboard.js') });
 }
 
 export function environmentBar(frame: Pick<PageFrame, 'session' | 'csrf' | 'path'>): Html {

@@ -8,13 +8,14 @@ import { unbrokenAmount } from '../language/amounts.js';
 import { en } from '../language/en.js';
 import { ne } from '../language/ne.js';
 import { linkUrls, type PaymentLink } from '../payment-links/payment-link.js';
+import { assetUrl } from '../http/assets.route.js';
 
 export function linkPrintPage(view: { link: PaymentLink; publicUrl: string }): Html {
   const { link } = view;
   const { url } = linkUrls(view.publicUrl, link.code);
   const amount = link.amount !== null ? unbrokenAmount(link.amount, 'en') : en.link.anyAmount(unbrokenAmount(link.min_amount!, 'en'), unbrokenAmount(link.max_amount!, 'en'));
   return pageDocument({
-    head: pageHead({ title: `${link.name} · counter card · Bhuktani`, stylesheet: '/assets/dashboard.css' }),
+    head: pageHead({ title: `${link.name} · counter card · Bhuktani`, stylesheet: assetUrl('dashboard.css') }),
     bodyClass: 'print-card-page',
     content: html`<nav class="no-print" aria-label="Card"><a href="/dashboard/links/${encodeURIComponent(link.idx)}">← Back to the link</a> <span>Print this page with your browser (Ctrl+P): it fills an A6 card.</span></nav>
 <main class="counter-card">

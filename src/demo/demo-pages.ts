@@ -8,6 +8,7 @@ import type { Speech } from '../language/payer-speech.js';
 import { outcomeTone, type Tone } from '../portal/notice-page.js';
 import { DELIVERY_PAISA, PRODUCTS, type Product } from './products.js';
 import { sandbox } from '../wallets/wallet.js';
+import { assetUrl } from '../http/assets.route.js';
 
 /** The payer's language, and this page's address for the language switch to come back to. */
 export interface ShopFrame {
@@ -25,7 +26,7 @@ function layout(frame: ShopFrame, options: { title: string; body: Html; sandboxN
 <meta name="referrer" content="no-referrer">
 <title>${options.title} · ${t.demo.shopName}</title>
 <link rel="icon" href="data:,">
-<link rel="stylesheet" href="/assets/demo.css">
+<link rel="stylesheet" href="${assetUrl('demo.css')}">
 </head>
 <body>
 <header>

@@ -1,5 +1,6 @@
 // The API reference at /docs, rendered on the server from the OpenAPI document itself.
 import { html, type Html } from './html.js';
+import { assetUrl } from './assets.route.js';
 
 type Schema = Record<string, any>;
 
@@ -71,7 +72,7 @@ export function docsPage(doc: Schema, sections: DocsSection[] = []): Html {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${doc.info.title} reference</title>
 <link rel="icon" href="data:,">
-<link rel="stylesheet" href="/assets/docs.css">
+<link rel="stylesheet" href="${assetUrl('docs.css')}">
 </head>
 <body>
 <header><h1>${doc.info.title} <small>${doc.info.version}</small></h1>

@@ -9,5 +9,5 @@ export function registerDocs(app: FastifyInstance, options: { routes: RouteOptio
   let page: string | undefined;
   const openApi = () => (doc ??= buildOpenApi(options.routes, options));
   app.get('/api/v2/openapi.json', async () => openApi());
-  app.get('/docs', async (_request, reply) => setPageHeaders(reply).header('cache-control', 'public, max-age=60').send((page ??= docsPage(openApi(), options.sections).value)));
+  app.get('/docs', async (_request, reply) => setPageHeaders(reply).removeHeader('x-robots-tag').header('cache-control', 'public, max-age=60').send((page ??= docsPage(openApi(), options.sections).value)));
 }

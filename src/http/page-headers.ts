@@ -1,7 +1,8 @@
 import type { FastifyReply } from 'fastify';
 
 /**
- * Headers for every HTML page: no inline script, nothing from other hosts, no framing. Browsers
+ * Headers for every HTML page: no inline script, nothing from other hosts, no framing, not indexed
+ * (a payment, a dashboard, a console: nothing for a search engine). Browsers
  * apply form-action to the redirect after a POST too, so a page whose form ends at the merchant's
  * return_url must allow that origin.
  */
@@ -15,6 +16,7 @@ export function setPageHeaders(reply: FastifyReply, options: { formActionOrigins
     .header('x-frame-options', 'DENY')
     .header('referrer-policy', 'no-referrer')
     .header('x-content-type-options', 'nosniff')
+    .header('x-robots-tag', 'noindex, nofollow')
     .header('cache-control', 'no-store')
     .type('text/html; charset=utf-8');
 }

@@ -5,6 +5,7 @@ import { html, type Html } from '../http/html.js';
 import type { Environment } from '../environment.js';
 import { languageSwitch } from '../language/language-switch.js';
 import type { Speech } from '../language/payer-speech.js';
+import { assetUrl } from '../http/assets.route.js';
 
 /**
  * What every payer page knows: the payer's language and its words, and its own address (a GET's) for
@@ -26,8 +27,8 @@ export function portalLayout(options: PayerFrame & { title: string; environment?
 <meta name="referrer" content="no-referrer">
 <title>${options.title} · Bhuktani</title>
 <link rel="icon" href="data:,">
-<link rel="stylesheet" href="/assets/portal.css">
-<script src="/assets/portal.js" defer></script>
+<link rel="stylesheet" href="${assetUrl('portal.css')}">
+<script src="${assetUrl('portal.js')}" defer></script>
 </head>
 <body>
 ${options.environment === 'test' ? html`<div class="test-banner" role="status"><strong lang="en">${t.layout.testMode}</strong> · ${t.layout.testNote}</div>` : ''}
