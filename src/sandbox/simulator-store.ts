@@ -50,14 +50,22 @@ export async function findSimulationByTransaction(db: Queryable, provider: strin
   return row;
 }
 
-/** Picks the outcome of an open simulated payment; the payment as it is now. */
-export async function pickOutcome(db: Queryable, provider: string, reference: string, outcome: SimulatedOutcome, transactionId: string): Promise<Simulation | undefined> {
-  await db.query(`UPDATE provider_simulations SET outcome = $3, transaction_id = CASE WHEN $3 = 'canceled' THEN NULL ELSE $4 END WHERE provider = $1 AND reference = $2 AND outcome = 'open'`, [
-    provider,
-    reference,
-    outcome,
-    transactionId,
-  ]);
+/** A simulated payment by a detail of its own (a provider's own key for it); a scan, for the sandbox's few rows. */
+export async function findSimulationByDetail(db: Queryable, provider: string, name: string, value: string): Promise<Simulation | undefined> {
+  const [row] = await db.query<Simulation>(`SELECT ${columns} FROM provider_simulations WHERE provider = $1 AND details ->> $2 = $3 LIMIT 1`, [provider, name, value]);
+  return row;
+}
+
+/**
+ * Picks the outcome of an open simulated payment, and adds `details` (how it was decided) in the
+ * same move, so a second pick changes neither; the payment as it is now.
+ */
+export async function pickOutcome(db: Queryable, provider: string, reference: string, outcome: SimulatedOutcome, transactionId: string, details: Record<string, string> = {}): Promise<Simulation | undefined> {
+  await db.query(
+    `UPDATE provider_simulations SET outcome = $3, transaction_id = CASE WHEN $3 = 'canceled' THEN NULL ELSE $4 END, details = details || $5::jsonb
+     WHERE provider = $1 AND reference = $2 AND outcome = 'open'`,
+    [provider, reference, outcome, transactionId, JSON.stringify(details)],
+  );
   return findSimulation(db, provider, reference);
 }
 

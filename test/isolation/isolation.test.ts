@@ -1233,6 +1233,12 @@ table['GET /sandbox/fonepay/api/merchantRequest/verificationMerchant'] = {
 };
 table[`POST ${FONEPAY_QR_API}/thirdPartyDynamicQrDownload`] = simulator("Fonepay's simulator issues a QR only to its test merchant's user and DV", 'POST', `${FONEPAY_QR_API}/thirdPartyDynamicQrDownload`, 406, { amount: '10', prn: 'x', merchantCode: 'fonepay123', remarks1: 'x', remarks2: 'x', dataValidation: 'forged', username: 'bijayk', password: 'wrong' });
 table[`POST ${FONEPAY_QR_API}/thirdPartyDynamicQrGetStatus`] = simulator("Fonepay's simulator's status check needs its test merchant's user and DV", 'POST', `${FONEPAY_QR_API}/thirdPartyDynamicQrGetStatus`, 406, { prn: 'x', merchantCode: 'fonepay123', dataValidation: 'forged', username: 'bijayk', password: 'wrong' });
+table['GET /sandbox/fonepay/convergent-webSocket-web/merchantEndPoint/:deviceId/:merchantCode/:flag'] = simulator(
+  "Fonepay's simulator's QR socket serves only a device it named in a QR answer (a request that is no upgrade is not found either)",
+  'GET',
+  '/sandbox/fonepay/convergent-webSocket-web/merchantEndPoint/Tnosuchdevice/fonepay123/Y',
+  404,
+);
 table['GET /sandbox/fonepay/bank-app'] = simulator("the simulated bank app pays only a QR message the simulator issued", 'GET', '/sandbox/fonepay/bank-app?qr=000201', 404);
 table['POST /sandbox/fonepay/bank-app'] = simulator("the simulated bank app pays only a QR message the simulator issued", 'POST', '/sandbox/fonepay/bank-app', 404, { qr: '000201', outcome: 'paid' });
 table['GET /pay/qr/:idx'] = {

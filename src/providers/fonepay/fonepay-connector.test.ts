@@ -59,8 +59,8 @@ describe('the web checkout', () => {
     const url = new URL(redirect.url);
     expect(url.origin + url.pathname).toBe('https://dev-clientapi.fonepay.com/api/merchantRequest');
     const q = Object.fromEntries(url.searchParams);
-    // DT in Nepal (UTC+05:45); R1 without the commas Fonepay's join cannot tell apart; R2 "N/A" as the document asks.
-    expect(q).toMatchObject({ PID: 'fonepay123', MD: 'P', PRN: 'd1580724437729', AMT: '30.50', CRN: 'NPR', DT: '06/27/2017', R1: 'Hello world  co', R2: 'N/A', RU: 'https://bhuktani.example/pay/return/fonepay/d1580724437729/success' });
+    // DT in Nepal (UTC+05:45); R1 without the comma Fonepay's join cannot tell apart (nor `&`); R2 "N/A" as the document asks.
+    expect(q).toMatchObject({ PID: 'fonepay123', MD: 'P', PRN: 'd1580724437729', AMT: '30.50', CRN: 'NPR', DT: '06/27/2017', R1: 'Hello world co', R2: 'N/A', RU: 'https://bhuktani.example/pay/return/fonepay/d1580724437729/success' });
     expect(q.DV).toBe(hmac('fonepay', [q.PID, q.MD, q.PRN, q.AMT, q.CRN, q.DT, q.R1, q.R2, q.RU].join(',')));
   });
 
@@ -84,6 +84,40 @@ describe('the web checkout', () => {
     expect(read.claim).not.toBe('paid');
     expect(read.signed).toBeFalsy();
     expect(read.providerReference).toBeUndefined();
+  });
+
+  it('keeps the marks of an order’s name in R1 and the QR’s remarks, never a comma', async () => {
+    const named = { ...toStart('a1b2c3', 1000), orderName: 'Order #12 (Tea-500g), Ram’s', merchantName: 'Tea_House/Ilam v1.2' };
+    const { redirect } = await fonepayConnector(setupOf('fonepay123', 'fonepay'), answering(new Error('no call')).transport).start(named);
+    expect(new URL(redirect.url).searchParams.get('R1')).toBe('Order #12 (Tea-500g) Rams');
+    const { requests, transport } = answering(json({ success: false }, 406));
+    await fonepayConnector(NBQM, transport).startQr(named).catch(() => undefined);
+    expect(JSON.parse(requests[0].body!)).toMatchObject({ remarks1: 'Order #12 (Tea-500g) Rams', remarks2: 'Tea_House/Ilam v1.2' });
+  });
+
+  /** A return as Fonepay signs it (its DV over PRN,PID,PS,RC,UID,BC,INI,P_AMT,R_AMT, uppercase), our own values. */
+  const signedReturn = (key: string, fields: Record<'PRN' | 'PID' | 'PS' | 'RC' | 'UID' | 'BC' | 'INI' | 'P_AMT' | 'R_AMT', string>) => ({
+    ...fields,
+    DV: hmac(key, [fields.PRN, fields.PID, fields.PS, fields.RC, fields.UID, fields.BC, fields.INI, fields.P_AMT, fields.R_AMT].join(',')).toUpperCase(),
+  });
+
+  it.each([
+    ['failed', '1296830344'],
+    ['cancel', '1296830345'],
+    ['cancel', 'N/A'],
+  ])('reads a signed RC=%s return (UID %s) as Fonepay’s own not paid, keeping nothing to verify by; its status then asks nothing', async (rc, uid) => {
+    const none = answering(new Error('no call'));
+    const connector = fonepayConnector(setupOf('fonepay123', 'fonepay'), none.transport);
+    const query = signedReturn('fonepay', { PRN: 'ORD1001', PID: 'fonepay123', PS: 'false', RC: rc, UID: uid, BC: 'N/A', INI: 'N/A', P_AMT: '150.00', R_AMT: '150.00' });
+    expect(connector.readReturn(['ORD1001', 'success'], query)).toEqual({ attemptIdx: 'ORD1001', claim: 'canceled', signed: true, providerReference: undefined });
+    expect((await connector.status(attempt('ORD1001', 15000))).kind).toBe('open');
+    expect(none.requests).toEqual([]);
+  });
+
+  it('does not take a paid return whose trace id is not one', () => {
+    const connector = fonepayConnector(setupOf('fonepay123', 'fonepay'), answering(new Error('no call')).transport);
+    const query = signedReturn('fonepay', { PRN: 'ORD1001', PID: 'fonepay123', PS: 'true', RC: 'successful', UID: 'N/A', BC: 'NICENPKA', INI: '9800000001', P_AMT: '150.00', R_AMT: '150.00' });
+    expect(connector.readReturn(['ORD1001', 'success'], query)).toEqual({ attemptIdx: 'ORD1001', claim: 'unclear' });
   });
 
   it('reads a signed return of another merchant as unclear', () => {
@@ -133,8 +167,8 @@ describe('the dynamic QR', () => {
     expect(started).toEqual({ qrMessage: created.qrMessage, providerReference: qr(created.qrMessage) });
     expect(requests[0].url).toBe('https://uat-new-merchant-api.fonepay.com/api/merchant/merchantDetailsForThirdParty/thirdPartyDynamicQrDownload');
     const body = JSON.parse(requests[0].body!);
-    expect(body).toMatchObject({ amount: '14', prn: '5d76d323d1f6', merchantCode: 'NBQM', remarks1: 'Hello world  co', remarks2: 'Shop Kathmandu', username: 'admin', password: 'admin123456' });
-    expect(body.dataValidation).toBe(hmac(NBQM_KEY, '14,5d76d323d1f6,NBQM,Hello world  co,Shop Kathmandu'));
+    expect(body).toMatchObject({ amount: '14', prn: '5d76d323d1f6', merchantCode: 'NBQM', remarks1: 'Hello world co', remarks2: 'Shop Kathmandu', username: 'admin', password: 'admin123456' });
+    expect(body.dataValidation).toBe(hmac(NBQM_KEY, '14,5d76d323d1f6,NBQM,Hello world co,Shop Kathmandu'));
   });
 
   it.each([

@@ -41,8 +41,20 @@ function nepalDate(at: Date): string {
   return `${parts.month}/${parts.day}/${parts.year}`;
 }
 
-/** Fonepay joins values by `,` without escaping: remarks keep letters, digits, spaces and a few marks. */
-const plain = (text: string, length: number, marks = ' ._-') => text.replace(new RegExp(`[^A-Za-z0-9${marks.replace(/[-\]\\^]/g, '\\$&')}]`, 'g'), '').trim().slice(0, length).trim();
+/**
+ * An order's or a business's name as Fonepay's remarks carry it (R1; the QR's remarks1 and remarks2,
+ * "AN" in its QR document): letters, digits, spaces and the marks of an order's number or name
+ * (`Order #12`, `Order-12`, `Tea (500 g)`, `A/B`, `v1.2`, `snake_case`). Never a comma: Fonepay joins
+ * the signed values by `,` without escaping, so a comma would move text from one field to the next.
+ * Other marks, and letters outside ASCII, are dropped (Fonepay publishes no wider set).
+ */
+const plain = (text: string, length: number) =>
+  text
+    .replace(/[^A-Za-z0-9 .\-_#/()]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, length)
+    .trim();
 
 /** The attempt a payer's return names (…/pay/return/fonepay/<attempt>/success?PRN=…), read before the attempt's set-up is known. */
 export const fonepayReturnedAttempt = (path: string[], query: Record<string, string>): string | undefined => (path[0] && (query.PRN === undefined || query.PRN === path[0]) ? path[0] : undefined);
@@ -84,7 +96,7 @@ export function fonepayConnector(setup: FonepaySetup, transport: Transport): Pag
 
     /** The dynamic QR: Fonepay's QR message for this attempt's PRN and amount, kept as its reference. */
     async startQr(attempt: AttemptToStart): Promise<{ qrMessage: string; providerReference: FonepayReference }> {
-      const fields = { amount: rupees(attempt.amount), prn: attempt.idx, merchantCode, remarks1: plain(attempt.orderName, 25, ' ') || 'Payment', remarks2: plain(attempt.merchantName, 25, ' ') || 'Bhuktani' };
+      const fields = { amount: rupees(attempt.amount), prn: attempt.idx, merchantCode, remarks1: plain(attempt.orderName, 25) || 'Payment', remarks2: plain(attempt.merchantName, 25) || 'Bhuktani' };
       const body: QrRequest = { ...fields, dataValidation: dataValidation(secretKey, [fields.amount, fields.prn, fields.merchantCode, fields.remarks1, fields.remarks2]), username, password };
       let answer;
       try {

@@ -71,12 +71,19 @@ export function paisaOf(value: unknown): number | undefined {
 /** What a returning browser's query says, once its DV holds for our merchant and this attempt's PRN. */
 export type ReadReturn = { verified: false } | { verified: true; paid: boolean; uid: string; bankCode: string; requested: number | undefined };
 
+/**
+ * The return's response codes (Web Integration v2.0, "Parameter Details for Payment Response"):
+ * `successful` with PS `true`; `failed` (the bank refused) or `cancel` (the payer went back) with PS
+ * `false`. Either of the last two is not paid; neither names a trace id worth keeping (it may be `N/A`).
+ */
 export function readCheckoutReturn(query: Record<string, string>, expected: { secretKey: string; merchantCode: string; prn: string }): ReadReturn {
   const values = checkoutReturnSigned.map((name) => query[name] ?? '');
   if (!dataValidationMatches(expected.secretKey, values, query.DV)) return { verified: false };
-  if (query.PRN !== expected.prn || query.PID !== expected.merchantCode || !/^\w{1,40}$/.test(query.UID ?? '')) return { verified: false };
+  if (query.PRN !== expected.prn || query.PID !== expected.merchantCode) return { verified: false };
   const paid = query.PS === 'true' && query.RC?.toLowerCase() === 'successful';
-  return { verified: true, paid, uid: query.UID, bankCode: (query.BC ?? '').slice(0, 40), requested: paisaOf(query.R_AMT) };
+  // A paid return's trace id is what verificationMerchant asks by: one of another form names nothing.
+  if (paid && !/^\w{1,40}$/.test(query.UID ?? '')) return { verified: false };
+  return { verified: true, paid, uid: query.UID ?? '', bankCode: (query.BC ?? '').slice(0, 40), requested: paisaOf(query.R_AMT) };
 }
 
 const entities: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };

@@ -1,18 +1,20 @@
 // Fonepay's sandbox as a simulator (docs/fonepay.md), written from Fonepay's documents and not from
 // the connector: under PUBLIC_URL/sandbox/fonepay, the web checkout (/api/merchantRequest, its page,
 // the signed return to RU, verificationMerchant's XML) and the dynamic QR API
-// (thirdPartyDynamicQrDownload with an EMVCo QR message, thirdPartyDynamicQrGetStatus), with a bank
-// app's page that pays a QR. It answers to Fonepay's published test merchant (fonepay123).
+// (thirdPartyDynamicQrDownload with an EMVCo QR message, thirdPartyDynamicQrGetStatus, the QR's
+// WebSocket notifications), with a bank app's page that pays a QR. It answers to Fonepay's published
+// test merchant (fonepay123).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { escapeHtml } from '../../http/html.js';
 import { csrfToken, csrfValid } from '../../http/csrf.js';
 import { FONEPAY_TEST_MERCHANT } from '../../providers/fonepay/test-merchant.js';
 import type { SimulatorTools } from '../simulator-tools.js';
-import { countStatusCheck, findSimulation, insertSimulation, namesLivePayment, pickOutcome, simulatedOutcomes, simulatedStatus, type SimulatedOutcome, type Simulation } from '../simulator-store.js';
+import { addSimulationDetails, countStatusCheck, findSimulation, findSimulationByDetail, insertSimulation, namesLivePayment, pickOutcome, simulatedStatus, type Simulation } from '../simulator-store.js';
 import { dataValidation, dataValidationMatches } from '../../protocols/fonepay/data-validation.js';
-import { buildQrMessage, parseQrMessage, readDataObjects } from '../../protocols/fonepay/emvco-qr.js';
-import { sendBankAppDone, sendBankAppPage, sendCheckoutPage } from './simulator-pages.js';
+import { buildQrMessage, parseQrMessage } from '../../protocols/fonepay/emvco-qr.js';
+import { isFonepayChoice, sendBankAppDone, sendBankAppPage, sendCheckoutPage, type FonepayChoice } from './simulator-pages.js';
+import { registerQrSockets, SOCKET_PATH } from './simulator-socket.js';
 
 const MERCHANT_NAME = 'Bhuktani sandbox';
 
@@ -35,9 +37,52 @@ const invalidRequest = (reply: FastifyReply, why: string) => reply.code(400).typ
 /** A number for a trace id, from the context's ids (deterministic in tests). */
 const traceId = (ctx: AppContext) => `1${ctx.ids.random(6).replace(/./g, (c) => String(c.charCodeAt(0) % 10))}`;
 
+/** A PRN's trace id: one for its whole life (issued with it), pending, paid or declined. */
+const traceOf = (simulation: Simulation, ctx: AppContext) => simulation.transaction_id ?? simulation.details.trace ?? traceId(ctx);
+
+/**
+ * The PRN's length. Both documents say 25 (web 3–25, QR 1–25), but the QR document's own example
+ * signs a 36-character UUID and the web document's Java sample sends a 32-character one: the limit
+ * is soft, and the simulator takes up to 36.
+ */
+const PRN_MOST = 36;
+
+/**
+ * The QR's remarks, "AN" in the QR document (1–25). Read as the integrations send order names
+ * (`Order-12`, `Order #12`, `Tea (500 g)`): letters, digits, spaces and the marks of a name; never a
+ * comma, which would make the DV's comma-joined message ambiguous.
+ */
+const remarks = (value: string) => /^[A-Za-z0-9 .\-_#/()&:'+@]{1,25}$/.test(value);
+
+/**
+ * A declined payment's choice as the store keeps it: the outcome `canceled`, and how it was declined
+ * (`failed`: the bank refused; `cancel`: the payer went back), which the return's RC and the socket say.
+ */
+const picked = (choice: FonepayChoice, ctx: AppContext) => ({
+  outcome: choice === 'failed' ? ('canceled' as const) : choice,
+  details: { decided_at: ctx.clock.now().toISOString(), ...(choice === 'failed' ? { declined: 'failed' } : choice === 'canceled' ? { declined: 'cancel' } : {}) },
+});
+
+/**
+ * RU with Fonepay's result after the merchant's own query, which stays as the merchant wrote it
+ * (a WooCommerce return address is `…/?wc-api=WC_Gateway_Fonepay`): Fonepay's fields are added, none
+ * of the merchant's is changed or removed, one of the same name (a PRN of its own) included; Fonepay's
+ * then comes last. A fragment stays last.
+ */
+function withResult(ru: string, result: Record<string, string>): string {
+  const url = new URL(ru);
+  const fragment = url.hash;
+  url.hash = '';
+  const base = url.href;
+  const glue = base.endsWith('?') || base.endsWith('&') ? '' : url.search ? '&' : '?';
+  return `${base}${glue}${new URLSearchParams(result)}${fragment}`;
+}
+
 export function registerFonepaySimulator(app: FastifyInstance, { ctx, csrfSecret, silence }: SimulatorTools) {
   const { merchant_code: merchantCode, secret_key: secretKey, username, password } = FONEPAY_TEST_MERCHANT;
   const secure = ctx.config.publicUrl.startsWith('https:');
+
+  registerQrSockets(app, { ctx, provider: FONEPAY, merchantCode });
 
   const webSimulation = async (prn: string) => {
     const simulation = prn ? await findSimulation(ctx.db, FONEPAY, prn) : undefined;
@@ -61,15 +106,15 @@ export function registerFonepaySimulator(app: FastifyInstance, { ctx, csrfSecret
     if (!dataValidationMatches(secretKey, signed, field('DV'))) return invalidRequest(reply, 'Data Validation Failed');
     const amount = paisa(field('AMT'));
     const valid =
-      field('MD') === 'P' && field('CRN') === 'NPR' && /^\d{2}\/\d{2}\/\d{4}$/.test(field('DT')) && field('PRN').length >= 3 && field('PRN').length <= 25 &&
-      field('AMT').length <= 18 && amount !== undefined && amount > 0 && field('R1').length <= 160 && field('R2').length <= 50 && field('RU').length <= 150 && /^https?:\/\//.test(field('RU'));
+      field('MD') === 'P' && field('CRN') === 'NPR' && /^\d{2}\/\d{2}\/\d{4}$/.test(field('DT')) && field('PRN').length >= 3 && field('PRN').length <= PRN_MOST &&
+      field('AMT').length <= 18 && amount !== undefined && amount > 0 && field('R1').length <= 160 && field('R2').length <= 50 && field('RU').length <= 150 && URL.canParse(field('RU')) && /^https?:\/\//.test(field('RU'));
     if (!valid) return invalidRequest(reply, 'Invalid parameters');
     if (await namesLivePayment(ctx.db, field('PRN'))) return invalidRequest(reply, 'Invalid PRN');
     const inserted = await insertSimulation(ctx.db, {
       provider: FONEPAY,
       reference: field('PRN'),
       amount: amount!,
-      details: { way: 'web', name: field('R1'), ru: field('RU'), amt: field('AMT') },
+      details: { way: 'web', name: field('R1'), ru: field('RU'), amt: field('AMT'), trace: traceId(ctx) },
       created_at: ctx.clock.now(),
     });
     // The same request again (a reload) shows the same page; another request for a PRN used is refused.
@@ -89,27 +134,28 @@ export function registerFonepaySimulator(app: FastifyInstance, { ctx, csrfSecret
   // The payer's choice; then back to RU with the result and its DV (uppercase, as Fonepay sends it).
   app.post('/sandbox/fonepay/checkout', async (request, reply) => {
     const prn = text(request.body, 'prn');
-    const outcome = text(request.body, 'outcome') as SimulatedOutcome;
-    if (!csrfValid(request, csrfSecret, `sandbox:fonepay:${prn}`) || !simulatedOutcomes.includes(outcome)) return reply.code(400).type('text/plain').send('Bad request');
-    if (!(await webSimulation(prn))) return reply.code(404).type('text/plain').send('Not found');
-    const simulation = (await pickOutcome(ctx.db, FONEPAY, prn, outcome, traceId(ctx)))!;
+    const choice = text(request.body, 'outcome');
+    if (!csrfValid(request, csrfSecret, `sandbox:fonepay:${prn}`) || !isFonepayChoice(choice)) return reply.code(400).type('text/plain').send('Bad request');
+    const open = await webSimulation(prn);
+    if (!open) return reply.code(404).type('text/plain').send('Not found');
+    const { outcome, details } = picked(choice, ctx);
+    const simulation = (await pickOutcome(ctx.db, FONEPAY, prn, outcome, traceOf(open, ctx), details))!;
     const paid = simulation.outcome !== 'canceled';
     const result = {
       PRN: prn,
       PID: merchantCode,
       PS: String(paid),
-      RC: paid ? 'successful' : 'cancel',
-      // A declined payment still has a trace id at Fonepay; Bhuktani's simulations keep none.
-      UID: simulation.transaction_id ?? traceId(ctx),
+      // The web document's response codes: successful, failed (the bank refused), cancel (the payer went back).
+      RC: paid ? 'successful' : simulation.details.declined === 'failed' ? 'failed' : 'cancel',
+      // A declined payment still has its trace id at Fonepay (the simulation keeps it in its details).
+      UID: traceOf(simulation, ctx),
       BC: paid ? 'NICENPKA' : 'N/A',
       INI: paid ? '9800000001' : 'N/A',
       P_AMT: simulation.details.amt,
       R_AMT: simulation.details.amt,
     };
     const DV = dataValidation(secretKey, [result.PRN, result.PID, result.PS, result.RC, result.UID, result.BC, result.INI, result.P_AMT, result.R_AMT]).toUpperCase();
-    const ru = new URL(simulation.details.ru);
-    for (const [name, value] of Object.entries({ ...result, DV })) ru.searchParams.set(name, value);
-    return reply.code(303).redirect(ru.toString());
+    return reply.code(303).redirect(withResult(simulation.details.ru, { ...result, DV }));
   });
 
   const xml = (reply: FastifyReply, fields: Record<string, string>) =>
@@ -151,11 +197,14 @@ export function registerFonepaySimulator(app: FastifyInstance, { ctx, csrfSecret
     if (!authorized(request.body)) return exception(reply, 'Invalid username');
     if (!dataValidationMatches(secretKey, [b('amount'), b('prn'), b('merchantCode'), b('remarks1'), b('remarks2')], b('dataValidation'))) return exception(reply, 'Data Validation Failed');
     const amount = /^\d{1,10}$|^(?=.{1,10}$)\d+\.\d+$/.test(b('amount')) ? paisa(b('amount')) : undefined;
-    const alphanumeric = (value: string) => /^[A-Za-z0-9 ]{1,25}$/.test(value);
-    if (!amount || !/^[\x21-\x7e]{1,25}$/.test(b('prn')) || !alphanumeric(b('remarks1')) || !alphanumeric(b('remarks2'))) return exception(reply, 'Invalid Request');
+    if (!amount || !new RegExp(`^[\\x21-\\x7e]{1,${PRN_MOST}}$`).test(b('prn')) || !remarks(b('remarks1')) || !remarks(b('remarks2'))) return exception(reply, 'Invalid Request');
     if (await namesLivePayment(ctx.db, b('prn'))) return exception(reply, 'Invalid PRN');
     const terminal = '101';
     const requestId = traceId(ctx).slice(0, 6);
+    // The QR's own reference label (EMVCo's 62/05, at most 25; here 22 letters and digits): the bank
+    // app finds the payment by the message it scanned, and the label makes every message differ.
+    // The PRN (up to 36) would not fit; Fonepay's own QR carries no PRN either.
+    const label = ctx.ids.random(16).slice(0, 22);
     const qrMessage = buildQrMessage(
       [
         ['01', '12'],
@@ -167,13 +216,14 @@ export function registerFonepaySimulator(app: FastifyInstance, { ctx, csrfSecret
         ['58', 'NP'],
         ['59', MERCHANT_NAME],
         ['60', 'Kathmandu'],
-        ['62', [['05', b('prn')], ['07', terminal]]],
+        ['62', [['05', label], ['07', terminal]]],
       ],
       { lowercaseCrc: true },
     );
-    const inserted = await insertSimulation(ctx.db, { provider: FONEPAY, reference: b('prn'), amount, details: { way: 'qr', name: b('remarks1'), qr: qrMessage }, created_at: ctx.clock.now() });
-    if (!inserted) return exception(reply, 'Duplicate PRN', 409);
     const deviceId = `T${ctx.ids.random(16)}`;
+    const details = { way: 'qr', name: b('remarks1'), remarks2: b('remarks2'), amt: b('amount'), qr: qrMessage, device: deviceId, trace: traceId(ctx) };
+    const inserted = await insertSimulation(ctx.db, { provider: FONEPAY, reference: b('prn'), amount, details, created_at: ctx.clock.now() });
+    if (!inserted) return exception(reply, 'Duplicate PRN', 409);
     const ws = ctx.config.publicUrl.replace(/^http/, 'ws');
     return reply.code(201).send({
       message: 'successfull',
@@ -181,7 +231,7 @@ export function registerFonepaySimulator(app: FastifyInstance, { ctx, csrfSecret
       status: 'CREATED',
       statusCode: 201,
       success: true,
-      thirdpartyQrWebSocketUrl: `${ws}/sandbox/fonepay/convergent-webSocket-web/merchantEndPoint/${deviceId}/${merchantCode}/Y`,
+      thirdpartyQrWebSocketUrl: `${ws}${SOCKET_PATH}/${deviceId}/${merchantCode}/Y`,
     });
   });
 
@@ -195,34 +245,44 @@ export function registerFonepaySimulator(app: FastifyInstance, { ctx, csrfSecret
     const status = simulatedStatus(simulation, await countStatusCheck(ctx.db, FONEPAY, simulation.reference));
     if (status === 'silent') return silence().then(() => reply.code(504).send({ documentation: 'Gateway Timeout', errorCode: 504, message: 'Gateway Timeout' }));
     const paymentStatus = { paid: 'success', canceled: 'failed', open: 'pending', undecided: 'pending' }[status];
-    return { fonepayTraceId: Number(simulation.transaction_id ?? traceId(ctx)), merchantCode, paymentStatus, prn: simulation.reference };
+    return { fonepayTraceId: Number(traceOf(simulation, ctx)), merchantCode, paymentStatus, prn: simulation.reference };
   });
 
   // The bank app: it scans a QR message (here, from the link under the QR), reads it, and pays it.
+  // It finds the payment by the message it scanned, as issued (CRC and all).
   const scanned = async (qr: string): Promise<Simulation | undefined> => {
-    const objects = parseQrMessage(qr);
-    const prn = objects && readDataObjects(objects.get('62') ?? '')?.get('05');
-    const simulation = prn ? await findSimulation(ctx.db, FONEPAY, prn) : undefined;
-    return simulation?.details.qr === qr ? simulation : undefined;
+    const simulation = parseQrMessage(qr) ? await findSimulationByDetail(ctx.db, FONEPAY, 'qr', qr) : undefined;
+    return simulation?.details.way === 'qr' ? simulation : undefined;
   };
+  const facts = (simulation: Simulation): [string, string][] => [
+    ['City', parseQrMessage(simulation.details.qr)?.get('60') ?? ''],
+    ['Remarks', simulation.details.name],
+    ['Remarks 2', simulation.details.remarks2 ?? ''],
+  ];
 
   app.get('/sandbox/fonepay/bank-app', async (request, reply) => {
     const qr = text(request.query, 'qr');
     const simulation = await scanned(qr);
     if (!simulation) return reply.code(404).type('text/plain').send('This is not a Fonepay QR the sandbox issued.');
-    const objects = parseQrMessage(qr)!;
+    // Read: the QR is verified, which the QR's socket tells.
+    if (!simulation.details.scanned_at) await addSimulationDetails(ctx.db, FONEPAY, simulation.reference, { scanned_at: ctx.clock.now().toISOString() });
     const csrf = csrfToken(request, reply, csrfSecret, { binding: `sandbox:fonepay:${simulation.reference}`, secure });
-    return sendBankAppPage(reply, { heading: objects.get('59')!, amount: simulation.amount, facts: [['Paying', objects.get('59')!], ['City', objects.get('60') ?? ''], ['Remarks', simulation.details.name]], action: '/sandbox/fonepay/bank-app', fields: [['qr', qr]], csrf });
+    return sendBankAppPage(reply, { payee: parseQrMessage(qr)!.get('59')!, amount: simulation.amount, facts: facts(simulation), action: '/sandbox/fonepay/bank-app', fields: [['qr', qr]], csrf });
   });
 
   app.post('/sandbox/fonepay/bank-app', async (request, reply) => {
     const qr = text(request.body, 'qr');
-    const outcome = text(request.body, 'outcome') as SimulatedOutcome;
+    const choice = text(request.body, 'outcome');
     const simulation = await scanned(qr);
     if (!simulation) return reply.code(404).type('text/plain').send('Not found');
-    if (!csrfValid(request, csrfSecret, `sandbox:fonepay:${simulation.reference}`) || !simulatedOutcomes.includes(outcome)) return reply.code(400).type('text/plain').send('Bad request');
-    if (simulation.outcome !== 'open') return sendBankAppDone(reply, 'open', simulation.amount);
-    const picked = (await pickOutcome(ctx.db, FONEPAY, simulation.reference, outcome, traceId(ctx)))!;
-    return sendBankAppDone(reply, picked.outcome === 'canceled' ? 'canceled' : 'paid', picked.amount);
+    if (!csrfValid(request, csrfSecret, `sandbox:fonepay:${simulation.reference}`) || !isFonepayChoice(choice)) return reply.code(400).type('text/plain').send('Bad request');
+    const done = (end: 'paid' | 'failed' | 'canceled' | 'answered', now: Simulation) =>
+      sendBankAppDone(reply, { end, amount: now.amount, facts: [['To', parseQrMessage(qr)!.get('59')!], ...facts(now), ['Trace id', end === 'paid' ? traceOf(now, ctx) : '']] });
+    if (simulation.outcome !== 'open') return done('answered', simulation);
+    const { outcome, details } = picked(choice, ctx);
+    const now = (await pickOutcome(ctx.db, FONEPAY, simulation.reference, outcome, traceOf(simulation, ctx), details))!;
+    // Another device's answer came first: this one changed nothing.
+    if (now.outcome !== outcome) return done('answered', now);
+    return done(now.outcome !== 'canceled' ? 'paid' : now.details.declined === 'failed' ? 'failed' : 'canceled', now);
   });
 }

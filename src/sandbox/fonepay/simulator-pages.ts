@@ -1,73 +1,127 @@
-// The Fonepay sandbox's two pages: Fonepay's web checkout (the payer picks Pay or Decline) and a
-// bank app that scanned a Fonepay QR (the payer reads whom and how much, then Pay or Decline). In
-// English, as the pages they stand for would be; the outcome picked answers the same way every time.
+// The Fonepay sandbox's pages: Fonepay's web checkout (the payer picks what happens) and a bank app
+// that scanned a Fonepay QR (the payer reads whom and how much, then picks), and what the bank app
+// shows once picked. In English, as the pages they stand for would be; the outcome picked answers
+// the same way every time. Fonepay's checkout keeps the hosted page's frame; the bank app has its
+// own, as a bank's app is not Bhuktani's checkout.
 import type { FastifyReply } from 'fastify';
-import { html } from '../../http/html.js';
+import { assetUrl } from '../../http/assets.route.js';
+import { html, type Html } from '../../http/html.js';
 import { formatRupees } from '../../http/money.js';
 import { setPageHeaders } from '../../http/page-headers.js';
 import { speechIn } from '../../language/payer-speech.js';
 import { portalLayout } from '../../portal/layout.js';
-import type { SimulatedOutcome } from '../simulator-store.js';
+import { simulatedOutcomes, type SimulatedOutcome } from '../simulator-store.js';
 
-const choices: [SimulatedOutcome, string, string][] = [
+/**
+ * What the payer may pick: the sandbox's outcomes, and `failed` beside `canceled`, Fonepay's two
+ * ways of not paying (its return's `RC`: `failed` when the bank refused, `cancel` when the payer went back).
+ */
+export type FonepayChoice = SimulatedOutcome | 'failed';
+export const isFonepayChoice = (value: string): value is FonepayChoice => value === 'failed' || (simulatedOutcomes as readonly string[]).includes(value);
+
+const choices = (declined: { failed: string; canceled: string }): [FonepayChoice, string, string][] => [
   ['paid', 'Pay', 'The payment succeeds; Fonepay says paid.'],
-  ['canceled', 'Decline', 'The payer declines; nothing is paid.'],
+  ['failed', 'Decline', declined.failed],
+  ['canceled', 'Cancel', declined.canceled],
   ['pending_then_paid', 'Pay: pending, then paid', 'Fonepay answers pending twice, then paid.'],
   ['never_answers', 'Pay: Fonepay never answers', 'The payment succeeds, but Fonepay never answers a question about it.'],
 ];
+const checkoutChoices = choices({ failed: 'The bank refuses the payment: back with RC=failed.', canceled: 'The payer cancels: back with RC=cancel.' });
+const bankAppChoices = choices({ failed: 'The bank refuses the payment: the QR’s status says failed.', canceled: 'The payer cancels in the app: the QR’s status says failed.' });
 
-interface SimulatorPage {
-  title: string;
-  heading: string;
-  facts: [string, string][];
-  amount: number;
+interface ChoiceForms {
   action: string;
   fields: [string, string][];
   csrf: string;
-  formActionOrigins: string[];
 }
 
-function send(reply: FastifyReply, page: SimulatorPage) {
-  const body = portalLayout({
-    speech: speechIn('en'),
-    back: '',
-    title: page.title,
-    environment: 'test',
-    body: html`<section class="simulator" aria-label="${page.title}">
-  <p class="merchant">${page.title}: a simulator speaking Fonepay's protocol</p>
-  <h1 class="order">${page.heading}</h1>
-  <p class="amount">${formatRupees(page.amount)}</p>
-  ${page.facts.length ? html`<dl class="facts">${page.facts.map(([name, value]) => html`<dt>${name}</dt><dd>${value}</dd>`)}</dl>` : ''}
-  <p class="hint">Pick what happens: the outcome is the same every time Bhuktani asks.</p>
-  ${choices.map(
-    ([outcome, text, hint]) => html`<form method="post" action="${page.action}" class="simulator-choice">
-    <input type="hidden" name="csrf_token" value="${page.csrf}">
-    ${page.fields.map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`)}
+const choiceForms = (forms: ChoiceForms, list: [FonepayChoice, string, string][]) =>
+  list.map(
+    ([outcome, text, hint]) => html`<form method="post" action="${forms.action}" class="simulator-choice">
+    <input type="hidden" name="csrf_token" value="${forms.csrf}">
+    ${forms.fields.map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`)}
     <input type="hidden" name="outcome" value="${outcome}">
     <button type="submit" class="${outcome === 'paid' ? 'primary' : 'secondary'}" title="${hint}">${text}</button>
   </form>`,
-  )}
-</section>`,
-  });
-  return setPageHeaders(reply, { formActionOrigins: page.formActionOrigins }).type('text/html; charset=utf-8').send(body.value);
-}
+  );
 
-export const sendCheckoutPage = (reply: FastifyReply, page: Omit<SimulatorPage, 'title' | 'facts'>) => send(reply, { ...page, title: 'Fonepay sandbox', facts: [] });
+/** A row of facts, styled as a receipt (the portal's `.receipt`). */
+const receipt = (facts: [string, string][]) => html`<dl class="receipt">${facts.filter(([, value]) => value).map(([name, value]) => html`<div><dt>${name}</dt><dd>${value}</dd></div>`)}</dl>`;
 
-export const sendBankAppPage = (reply: FastifyReply, page: Omit<SimulatorPage, 'title' | 'formActionOrigins'>) => send(reply, { ...page, title: 'Bank app sandbox (Fonepay QR)', formActionOrigins: [] });
-
-/** What the bank app shows once the payer chose. */
-export function sendBankAppDone(reply: FastifyReply, outcome: 'paid' | 'canceled' | 'open', amount: number) {
-  const said = outcome === 'canceled' ? 'You declined this payment.' : outcome === 'open' ? 'This QR was answered already.' : `You paid ${formatRupees(amount)}.`;
+/** Fonepay's page for a web checkout: the order's name (R1), the amount, the payer's choices. */
+export function sendCheckoutPage(reply: FastifyReply, page: ChoiceForms & { heading: string; amount: number; formActionOrigins: string[] }) {
   const body = portalLayout({
     speech: speechIn('en'),
     back: '',
-    title: 'Bank app sandbox (Fonepay QR)',
+    title: 'Fonepay sandbox',
     environment: 'test',
-    body: html`<section class="simulator" aria-label="Bank app sandbox (Fonepay QR)">
-  <h1 class="order" role="status">${said}</h1>
-  <p class="hint">Go back to the page that shows the QR: it moves on by itself.</p>
+    body: html`<section class="simulator" aria-label="Fonepay sandbox">
+  <p class="merchant">Fonepay <strong>sandbox</strong>: a simulator speaking Fonepay's protocol</p>
+  <h1 class="order">${page.heading}</h1>
+  <p class="amount">${formatRupees(page.amount)}</p>
+  <p class="hint">Pick what happens: the outcome is the same every time Bhuktani asks.</p>
+  ${choiceForms(page, checkoutChoices)}
 </section>`,
   });
-  return setPageHeaders(reply).type('text/html; charset=utf-8').send(body.value);
+  return setPageHeaders(reply, { formActionOrigins: page.formActionOrigins }).send(body.value);
+}
+
+const BANK_APP = 'Bank app sandbox (Fonepay QR)';
+
+/** The bank app's frame: the sandbox's banner, the app's own name, no checkout's promise. */
+function bankAppLayout(body: Html): Html {
+  const { t } = speechIn('en');
+  return html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>${BANK_APP} · Bhuktani</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="${assetUrl('portal.css')}">
+<script src="${assetUrl('portal.js')}" defer></script>
+</head>
+<body>
+<div class="test-banner" role="status"><strong>${t.layout.testMode}</strong> · ${t.layout.testNote}</div>
+<header class="brand"><span class="logo" aria-hidden="true">Rs</span> Sandbox bank app</header>
+<main class="card">
+${body}
+</main>
+</body>
+</html>`;
+}
+
+/** What the bank app read off the QR: whom (its merchant name, once) and how much, and its remarks. */
+export function sendBankAppPage(reply: FastifyReply, page: ChoiceForms & { payee: string; amount: number; facts: [string, string][] }) {
+  const body = bankAppLayout(html`<section class="simulator" aria-label="${BANK_APP}">
+  <p class="merchant">Scanned a Fonepay QR: pay to</p>
+  <h1 class="order">${page.payee}</h1>
+  <p class="amount">${formatRupees(page.amount)}</p>
+  ${receipt(page.facts)}
+  <p class="hint">Pick what happens: the outcome is the same every time Bhuktani asks.</p>
+  ${choiceForms(page, bankAppChoices)}
+</section>`);
+  return setPageHeaders(reply).send(body.value);
+}
+
+export type BankAppEnd = 'paid' | 'failed' | 'canceled' | 'answered';
+
+const ends: Record<BankAppEnd, { heading: string; tone: string; said: (amount: string) => string }> = {
+  paid: { heading: 'Payment sent', tone: 'notice success', said: (amount) => `You paid ${amount}.` },
+  failed: { heading: 'Payment declined', tone: 'notice error', said: () => 'Your bank declined this payment: nothing was paid.' },
+  canceled: { heading: 'Payment canceled', tone: 'notice', said: () => 'You canceled this payment: nothing was paid.' },
+  answered: { heading: 'Already answered', tone: 'notice', said: () => 'This QR was answered already: nothing more was paid.' },
+};
+
+/** What the bank app shows once the payer chose: a heading, what happened (a status), its facts. */
+export function sendBankAppDone(reply: FastifyReply, page: { end: BankAppEnd; amount: number; facts: [string, string][] }) {
+  const end = ends[page.end];
+  const body = bankAppLayout(html`<section class="${end.tone}" aria-label="${BANK_APP}">
+  <h1>${end.heading}</h1>
+  <p role="status">${end.said(formatRupees(page.amount))}</p>
+  ${receipt(page.facts)}
+  <p>Go back to the page that shows the QR: it moves on by itself.</p>
+</section>`);
+  return setPageHeaders(reply).send(body.value);
 }
