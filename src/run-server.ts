@@ -3,6 +3,7 @@
 import { buildApp } from './app.js';
 import { cryptoIds, systemClock } from './clock.js';
 import { ConfigError, type Config } from './config.js';
+import { serveBackups } from './db/backup-socket.js';
 import type { ServerStore } from './db/store-thread.js';
 import { announceDemoShop, ensureDemoMerchant } from './demo/ensure-demo-merchant.js';
 import { createLogger } from './http/logger.js';
@@ -65,7 +66,7 @@ export async function runServer(config: Config, store: ServerStore): Promise<voi
     // A connection whose request finishes during the close stays open for keep-alive, and close
     // would wait for the client to drop it (up to keepAliveTimeout): close such connections as they go idle.
     const reapIdle = setInterval(() => app.server.closeIdleConnections(), 100);
-    await Promise.all([app.close(), metricsListener?.close()]);
+    await Promise.all([app.close(), metricsListener?.close(), backups?.close()]);
     clearInterval(reapIdle);
     await ctx.limiter.close();
     await ctx.mailer.close();
@@ -74,6 +75,14 @@ export async function runServer(config: Config, store: ServerStore): Promise<voi
     process.exit(0);
   };
   let metricsListener: Awaited<ReturnType<typeof startMetricsListener>> | undefined;
+  // The embedded store's copies for `bhuktani backup`, while the server holds it.
+  const { copy } = store;
+  const backups = copy && !config.databaseUrl
+    ? await serveBackups(config.dataDir, copy, () => systemClock.now()).catch((error: unknown) => {
+        logger.warn({ err: error }, '`bhuktani backup` cannot reach this server (DATA_DIR/backup.sock): stop the server to back up');
+        return undefined;
+      })
+    : undefined;
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
   await app.listen({ port: config.port, host: config.host });

@@ -6,9 +6,9 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { payerBrowser, type Injector } from './portal-client.js';
+import { overHttp } from './http-injector.js';
+import { payerBrowser } from './portal-client.js';
 import { freePort, startServer, tempDir, type ServerProcess } from './processes.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -18,23 +18,6 @@ const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
 function shellBlocks(heading: string): string[] {
   const section = readme.slice(readme.indexOf(`## ${heading}`), readme.indexOf('\n## ', readme.indexOf(`## ${heading}`) + 3));
   return [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]);
-}
-
-/** A browser over real HTTP: what portal-client's payer does, against the process. */
-function overHttp(base: string): Injector {
-  return {
-    async inject(options: InjectOptions) {
-      const answer = await fetch(`${base}${options.url as string}`, {
-        method: options.method as string,
-        headers: options.headers as Record<string, string>,
-        body: options.payload as string | undefined,
-        redirect: 'manual',
-      });
-      const headers: Record<string, unknown> = Object.fromEntries(answer.headers);
-      headers['set-cookie'] = answer.headers.getSetCookie();
-      return { statusCode: answer.status, body: await answer.text(), headers } as unknown as LightMyRequestResponse;
-    },
-  };
 }
 
 let server: ServerProcess;

@@ -1,3 +1,4 @@
+import type { Config } from '../config.js';
 import type { AppContext } from '../context.js';
 
 export interface CommandIo {
@@ -17,6 +18,18 @@ export interface Command<Parsed = unknown> {
 
 export function command<Parsed>(definition: Command<Parsed>): Command<unknown> {
   return definition as Command<unknown>;
+}
+
+/** A command that opens no store through the usual way: it is given the configuration alone (backup, restore). */
+export interface StorelessCommand<Parsed = unknown> {
+  store: false;
+  usage: string;
+  parse(args: string[]): Parsed;
+  run(config: Config, parsed: Parsed, io: CommandIo): Promise<number>;
+}
+
+export function storelessCommand<Parsed>(definition: StorelessCommand<Parsed>): StorelessCommand<unknown> {
+  return definition as StorelessCommand<unknown>;
 }
 
 export class UsageError extends Error {}

@@ -10,7 +10,8 @@ import { createMetrics } from '../http/metrics.js';
 import { memoryRateLimiter } from '../http/rate-limiter.js';
 import { createMailer } from '../mail/mailer.js';
 import { logOtpSender } from '../wallets/otp-sender.js';
-import { UsageError, type Command, type CommandIo } from './command.js';
+import { UsageError, type Command, type CommandIo, type StorelessCommand } from './command.js';
+import { BackupError } from '../db/backup-error.js';
 import { providerPaymentsPort } from '../provider-payments/port.js';
 
 // Each command's module is loaded only when it runs: a CLI run loads what its command uses (about
@@ -19,8 +20,9 @@ const merchantDecide = () => import('./merchant-decide.commands.js');
 const payouts = () => import('./payout.commands.js');
 const providers = () => import('./provider.commands.js');
 const wallets = () => import('./wallet.commands.js');
+const backups = () => import('./backup.commands.js');
 
-export const commands: Record<string, () => Promise<Command>> = {
+export const commands: Record<string, () => Promise<Command | StorelessCommand>> = {
   migrate: async () => (await import('./migrate.command.js')).migrateCommand,
   'merchant create': async () => (await import('./merchant-create.command.js')).merchantCreate,
   'merchant approve': async () => (await merchantDecide()).merchantApprove,
@@ -40,6 +42,8 @@ export const commands: Record<string, () => Promise<Command>> = {
   'provider disable': async () => (await providers()).providerDisable,
   'provider list': async () => (await providers()).providerList,
   'provider reconcile': async () => (await providers()).providerReconcile,
+  backup: async () => (await backups()).backup,
+  restore: async () => (await backups()).restore,
 };
 
 async function usage(): Promise<string> {
@@ -47,7 +51,7 @@ async function usage(): Promise<string> {
   return ['usage: bhuktani <command>', '', ...all.map((c) => `  bhuktani ${c.usage}`)].join('\n');
 }
 
-async function findCommand(argv: string[]): Promise<{ command: Command; args: string[] } | undefined> {
+async function findCommand(argv: string[]): Promise<{ command: Command | StorelessCommand; args: string[] } | undefined> {
   for (const words of [2, 1]) {
     const load = commands[argv.slice(0, words).join(' ')];
     if (load) return { command: await load(), args: argv.slice(words) };
@@ -80,6 +84,7 @@ export async function runCli(argv: string[], io: CommandIo): Promise<number> {
   try {
     const parsed = found.command.parse(found.args);
     const config = loadConfig();
+    if ('store' in found.command) return await found.command.run(config, parsed, io);
     db = await openDb(config, 'command');
     const logger = createLogger(config, process.stderr);
     const ctx = { db, clock: systemClock, ids: cryptoIds, config, otp: logOtpSender(logger), metrics: createMetrics(db), limiter: memoryRateLimiter(), mailer: createMailer(config, logger), providerPayments: providerPaymentsPort };
@@ -89,7 +94,7 @@ export async function runCli(argv: string[], io: CommandIo): Promise<number> {
       io.err(`bhuktani: ${(error as Error).message}\nusage: bhuktani ${found.command.usage}`);
       return 2;
     }
-    if (error instanceof AppError || error instanceof ConfigError || error instanceof DataDirBusyError) {
+    if (error instanceof AppError || error instanceof ConfigError || error instanceof DataDirBusyError || error instanceof BackupError) {
       io.err(`bhuktani: ${describe(error)}`);
       return 1;
     }

@@ -1,4 +1,5 @@
 import type { PGlite } from '@electric-sql/pglite';
+import type { StoreCopy } from './store-thread-protocol.js';
 import type { Db, Queryable } from './db.js';
 import { withRetry } from './db.js';
 import { parsers } from './parsers.js';
@@ -24,6 +25,18 @@ export function pgliteDb(pg: PGlite): PgliteDb {
     /** The whole data directory as a tarball, to start another database from it without initdb. */
     dump: async () => (await pg.dumpDataDir('none')) as Blob,
   };
+}
+
+/**
+ * A consistent copy of the store: its data directory, gzipped, taken between two statements (PGlite
+ * runs one at a time), after a checkpoint. What a transaction left open had written is in the copy as
+ * a crash leaves it, and a store opened from it replays its log and rolls that back.
+ */
+export async function copyOfStore(pg: PGlite): Promise<StoreCopy> {
+  await pg.exec('CHECKPOINT');
+  const [{ schema }] = (await pg.query<{ schema: string }>('SELECT max(name) AS schema FROM schema_migrations')).rows;
+  const tarball = new Uint8Array(await ((await pg.dumpDataDir('gzip')) as Blob).arrayBuffer());
+  return { tarball, schema };
 }
 
 /*

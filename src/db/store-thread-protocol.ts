@@ -8,9 +8,17 @@ export type StoreRequest =
   | { id: number; op: 'begin' }
   /** Commits or rolls back transaction `tx`; answered once PGlite has ended it. */
   | { id: number; op: 'end'; tx: number; commit: boolean }
-  | { id: number; op: 'close' };
+  | { id: number; op: 'close' }
+  /** The whole data directory as a gzipped tarball, between two statements (embedded-backup.ts). */
+  | { id: number; op: 'backup' };
 
-export type StoreAnswer = { id: number; ok: true; rows?: unknown[] } | { id: number; ok: false; error: Record<string, unknown> };
+export type StoreAnswer = { id: number; ok: true; rows?: unknown[]; backup?: StoreCopy } | { id: number; ok: false; error: Record<string, unknown> };
+
+/** A consistent copy of an embedded store: its data directory as a gzipped tar, and its schema's last migration. */
+export interface StoreCopy {
+  tarball: Uint8Array;
+  schema: string;
+}
 
 /** The id of the store's own answer once it is open (or why it could not open). */
 export const OPENED = 0;

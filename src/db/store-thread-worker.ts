@@ -10,7 +10,7 @@ import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { lockDataDir } from './data-dir-lock.js';
 import { refillSpare, seedDataDir } from './initial-store.js';
 import { migrate } from './migrate.js';
-import { createPglite, pgliteDb } from './pglite.js';
+import { copyOfStore, createPglite, pgliteDb } from './pglite.js';
 import { useStoreCode } from './pglite-code.js';
 import { fieldsOf, OPENED, type StoreAnswer, type StoreRequest } from './store-thread-protocol.js';
 
@@ -48,7 +48,8 @@ function begin(pg: PGlite, id: number): void {
   );
 }
 
-async function run(pg: PGlite, unlock: () => void, request: Extract<StoreRequest, { op: 'query' | 'exec' | 'close' }>): Promise<StoreAnswer> {
+async function run(pg: PGlite, unlock: () => void, request: Extract<StoreRequest, { op: 'query' | 'exec' | 'close' | 'backup' }>): Promise<StoreAnswer> {
+  if (request.op === 'backup') return { id: request.id, ok: true, backup: await copyOfStore(pg) };
   if (request.op === 'close') {
     await pg.close();
     await refillBeforeClose();
@@ -95,7 +96,10 @@ async function serve(): Promise<void> {
         const opened = transactions.get(request.tx);
         return opened ? opened.end(request.commit, request.id) : answer(failed(request.id, new Error(`transaction ${request.tx} is not open`)));
       }
-      run(pg, unlock, request).then(answer, (error: unknown) => answer(failed(request.id, error)));
+      run(pg, unlock, request).then(
+        (done) => port.postMessage(done, done.ok && done.backup ? [done.backup.tarball.buffer as ArrayBuffer] : []),
+        (error: unknown) => answer(failed(request.id, error)),
+      );
     });
     answer({ id: OPENED, ok: true });
   } catch (error) {

@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { MessageChannel, Worker } from 'node:worker_threads';
 import { DataDirBusyError } from './data-dir-lock.js';
 import { withRetry, type Db, type Queryable } from './db.js';
-import { OPENED, type StoreAnswer, type StoreRequest } from './store-thread-protocol.js';
+import { OPENED, type StoreAnswer, type StoreCopy, type StoreRequest } from './store-thread-protocol.js';
 
 type Request = StoreRequest extends infer R ? (R extends StoreRequest ? Omit<R, 'id'> : never) : never;
 
@@ -35,6 +35,8 @@ export interface ServerStore {
   lost?: Promise<Error>;
   /** Settles once the store's code, compiled by the caller's thread, is on its way to the store's. */
   codeHandedOver?: Promise<void>;
+  /** A consistent copy of the store while it serves (`bhuktani backup` asks it of a running server). */
+  copy?: () => Promise<StoreCopy>;
 }
 
 /**
@@ -121,5 +123,6 @@ export function openStoreThread(dataDir: string, holder: string, code: URL = WOR
       await worker.terminate();
     },
   };
-  return { db, opened, lost, codeHandedOver };
+  const copy = async () => (await send({ op: 'backup' })).backup!;
+  return { db, opened, lost, codeHandedOver, copy };
 }
