@@ -17,19 +17,24 @@ export interface PayerFrame {
   back: string;
 }
 
+/** The <head> of a payer page (the sandbox's bank app borrows it): no referrer, no favicon request, the payer pages' style and script. */
+export function payerHead(title: string): Html {
+  return html`<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>${title} · Bhuktani</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="${assetUrl('portal.css')}">
+<script src="${assetUrl('portal.js')}" defer></script>
+</head>`;
+}
+
 export function portalLayout(options: PayerFrame & { title: string; environment?: Environment; body: Html }): Html {
   const { t, language } = options.speech;
   return html`<!doctype html>
 <html lang="${language}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<title>${options.title} · Bhuktani</title>
-<link rel="icon" href="data:,">
-<link rel="stylesheet" href="${assetUrl('portal.css')}">
-<script src="${assetUrl('portal.js')}" defer></script>
-</head>
+${payerHead(options.title)}
 <body>
 ${options.environment === 'test' ? html`<div class="test-banner" role="status"><strong lang="en">${t.layout.testMode}</strong> · ${t.layout.testNote}</div>` : ''}
 <header class="brand"><span class="logo" aria-hidden="true">B</span> Bhuktani ${options.back ? languageSwitch(options.speech, options.back) : ''}<span class="secure">${t.layout.secure}</span></header>

@@ -4,12 +4,11 @@
 // the same way every time. Fonepay's checkout keeps the hosted page's frame; the bank app has its
 // own, as a bank's app is not Bhuktani's checkout.
 import type { FastifyReply } from 'fastify';
-import { assetUrl } from '../../http/assets.route.js';
 import { html, type Html } from '../../http/html.js';
 import { formatRupees } from '../../http/money.js';
 import { setPageHeaders } from '../../http/page-headers.js';
 import { speechIn } from '../../language/payer-speech.js';
-import { portalLayout } from '../../portal/layout.js';
+import { payerHead, portalLayout } from '../../portal/layout.js';
 import { simulatedOutcomes, type SimulatedOutcome } from '../simulator-store.js';
 
 /**
@@ -73,15 +72,7 @@ function bankAppLayout(body: Html): Html {
   const { t } = speechIn('en');
   return html`<!doctype html>
 <html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<title>${BANK_APP} · Bhuktani</title>
-<link rel="icon" href="data:,">
-<link rel="stylesheet" href="${assetUrl('portal.css')}">
-<script src="${assetUrl('portal.js')}" defer></script>
-</head>
+${payerHead(BANK_APP)}
 <body>
 <div class="test-banner" role="status"><strong>${t.layout.testMode}</strong> · ${t.layout.testNote}</div>
 <header class="brand"><span class="logo" aria-hidden="true">Rs</span> Sandbox bank app</header>
