@@ -18,7 +18,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dataValidation, dataValidationMatches } from '../src/protocols/fonepay/data-validation.js';
-import { buildQrMessage } from '../src/protocols/fonepay/emvco-qr.js';
+import { buildQrMessage } from '../src/protocols/emvco/merchant-qr.js';
 import { client, type Answer, type Client } from './http.js';
 import { percentile } from './load.js';
 import { runCli } from './processes.js';

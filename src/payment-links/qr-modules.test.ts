@@ -3,7 +3,7 @@
 // every code reads back, as a phone reads it, to the very message.
 import QRCode from 'qrcode';
 import { describe, expect, it } from 'vitest';
-import { buildQrMessage } from '../protocols/fonepay/emvco-qr.js';
+import { buildQrMessage } from '../protocols/emvco/merchant-qr.js';
 import { decodeQrSvg } from '../../test/qr-decode.js';
 import { qrCodeSvg } from './qr-code.js';
 import { qrModules } from './qr-modules.js';

@@ -13,7 +13,7 @@ import { newMerchant, startTestApp, type TestApp } from '../../test/test-app.js'
 import { en } from '../language/en.js';
 import { ne } from '../language/ne.js';
 import { paymentPath } from '../payments/payment-url.js';
-import { parseQrMessage } from '../protocols/fonepay/emvco-qr.js';
+import { parseQrMessage } from '../protocols/emvco/merchant-qr.js';
 
 const BUSINESS = 'Himal Tea <House> & Co';
 const ORDER = { amount: 123456, purchase_order_name: 'Ilam tea, <two> tins' };

@@ -9,7 +9,7 @@ import { paymentPath } from '../payments/payment-url.js';
 import type { Payment } from '../payments/payment.js';
 import { qrPagePath, qrWaitPath } from '../provider-payments/qr-wait.js';
 import { qrCodeSvg } from '../payment-links/qr-code.js';
-import { parseQrMessage } from '../protocols/fonepay/emvco-qr.js';
+import { parseQrMessage } from '../protocols/emvco/merchant-qr.js';
 import { paymentTimer } from './checkout-page.js';
 import { portalLayout, type PayerFrame } from './layout.js';
 

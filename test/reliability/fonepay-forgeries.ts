@@ -4,7 +4,7 @@
 // another merchant; verificationMerchant verifies another trace id or another amount. (Fonepay's
 // answers carry no signature: a `success` for this very PRN from someone on the path cannot be told
 // from Fonepay's; TLS is what keeps that one out, and the proxy does not forge it.)
-import { buildQrMessage, parseQrMessage, type DataObjects } from '../../src/protocols/fonepay/emvco-qr.js';
+import { buildQrMessage, parseQrMessage, type DataObjects } from '../../src/protocols/emvco/merchant-qr.js';
 import type { Forgery } from './fault-proxy.js';
 
 function forgedQr(json: Record<string, unknown>): string | undefined {

@@ -6,7 +6,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { HttpAnswer } from '../provider-http.js';
 import { ProviderUnavailableError, type ProviderAnswer } from '../provider.js';
 import { dataValidationMatches } from '../../protocols/fonepay/data-validation.js';
-import { parseQrMessage } from '../../protocols/fonepay/emvco-qr.js';
+import { parseQrMessage } from '../../protocols/emvco/merchant-qr.js';
 import { oneOf, readAs, readJson, unmapped } from '../wire.js';
 
 /** The web checkout's request (GET or POST to /api/merchantRequest); every field is mandatory. */

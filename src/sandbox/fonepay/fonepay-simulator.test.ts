@@ -15,7 +15,7 @@ import type { AttemptToStart } from '../../providers/provider.js';
 import type { ProviderSetup } from '../../providers/provider.js';
 import { startTestApp, type TestApp } from '../../../test/test-app.js';
 import { fonepayConnector, qrMessageOf } from '../../providers/fonepay/fonepay-connector.js';
-import { parseQrMessage } from '../../protocols/fonepay/emvco-qr.js';
+import { parseQrMessage } from '../../protocols/emvco/merchant-qr.js';
 import { dataValidation } from '../../protocols/fonepay/data-validation.js';
 import { FONEPAY_TEST_MERCHANT } from '../../providers/fonepay/test-merchant.js';
 import { registerFonepaySimulator } from './fonepay-simulator.js';

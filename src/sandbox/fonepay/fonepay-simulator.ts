@@ -12,7 +12,7 @@ import { FONEPAY_TEST_MERCHANT } from '../../providers/fonepay/test-merchant.js'
 import type { SimulatorTools } from '../simulator-tools.js';
 import { addSimulationDetails, countStatusCheck, findSimulation, findSimulationByDetail, insertSimulation, namesLivePayment, pickOutcome, simulatedStatus, type Simulation } from '../simulator-store.js';
 import { dataValidation, dataValidationMatches } from '../../protocols/fonepay/data-validation.js';
-import { buildQrMessage, parseQrMessage } from '../../protocols/fonepay/emvco-qr.js';
+import { buildQrMessage, parseQrMessage } from '../../protocols/emvco/merchant-qr.js';
 import { isFonepayChoice, sendBankAppDone, sendBankAppPage, sendCheckoutPage, type FonepayChoice } from './simulator-pages.js';
 import { registerQrSockets, SOCKET_PATH } from './simulator-socket.js';
 

@@ -1,6 +1,6 @@
 // EMVCo merchant-presented QR messages: the CRC and the data objects, against published messages.
 import { describe, expect, it } from 'vitest';
-import { buildQrMessage, crc16, parseQrMessage, readDataObjects } from './emvco-qr.js';
+import { buildQrMessage, crc16, parseQrMessage, readDataObjects } from './merchant-qr.js';
 
 // "Technical Specification Document – Fonepay Merchant Integration through Device for Dynamic QR"
 // v1.1 (July 2024), the QR request's success response `qrMessage`. Its Markdown transcription prints

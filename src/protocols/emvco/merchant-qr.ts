@@ -1,9 +1,9 @@
 // EMVCo's merchant-presented QR message (EMV QR Code Specification for Payment Systems, Merchant-
-// Presented Mode), the format of Fonepay's `qrMessage`: data objects of a two-digit ID, a two-digit
+// Presented Mode), the format of Fonepay's `qrMessage` and of any EMVCo QR a bank app pays: data objects of a two-digit ID, a two-digit
 // length and the value, beginning with the payload format indicator `000201` and ending with the CRC
 // object `6304` and four hex digits: CRC-16/CCITT-FALSE (polynomial 0x1021, initial 0xFFFF, no
 // reflection, no final XOR) over everything before those four digits. Written from the
-// specification, tested against published messages (emvco-qr.test.ts); the simulator builds with it,
+// specification, tested against published messages (merchant-qr.test.ts); the simulator builds with it,
 // the connector reads what Fonepay sent with it.
 
 export type DataObjects = [id: string, value: string | DataObjects][];
