@@ -35,7 +35,7 @@ export const rules: Rule[] = [
   },
   {
     rule: '`protocols/` imports nothing outside `protocols/`.',
-    why: 'the doors and the providers both build on a protocol’s rules (eSewa’s signature, Fonepay’s QR)',
+    why: 'the doors, the connectors and the simulators all build on a protocol’s rules (eSewa’s signature, EMVCo’s QR, NPI’s token)',
     breaches: (graph) => crossing(graph, under(['protocols/']), (t) => !t.startsWith('protocols/')),
     example: { 'protocols/esewa-epay/signature.ts': "import { x } from '../../http/fields.js';" },
   },
