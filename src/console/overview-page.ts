@@ -3,11 +3,19 @@ import { formatRupees } from '../http/money.js';
 import { html, type Html } from '../http/html.js';
 import { csrfField, notice } from './console-layout.js';
 import { formatWhen } from './console-format.js';
+import type { WalArchiving } from '../db/wal-archiving-store.js';
 import type { OverviewFigures } from './overview-figures.js';
 
 const envTag = (environment: string) => html`<span class="env-tag ${environment}">${environment}</span>`;
 
-export function overviewBody(options: { csrf: string; figures: OverviewFigures; timeZone: string; mayVerify: boolean; done?: string }): Html {
+/** PostgreSQL's WAL archive, on which point-in-time recovery rests: said when it is off or failing. */
+function archivingLine(archiving: WalArchiving | undefined, timeZone: string): Html | string {
+  if (!archiving || archiving.state === 'archiving') return '';
+  if (archiving.state === 'off') return html`<dt>WAL archiving (no point-in-time recovery: docs/deploy.md)</dt><dd data-figure="wal-archiving" class="status-bad">off</dd>`;
+  return html`<dt>WAL archiving failing since ${archiving.lastFailedAt ? formatWhen(archiving.lastFailedAt, timeZone) : '—'}</dt><dd data-figure="wal-archiving" class="status-bad">${archiving.failed} failed</dd>`;
+}
+
+export function overviewBody(options: { csrf: string; figures: OverviewFigures; archiving?: WalArchiving; timeZone: string; mayVerify: boolean; done?: string }): Html {
   const { figures, timeZone } = options;
   const last = figures.lastVerification;
   const failing = figures.webhooksFailing.reduce((sum, f) => sum + f.count, 0);
@@ -32,6 +40,7 @@ ${figures.volumes.map(
     <dt><a href="/console/providers#escalated-heading">Provider payments to decide</a></dt><dd data-figure="provider-attempts">${figures.providers.escalated}</dd>
     <dt><a href="/console/providers#refunds-heading">Refunds to make at providers</a></dt><dd data-figure="provider-refunds">${figures.providers.refundsToMake}</dd>
     <dt><a href="/console/payouts?state=Processing">Live payouts sent, to mark</a></dt><dd data-figure="payouts-processing">${figures.payoutsWaiting.processing.count} · ${formatRupees(figures.payoutsWaiting.processing.amount)}</dd>
+    ${archivingLine(options.archiving, timeZone)}
   </dl>
 </section>
 <section class="panel" data-ledger="${last ? (last.passed ? 'passed' : 'failed') : 'never'}">

@@ -6,6 +6,7 @@ import { consolePage } from './console-layout.js';
 import { mayUse } from '../people/operator-permissions.js';
 import { formExpired } from './console-pages.js';
 import { actorOf, type ConsoleDeps, formToken, formVerified, operatorOf, queryText, sendPage } from './console-request.js';
+import { walArchiving } from '../db/wal-archiving-store.js';
 import { overviewFigures } from './overview-figures.js';
 import { overviewBody } from './overview-page.js';
 import { insecureOtpWarning } from '../wallets/otp-sender.js';
@@ -16,9 +17,10 @@ export function registerConsoleOverview(app: FastifyInstance, deps: ConsoleDeps)
   app.get('/', { config: { permission: 'read' } }, async (request, reply) => {
     const { operator } = operatorOf(request);
     const csrf = formToken(deps, request, reply);
-    const figures = await overviewFigures(lagging(ctx.db), { now: ctx.clock.now(), timeZone: ctx.config.timeZone });
+    // The archive is the primary's: asked there, never of a replica.
+    const [figures, archiving] = await Promise.all([overviewFigures(lagging(ctx.db), { now: ctx.clock.now(), timeZone: ctx.config.timeZone }), walArchiving(ctx.db)]);
     const done = queryText(request, 'done') === 'verified' ? 'Ledger check finished.' : undefined;
-    const body = overviewBody({ csrf, figures, timeZone: ctx.config.timeZone, mayVerify: mayUse(operator.role, 'ledger.verify'), done });
+    const body = overviewBody({ csrf, figures, archiving, timeZone: ctx.config.timeZone, mayVerify: mayUse(operator.role, 'ledger.verify'), done });
     return sendPage(reply, consolePage({ warning: insecureOtpWarning(deps.ctx.config), title: 'Overview', operator, csrf, body, active: 'overview' }));
   });
 

@@ -2,6 +2,7 @@
 // the operator chose (metrics-routes.ts: METRICS_PORT's listener, or METRICS_TOKEN's bearer).
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Db } from '../db/db.js';
+import { walArchiving } from '../db/wal-archiving-store.js';
 
 export interface Metrics {
   registry: Registry;
@@ -116,5 +117,18 @@ export function createMetrics(db: Db): Metrics {
       for (const row of attemptCounts.rows) this.set({ provider: row.provider, environment: row.environment, state: row.state }, Number(row.count));
     },
   });
+  if (db.kind === 'postgres') {
+    // The primary's WAL archive, on which point-in-time recovery rests (docs/deploy.md): a failing
+    // archive leaves the cluster serving, so it is watched here.
+    new Gauge({
+      name: 'bhuktani_wal_archive_failing',
+      help: "1 while PostgreSQL's last WAL archive attempt failed after its last success (pg_stat_archiver); 0 while archiving; -1 with archive_mode off",
+      registers: [registry],
+      async collect() {
+        const archiving = await walArchiving(db);
+        this.set(archiving?.state === 'failing' ? 1 : archiving?.state === 'archiving' ? 0 : -1);
+      },
+    });
+  }
   return { registry, webhookDeliveries, otpSends, providerCalls, providerLatency, providerOutcomes };
 }
