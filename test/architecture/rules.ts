@@ -23,6 +23,12 @@ function crossing(graph: ImportGraph, from: (file: string) => boolean, to: (file
 /** The rooms that build on providers/: it may import none of them. */
 const aboveProviders = ['provider-payments/', 'payments/', 'payment-links/', 'doors/', 'portal/', 'console/', 'dashboard/', 'cli/', 'ledger/', 'transactions/', 'settlements/', 'jobs/', 'merchants/', 'wallets/', 'sandbox/'];
 
+/** What `payout-rails/` may import of `providers/`: the HTTP client and the wire schemas' reader. */
+const railCommons = ['providers/provider-http.ts', 'providers/wire.ts'];
+
+/** The rooms below the connectors (`providers/`, `payout-rails/`): the shared rules and the plumbing. */
+const belowConnectors = ['protocols/', 'db/', 'http/', 'mail/', 'secrets/', 'context.ts', 'clock.ts', 'config.ts', 'environment.ts'];
+
 /** What a provider's folder may import outside itself: the interface, its HTTP client and its wire schemas' reader. */
 const providerCommons = ['providers/provider.ts', 'providers/provider-http.ts', 'providers/wire.ts'];
 
@@ -40,21 +46,26 @@ export const rules: Rule[] = [
     example: { 'protocols/esewa-epay/signature.ts': "import { x } from '../../http/fields.js';" },
   },
   {
-    rule: 'A provider’s simulator reaches none of its connector’s files (its transformers, its builders), directly or through another file of the folder.',
+    rule: 'A simulator (`sandbox/<name>/`) reaches none of its connector’s files (their transformers, their builders) in `providers/<name>/` or `payout-rails/<name>/`, directly or through another file of the folder.',
     why: 'a simulator is the provider’s other half, written from its protocol, never the connector’s mirror; what both need lives in `protocols/`',
     breaches: (graph) =>
       [...graph.keys()].flatMap((file) => {
-        const provider = /^sandbox\/([^/]+)\/[^/]*-simulator\.ts$/.exec(file)?.[1];
-        if (!provider) return [];
-        const folder = `providers/${provider}/`;
-        const connectorSide = new Set([...graph.keys()].filter((f) => f.startsWith(folder) && f.endsWith('-connector.ts')).flatMap((c) => [...reachedWithin(graph, c, [folder])]));
-        return [...reachedWithin(graph, file, [`sandbox/${provider}/`, folder])].filter((f) => connectorSide.has(f)).map((f) => `${file} → ${f}`);
+        const name = /^sandbox\/([^/]+)\/[^/]*-simulator\.ts$/.exec(file)?.[1];
+        if (!name) return [];
+        const folders = [`providers/${name}/`, `payout-rails/${name}/`];
+        const connectorSide = new Set(
+          folders.flatMap((folder) => [...graph.keys()].filter((f) => f.startsWith(folder) && f.endsWith('-connector.ts')).flatMap((c) => [...reachedWithin(graph, c, [folder])])),
+        );
+        return [...reachedWithin(graph, file, [`sandbox/${name}/`, ...folders])].filter((f) => connectorSide.has(f)).map((f) => `${file} → ${f}`);
       }),
     example: {
       'providers/p/p-connector.ts': "import { token } from './p-token.js';",
       'providers/p/p-token.ts': '',
       'sandbox/p/p-simulator.ts': "import { helper } from './p-helper.js';",
       'sandbox/p/p-helper.ts': "import { token } from '../../providers/p/p-token.js';",
+      'payout-rails/r/r-connector.ts': "import { wire } from './transformers.js';",
+      'payout-rails/r/transformers.ts': '',
+      'sandbox/r/r-simulator.ts': "import { wire } from '../../payout-rails/r/transformers.js';",
     },
   },
   {
@@ -97,6 +108,25 @@ export const rules: Rule[] = [
         return targets.filter((t) => t.startsWith('providers/') && !t.startsWith(`providers/${folder}/`) && !providerCommons.includes(t)).map((t) => `${file} → ${t}`);
       }),
     example: { 'providers/khalti/khalti.ts': "import { providers } from '../registry.js';" },
+  },
+  {
+    rule: `\`payout-rails/\` sits beside \`providers/\`, and imports of it only ${railCommons.map((f) => `\`${f}\``).join(', ')} (and \`protocols/\` and the plumbing below): never a room that uses the connectors, never another rail’s folder.`,
+    why: 'a payout rail is a connector for money going out: it speaks one provider’s protocol and knows no payout, merchant or page',
+    breaches: (graph) =>
+      [...graph].flatMap(([file, targets]) => {
+        if (!file.startsWith('payout-rails/')) return [];
+        const folder = /^payout-rails\/[^/]+\//.exec(file)?.[0];
+        const otherRail = (t: string) => /^payout-rails\/[^/]+\//.test(t) && !(folder && t.startsWith(folder));
+        const providerFile = (t: string) => t.startsWith('providers/') && !railCommons.includes(t);
+        return targets.filter((t) => providerFile(t) || under(aboveProviders)(t) || otherRail(t)).map((t) => `${file} → ${t}`);
+      }),
+    example: { 'payout-rails/npi/npi-connector.ts': "import type { PageProvider } from '../../providers/provider.js';" },
+  },
+  {
+    rule: `Nothing below the connectors imports \`payout-rails/\`: not \`providers/\`, nor ${belowConnectors.map((room) => `\`${room}\``).join(', ')}.`,
+    why: 'the rails sit with the connectors: the payouts, the jobs and the operators’ pages call them, never the other way',
+    breaches: (graph) => crossing(graph, under(['providers/', ...belowConnectors]), under(['payout-rails/'])),
+    example: { 'providers/khalti/khalti.ts': "import { npiConnector } from '../../payout-rails/npi/npi-connector.js';" },
   },
 ];
 

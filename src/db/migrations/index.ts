@@ -28,6 +28,7 @@ import m060 from './060_provider_registry.js';
 import m070 from './070_esewa_v1_posts.js';
 import m080 from './080_refunds_sent.js';
 import m090 from './090_typed_references.js';
+import m100 from './100_npi_simulator.js';
 
 export interface Migration {
   name: string;
@@ -74,4 +75,5 @@ export const migrations: Migration[] = [
   sql('070_esewa_v1_posts', m070),
   sql('080_refunds_sent', m080),
   sql('090_typed_references', m090),
+  sql('100_npi_simulator', m100),
 ];
