@@ -1,11 +1,12 @@
 // The production topology of deploy/ built on this machine for the HA suite: one etcd, three
 // PostgreSQL 15 nodes under Patroni (synchronous mode, pg_rewind, the timings of
-// deploy/patroni-node1.yml), HAProxy with a primary and a replica port checked on Patroni's REST API
+// deploy/patroni-node1.yml), WAL archived by pgBackRest into a repository of the test's own (as
+// deploy/pgbackrest.conf), HAProxy with a primary and a replica port checked on Patroni's REST API
 // (as deploy/haproxy.cfg), and Bhuktani instances as `node dist/bundle/server.js`. Everything runs as plain
 // processes of this test (Patroni and PostgreSQL as the postgres user), on ports of its own, in a
 // temporary directory removed at the end; `stop()` ends every process it started, also on failure.
 // Test-only simplifications: loopback `trust` authentication instead of passwords, no watchdog.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,9 +19,12 @@ const PACKAGES: [binary: string, pkg: string][] = [
   ['/usr/bin/patroni', 'patroni'],
   ['/usr/bin/etcd', 'etcd-server'],
   ['/usr/sbin/haproxy', 'haproxy'],
+  ['/usr/bin/pgbackrest', 'pgbackrest'],
 ];
+/** The pgBackRest stanza, as deploy/pgbackrest.conf. */
+export const STANZA = 'bhuktani';
 
-/** Installs Patroni, etcd and HAProxy from Debian's packages when missing (the suite runs as root). */
+/** Installs Patroni, etcd, HAProxy and pgBackRest from Debian's packages when missing (the suite runs as root). */
 export function installPackages(): void {
   const missing = PACKAGES.filter(([binary]) => !existsSync(binary)).map(([, pkg]) => pkg);
   if (missing.length === 0) return;
@@ -84,6 +88,7 @@ export class Cluster {
   readonly nodes: Node[] = [];
   private readonly procs: Proc[] = [];
   private readonly patronis = new Map<string, Proc>();
+  readonly scope = `bhuktani-ha-${process.pid}`;
   etcdPort = 0;
   primaryPort = 0;
   replicaPort = 0;
@@ -131,6 +136,11 @@ export class Cluster {
     for (const n of [1, 2, 3]) {
       this.nodes.push({ name: `node${n}`, pgPort: await freePort(), restPort: await freePort(), dataDir: join(this.dir, `node${n}`) });
     }
+    for (const sub of ['pgbackrest', 'pgbackrest/repo', 'pgbackrest/log', 'pgbackrest/lock']) {
+      mkdirSync(join(this.dir, sub));
+      chownSync(join(this.dir, sub), pg.uid, pg.gid);
+    }
+    writeFileSync(this.pgbackrestConf, this.pgbackrestConfig());
     for (const node of this.nodes) {
       writeFileSync(join(this.dir, `${node.name}.yml`), JSON.stringify(this.patroniConfig(node), null, 2));
       chownSync(join(this.dir, `${node.name}.yml`), pg.uid, pg.gid);
@@ -152,11 +162,60 @@ export class Cluster {
       await this.psql(this.primaryPort, 'CREATE DATABASE bhuktani', 'postgres');
       return true;
     }, 60_000, 1000);
+    // The repository learns the cluster; until then archive_command fails and PostgreSQL keeps the WAL.
+    // `check` switches to a new segment, which wakes the archiver, and waits until it is archived.
+    this.pgbackrest(['stanza-create']);
+    this.pgbackrest(['check']);
+  }
+
+  /** As deploy/pgbackrest.conf, with the repository, log and lock in the test's directory. */
+  get pgbackrestConf() {
+    return join(this.dir, 'pgbackrest', 'pgbackrest.conf');
+  }
+
+  private pgbackrestConfig(): string {
+    const nodes = this.nodes.map((node, i) => `pg${i + 1}-path=${node.dataDir}\npg${i + 1}-port=${node.pgPort}\npg${i + 1}-socket-path=${this.dir}`).join('\n');
+    return `[global]
+repo1-path=${join(this.dir, 'pgbackrest', 'repo')}
+repo1-retention-full=2
+repo1-retention-diff=7
+start-fast=y
+compress-type=zst
+process-max=2
+archive-push-queue-max=1GiB
+log-path=${join(this.dir, 'pgbackrest', 'log')}
+lock-path=${join(this.dir, 'pgbackrest', 'lock')}
+log-level-console=warn
+log-level-file=info
+
+[${STANZA}]
+${nodes}
+`;
+  }
+
+  /** `pgbackrest --stanza=bhuktani ARGS` as the postgres user: its standard output, and its warnings; throws with its message when it fails. */
+  pgbackrest(args: string[], timeoutMs = 300_000): { stdout: string; stderr: string } {
+    return this.asPostgres('/usr/bin/pgbackrest', [`--config=${this.pgbackrestConf}`, `--stanza=${STANZA}`, ...args], timeoutMs);
+  }
+
+  private asPostgres(command: string, args: string[], timeoutMs: number, input?: string): { stdout: string; stderr: string } {
+    const pg = postgresUser();
+    const run = spawnSync(command, args, {
+      uid: pg.uid,
+      gid: pg.gid,
+      cwd: this.dir,
+      env: { PATH: process.env.PATH, HOME: this.dir, LANG: 'C.UTF-8' },
+      encoding: 'utf8',
+      timeout: timeoutMs,
+      input,
+    });
+    if (run.status !== 0) throw new Error(`${command} ${args.join(' ')} exited with ${run.status ?? run.signal}:\n${run.stdout ?? ''}${run.stderr ?? ''}`);
+    return { stdout: run.stdout, stderr: run.stderr };
   }
 
   private patroniConfig(node: Node) {
     return {
-      scope: `bhuktani-ha-${process.pid}`,
+      scope: this.scope,
       namespace: '/service/',
       name: node.name,
       restapi: { listen: `127.0.0.1:${node.restPort}`, connect_address: `127.0.0.1:${node.restPort}` },
@@ -186,6 +245,8 @@ export class Cluster {
               wal_keep_size: '256MB',
               hot_standby_feedback: 'on',
               synchronous_commit: 'on',
+              archive_mode: 'on',
+              archive_timeout: 60,
             },
           },
         },
@@ -199,7 +260,15 @@ export class Cluster {
         pgpass: join(this.dir, `${node.name}.pgpass`),
         authentication: { superuser: { username: 'postgres' }, replication: { username: 'postgres' }, rewind: { username: 'postgres' } },
         pg_hba: ['local all all trust', 'host replication all 127.0.0.1/32 trust', 'host all all 127.0.0.1/32 trust'],
-        parameters: { unix_socket_directories: this.dir, shared_buffers: '64MB' },
+        parameters: {
+          unix_socket_directories: this.dir,
+          shared_buffers: '64MB',
+          // As deploy/patroni-node1.yml: the node's own data directory, so a %p relative to it is found.
+          archive_command: `pgbackrest --config=${this.pgbackrestConf} --stanza=${STANZA} --pg1-path=${node.dataDir} archive-push %p`,
+        },
+        recovery_conf: {
+          restore_command: `pgbackrest --config=${this.pgbackrestConf} --stanza=${STANZA} --pg1-path=${node.dataDir} archive-get %f "%p"`,
+        },
       },
       tags: { nofailover: false, noloadbalance: false, clonefrom: false, nosync: false },
     };
@@ -299,6 +368,104 @@ ${servers}
     this.killPostgres(node);
     proc.child.kill('SIGKILL');
     await proc.exited;
+  }
+
+  /** SIGTERM to the node's Patroni: it stops its PostgreSQL (a fast shutdown) and leaves the cluster. */
+  async stopPatroni(node: Node): Promise<void> {
+    const proc = this.patronis.get(node.name);
+    if (!proc?.alive) return;
+    proc.child.kill('SIGTERM');
+    await proc.exited;
+  }
+
+  /**
+   * The whole cluster back to `target` (a timestamp), as docs/deploy.md's "Backups and recovery": every
+   * Patroni stopped (the replicas first, so none is promoted), the cluster removed from etcd (its
+   * history would keep the restored node from leading), the leader's data directory restored by
+   * pgBackRest and recovered by PostgreSQL alone up to `target`, then promoted onto a new timeline;
+   * Patroni started on it leads a new cluster, and the other nodes, emptied, are cloned from it.
+   */
+  async restoreToTime(target: string): Promise<{ leader: Node; phasesMs: Record<string, number> }> {
+    const phasesMs: Record<string, number> = {};
+    let since = Date.now();
+    const phase = (name: string) => {
+      phasesMs[name] = Date.now() - since;
+      since = Date.now();
+    };
+    const leader = await this.primary();
+    for (const node of this.nodes.filter((n) => n !== leader)) await this.stopPatroni(node);
+    await this.stopPatroni(leader);
+    phase('stop');
+    this.asPostgres('/usr/bin/patronictl', ['-c', join(this.dir, `${leader.name}.yml`), 'remove', this.scope], 60_000, `${this.scope}\nYes I am aware\n${leader.name}\n`);
+    this.pgbackrest([`--pg1-path=${leader.dataDir}`, '--delta', '--type=time', `--target=${target}`, '--target-action=promote', 'restore'], 600_000);
+    phase('restore');
+
+    // Patroni would rewrite the recovery settings pgBackRest wrote: PostgreSQL recovers on its own.
+    const recovery = await this.recover(leader.name, leader.dataDir, leader.pgPort);
+    if (!recovery.alive) throw new Error(`PostgreSQL's recovery stopped:\n${recovery.output}`);
+    recovery.child.kill('SIGINT');
+    await recovery.exited;
+    phase('recover');
+
+    this.startPatroni(leader);
+    await waitFor(`${leader.name} leading the restored cluster`, async () => ((await this.members()).some((m) => m.name === leader.name && m.role === 'leader' && m.state === 'running') ? true : undefined), 120_000, 500);
+    phase('leader');
+    for (const node of this.nodes.filter((n) => n !== leader)) {
+      rmSync(node.dataDir, { recursive: true, force: true });
+      this.startPatroni(node);
+    }
+    await this.waitHealthy(300_000);
+    phase('replicas');
+    return { leader, phasesMs };
+  }
+
+  /**
+   * A copy of the database as it was at `target`, beside the running cluster (docs/deploy.md's way to
+   * copy back what a mistake destroyed): restored by pgBackRest into a directory of its own, recovered
+   * and promoted on a port of its own, never archiving into the cluster's repository. `refused` is
+   * PostgreSQL's last words when it would not recover to `target`.
+   */
+  async restoreBeside(target: string): Promise<{ port: number; warnings: string; refused?: string; stop(): Promise<void> }> {
+    const pg = postgresUser();
+    const dataDir = join(this.dir, `beside-${Date.now()}`);
+    mkdirSync(dataDir, { mode: 0o700 });
+    chownSync(dataDir, pg.uid, pg.gid);
+    let stderr: string;
+    try {
+      ({ stderr } = this.pgbackrest([`--pg1-path=${dataDir}`, '--type=time', `--target=${target}`, '--target-action=promote', '--archive-mode=off', 'restore'], 600_000));
+    } catch (error) {
+      rmSync(dataDir, { recursive: true, force: true });
+      throw error;
+    }
+    const port = await freePort();
+    const recovery = await this.recover('beside', dataDir, port, ['-c', `hba_file=${join(dataDir, 'pg_hba.conf')}`, '-c', `ident_file=${join(dataDir, 'pg_ident.conf')}`]);
+    const stop = async () => {
+      recovery.child.kill('SIGINT');
+      await recovery.exited;
+      rmSync(dataDir, { recursive: true, force: true });
+    };
+    if (recovery.alive) return { port, warnings: stderr, stop };
+    // Its log, without the refusals of the connections that asked whether it was up.
+    const refused = recovery.output.split('\n').filter((line) => /FATAL|LOG: +starting point-in-time/.test(line) && !/the database system is/.test(line)).join('\n');
+    return { port, warnings: stderr, refused: refused || recovery.output.slice(-2000), stop };
+  }
+
+  /**
+   * PostgreSQL on a restored data directory, recovering up to pgBackRest's target. Without hot standby
+   * it takes connections only once promoted; with no synchronous standby to wait for. Resolves with
+   * the process once it is promoted, or once it has exited (refused).
+   */
+  private async recover(name: string, dataDir: string, port: number, extra: string[] = []): Promise<Proc> {
+    const pg = postgresUser();
+    const proc = this.spawn(`postgres ${name} (recovery)`, join(PG_BIN, 'postgres'), [
+      '-D', dataDir, '-c', `port=${port}`, '-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${this.dir}`,
+      '-c', 'hot_standby=off', '-c', 'synchronous_standby_names=', ...extra,
+    ], { uid: pg.uid, gid: pg.gid, cwd: this.dir, env: { PATH: process.env.PATH, HOME: this.dir, LANG: 'C.UTF-8' } });
+    await waitFor(`${name} recovered and promoted`, async () => {
+      if (!proc.alive) return true;
+      return (await this.psql(port, 'SELECT pg_is_in_recovery()', 'postgres')) === 'f' ? true : undefined;
+    }, 300_000, 500);
+    return proc;
   }
 
   async psql(port: number, sql: string, database = 'bhuktani'): Promise<string> {
