@@ -18,6 +18,7 @@ import { providerPaymentsPort } from '../provider-payments/port.js';
 // 150 ms less of every run than loading them all), and the usage loads them all.
 const merchantDecide = () => import('./merchant-decide.commands.js');
 const payouts = () => import('./payout.commands.js');
+const payoutRails = () => import('./payout-rail.commands.js');
 const providers = () => import('./provider.commands.js');
 const wallets = () => import('./wallet.commands.js');
 const backups = () => import('./backup.commands.js');
@@ -36,6 +37,8 @@ export const commands: Record<string, () => Promise<Command | StorelessCommand>>
   'payment resolve': async () => (await import('./payment-resolve.command.js')).paymentResolve,
   'payout export': async () => (await payouts()).payoutExport,
   'payout mark': async () => (await payouts()).payoutMark,
+  'payout rail set': async () => (await payoutRails()).payoutRailSet,
+  'payout rail show': async () => (await payoutRails()).payoutRailShow,
   'operator create': async () => (await import('./operator-create.command.js')).operatorCreate,
   'provider set': async () => (await providers()).providerSet,
   'provider enable': async () => (await providers()).providerEnable,
@@ -52,7 +55,7 @@ async function usage(): Promise<string> {
 }
 
 async function findCommand(argv: string[]): Promise<{ command: Command | StorelessCommand; args: string[] } | undefined> {
-  for (const words of [2, 1]) {
+  for (const words of [3, 2, 1]) {
     const load = commands[argv.slice(0, words).join(' ')];
     if (load) return { command: await load(), args: argv.slice(words) };
   }

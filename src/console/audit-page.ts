@@ -11,7 +11,7 @@ export interface AuditFilterValues {
   objectId: string;
 }
 
-const OBJECT_TYPES = ['merchant', 'payment', 'wallet', 'payout', 'operator', 'ledger'];
+const OBJECT_TYPES = ['merchant', 'payment', 'wallet', 'payout', 'payout_rail', 'operator', 'ledger'];
 
 const change = (entry: AuditRecord) =>
   entry.before || entry.after ? html`<details class="json"><summary>before / after</summary><pre>${JSON.stringify({ before: entry.before ?? null, after: entry.after ?? null }, null, 1)}</pre></details>` : '';

@@ -1201,6 +1201,13 @@ table['POST /sandbox/connectips/connectipswebws/api/creditor/validatetxn'] = sim
   token: 'forged',
 });
 
+// NPI's simulator, the test environment's payout rail: its token endpoint wants the member's client
+// credentials, every API call a token issued to the member; a merchant's key is neither.
+table['POST /sandbox/npi/oauth/token'] = simulator("NPI's simulator issues tokens only to the sandbox member's client credentials (basic authentication)", 'POST', '/sandbox/npi/oauth/token', 401, { grant_type: 'password', username: 'x', password: 'x' });
+for (const path of ['validatebankaccount', 'postcipsbatch', 'postnchlipsbatch', 'getcipstxnlistbybatchid', 'getcipstxnbyinstructionid', 'getcipstxnlistbydate', 'getnchlipstxnlistbybatchid', 'getnchlipstxnlistbyinstructionid', 'getnchlipstxnlistbydate']) {
+  table[`POST /sandbox/npi/api/${path}`] = simulator("NPI's simulator answers only calls bearing a token it issued to the member, and keeps each member's books apart", 'POST', `/sandbox/npi/api/${path}`, 401, { batchId: 'x' });
+}
+
 const FONEPAY_QR_API = '/sandbox/fonepay/api/merchant/merchantDetailsForThirdParty';
 table['GET /sandbox/fonepay/api/merchantRequest'] = simulator("Fonepay's simulator takes only requests whose DV its test merchant's key signed", 'GET', '/sandbox/fonepay/api/merchantRequest?PID=fonepay123&MD=P&PRN=xyz&AMT=10&CRN=NPR&DT=01/01/2026&R1=x&R2=N%2FA&RU=https%3A%2F%2Fevil.example.com%2F&DV=forged', 400);
 table['POST /sandbox/fonepay/api/merchantRequest'] = simulator("Fonepay's simulator takes only requests whose DV its test merchant's key signed", 'POST', '/sandbox/fonepay/api/merchantRequest', 400, {

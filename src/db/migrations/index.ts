@@ -29,6 +29,7 @@ import m070 from './070_esewa_v1_posts.js';
 import m080 from './080_refunds_sent.js';
 import m090 from './090_typed_references.js';
 import m100 from './100_npi_simulator.js';
+import m110 from './110_payout_rails.js';
 
 export interface Migration {
   name: string;
@@ -76,4 +77,5 @@ export const migrations: Migration[] = [
   sql('080_refunds_sent', m080),
   sql('090_typed_references', m090),
   sql('100_npi_simulator', m100),
+  sql('110_payout_rails', m110),
 ];
