@@ -14,6 +14,8 @@
 // recovery replays up to T may differ by the few in that window. In the fast round: two to three
 // minutes with the cluster's start.
 import { execFileSync } from 'node:child_process';
+import { chmodSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -62,6 +64,15 @@ function count(record: LoadRecord) {
   return `${record.initiated.size} initiated, ${record.completed.size} paid, ${record.refunds.length} refunds, ${record.payouts.length} payouts`;
 }
 
+const METRICS_TOKEN = 'drill-metrics-token-0123456789';
+
+/** An instance's `bhuktani_wal_archive_failing` (1 failing, 0 archiving, -1 off). */
+async function archiveFailing(base: string): Promise<number | undefined> {
+  const answer = await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+  const value = /^bhuktani_wal_archive_failing (-?\d+)$/m.exec(await answer.text())?.[1];
+  return value === undefined ? undefined : Number(value);
+}
+
 describe.skipIf(!canBuildCluster())('recovering from a mistake (pgBackRest, point in time, under Patroni)', () => {
   const cluster = new Cluster();
   let instances: { base: string; output(): string }[] = [];
@@ -77,7 +88,7 @@ describe.skipIf(!canBuildCluster())('recovering from a mistake (pgBackRest, poin
     await cluster.start();
     shop = await preparePostgres(cluster.url, null, 'Drill Shop');
     // No settlement hold: a payment's money is available at once, so the load's payouts are taken.
-    const env = { SETTLEMENT_HOLD_HOURS: '0', SANDBOX_BANK_INTERVAL_MS: '500' };
+    const env = { SETTLEMENT_HOLD_HOURS: '0', SANDBOX_BANK_INTERVAL_MS: '500', METRICS_TOKEN };
     instances = [await cluster.startBhuktani(env), await cluster.startBhuktani(env)];
   }, 600_000);
 
@@ -199,5 +210,27 @@ describe.skipIf(!canBuildCluster())('recovering from a mistake (pgBackRest, poin
     await late.stop();
     console.log(`a target after the last archived WAL (${tooLate}):\n${late.refused}\nwhat can be restored (pgbackrest info):\n${cluster.pgbackrest(['info']).stdout}`);
     expect(late.refused).toMatch(/FATAL: +recovery ended before configured recovery target was reached/);
+  }, 600_000);
+
+  it('keeps serving while the archive cannot be written, and says so in /metrics until it can again', async () => {
+    await waitFor('the archive archiving', async () => ((await archiveFailing(instances[0].base)) === 0 ? true : undefined), 120_000, 1000);
+    const archive = join(cluster.dir, 'pgbackrest', 'repo', 'archive');
+    chmodSync(archive, 0o000);
+    try {
+      // A segment to archive: the archiver cannot hand it over, and says so in pg_stat_archiver.
+      await cluster.psql(cluster.primaryPort, 'SELECT pg_switch_wal()', 'bhuktani');
+      await waitFor('the archive failing in /metrics', async () => ((await archiveFailing(instances[0].base)) === 1 ? true : undefined), 120_000, 500);
+      // The cluster serves on: a payment is taken while the archive fails.
+      const api = merchantApi(shop.testKey, 15_000);
+      const { body } = await api.initiate(instances[0].base, { amount: 1000 });
+      expect(callbackOf(await payOnPortal(() => instances[1].base, body.pidx, SANDBOX_WALLETS[0], 15_000))?.status).toBe('Completed');
+      expect(await archiveFailing(instances[1].base)).toBe(1);
+    } finally {
+      chmodSync(archive, 0o750);
+    }
+    // Once it can be written, the archiver catches up (it tries again within a minute) and the gauge says so.
+    await cluster.psql(cluster.primaryPort, 'SELECT pg_switch_wal()', 'bhuktani');
+    await waitFor('the archive archiving again', async () => ((await archiveFailing(instances[0].base)) === 0 ? true : undefined), 180_000, 1000);
+    expect(await archiveFailing(instances[1].base)).toBe(0);
   }, 600_000);
 });
