@@ -26,6 +26,8 @@ export async function askClaimed(ctx: AppContext, attempt: Attempt, asker: Asker
     ? await measuredConnector(ctx, setup).status({ idx: attempt.idx, amount: attempt.amount, environment: attempt.environment, providerReference: attempt.provider_reference, createdAt: attempt.created_at })
     : { kind: 'unknown', detail: `${attempt.provider} is not set up in ${attempt.environment}` };
   const settled = await settleAttempt(ctx, attempt, answer, { asker });
-  await endTurnUntil(ctx.db, attempt.id, new Date(ctx.clock.now().getTime() + ASK_EVERY_MS));
+  // Still to be asked about (Started, or held Unknown): no question before ASK_EVERY_MS. Settled for
+  // good, it is asked about no more, and the turn needs no ending (a statement the payer waits for).
+  if (settled.kind === 'waiting' || settled.kind === 'held') await endTurnUntil(ctx.db, attempt.id, new Date(ctx.clock.now().getTime() + ASK_EVERY_MS));
   return { answer, settled };
 }
