@@ -426,7 +426,7 @@ function notes(r: Results, table: Row[]): string[] {
 /** Each round's store open, restart and first start, wall and CPU seconds. */
 function embeddedRounds(e: EmbeddedStart): string {
   const start = (s: { seconds: number; cpuSeconds: number }) => `${n2(s.seconds)} s (CPU ${n2(s.cpuSeconds)})`;
-  return `Embedded start, each round (store open, restart, first start): ${e.restarts.map((r, i) => `${start(e.floors[i])}, ${start(r)}, ${start(e.firstStarts[i])}`).join('; ')}`;
+  return `Embedded start, each round (plain PGlite open, tuned store open, restart, first start): ${e.restarts.map((r, i) => `${start(e.plainOpens[i])}, ${start(e.floors[i])}, ${start(r)}, ${start(e.firstStarts[i])}`).join('; ')}`;
 }
 
 /** What the deep page does that the first does not, from the captured statements and plans. */
