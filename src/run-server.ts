@@ -16,6 +16,7 @@ import { providerReconcileJob } from './jobs/provider-reconcile-job.js';
 import { sandboxBank } from './jobs/sandbox-bank.js';
 import { createMailer } from './mail/mailer.js';
 import { checkLiveProviderKeys } from './providers/provider-setup.js';
+import { checkLivePayoutRailKeys } from './settlements/payout-rail-setup.js';
 import { providerPaymentsPort } from './provider-payments/port.js';
 import { otpSenderFor, senderOnceChosen } from './wallets/otp-sender-for.js';
 import { webhookSender } from './webhooks/webhook-sender.js';
@@ -41,8 +42,8 @@ export async function runServer(config: Config, store: ServerStore): Promise<voi
   try {
     // Both checks asked at once, so the store answers them back to back once open. Live provider
     // credentials open only with the key that sealed them: refuse to start without it.
-    const [, , keyProblem] = await Promise.all([store.opened, choosingOtp, checkLiveProviderKeys(ctx)]);
-    if (keyProblem) throw new ConfigError(keyProblem);
+    const [, , keyProblem, railKeyProblem] = await Promise.all([store.opened, choosingOtp, checkLiveProviderKeys(ctx), checkLivePayoutRailKeys(ctx)]);
+    if (keyProblem ?? railKeyProblem) throw new ConfigError((keyProblem ?? railKeyProblem)!);
   } catch (error) {
     return refuse(error);
   }

@@ -1,12 +1,12 @@
 // `bhuktani payout rail set|show` as real processes on one data directory: NPI set up for live from a
 // PFX on disk, shown without a secret; a key file that does not open, an expired certificate, an http
-// address in live, a short bank code and a missing PROVIDER_SECRETS_KEY refused with the reason;
-// and back to the bank file.
+// address in live, a short bank code and a missing PROVIDER_SECRETS_KEY refused with the reason; a
+// server that cannot open the live rail's credentials refuses to start; and back to the bank file.
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCli, tempDir } from '../../test/processes.js';
+import { freePort, runCli, startServer, tempDir } from '../../test/processes.js';
 import { testPfx } from '../payout-rails/npi/fixtures/test-key.js';
 
 const PROCESS_TIMEOUT = 300_000;
@@ -73,6 +73,19 @@ describe('bhuktani payout rail', () => {
       expect(text.stdout).toContain("test NPI, the sandbox's simulator: base_url https://pay.bhuktani.example/sandbox/npi");
       expect(text.stdout).toContain('live NPI: base_url https://uat.npi.example/npi');
       expect(text.stdout).not.toMatch(secrets);
+    },
+    PROCESS_TIMEOUT,
+  );
+
+  it(
+    'a server refuses to start when PROVIDER_SECRETS_KEY is not the key that sealed the live rail, and starts with it',
+    async () => {
+      const other = { ...env, PORT: String(await freePort()), PROVIDER_SECRETS_KEY: randomBytes(32).toString('hex') };
+      await expect(startServer(other)).rejects.toThrow(/the credentials of the live NPI payout rail were sealed with another PROVIDER_SECRETS_KEY/);
+      const { PROVIDER_SECRETS_KEY: _, ...withoutKey } = other;
+      await expect(startServer(withoutKey)).rejects.toThrow(/set PROVIDER_SECRETS_KEY, the key its credentials were sealed with/);
+      const server = await startServer({ ...env, PORT: String(await freePort()) });
+      expect(await server.stop()).toBe(0);
     },
     PROCESS_TIMEOUT,
   );

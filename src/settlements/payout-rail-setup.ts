@@ -13,7 +13,7 @@ import { npiConnector, type NpiConnector, type NpiSetup } from '../payout-rails/
 import { checkNpiKey } from '../payout-rails/npi/npi-key.js';
 import { transportFor } from '../providers/provider-http.js';
 import { providerSealKeys } from '../providers/provider-setup.js';
-import { open, seal } from '../secrets/seal.js';
+import { keyId, open, seal } from '../secrets/seal.js';
 import { findPayoutRailRow, listPayoutRailRows, upsertPayoutRailRow, type PayoutRailName, type PayoutRailRow } from './payout-rail-store.js';
 import { sandboxNpiPfx } from './sandbox-npi-key.js';
 
@@ -233,4 +233,13 @@ export function npiSetupOf(setup: NpiRailSetup, now: Date): NpiSetup {
 /** The NPI connector of a rail's set-up, over the app's transport (in process to the sandbox's simulator). */
 export function npiConnectorOf(ctx: Pick<AppContext, 'clock' | 'config'>, setup: NpiRailSetup): NpiConnector {
   return npiConnector(npiSetupOf(setup, ctx.clock.now()), transportFor(ctx, ctx.config.providerTimeoutMs), ctx.clock);
+}
+
+/** A server refuses to start with a live NPI rail whose credentials PROVIDER_SECRETS_KEY does not open, as with a live provider. */
+export async function checkLivePayoutRailKeys(ctx: Pick<AppContext, 'db' | 'config'>): Promise<string | undefined> {
+  const live = (await listPayoutRailRows(ctx.db)).find((r) => r.environment === 'live' && r.credentials_sealed);
+  if (!live) return undefined;
+  if (!ctx.config.secretsKey) return 'the store has a live NPI payout rail set up: set PROVIDER_SECRETS_KEY, the key its credentials were sealed with';
+  if (live.credentials_sealed!.split('.')[1] !== keyId(ctx.config.secretsKey)) return 'the credentials of the live NPI payout rail were sealed with another PROVIDER_SECRETS_KEY';
+  return undefined;
 }
