@@ -6,6 +6,7 @@ import type { Actor } from '../audit/audit-entry.js';
 import { appendAudit } from '../audit/audit-store.js';
 import type { AppContext } from '../context.js';
 import type { Environment } from '../environment.js';
+import { readEndpointUrl } from '../http/endpoint-url.js';
 import { AppError } from '../http/errors.js';
 import { serverSecret } from '../http/server-secret.js';
 import { keyId, open, seal, sealKeys, type SealKeys } from '../secrets/seal.js';
@@ -108,17 +109,9 @@ export async function listProviders(ctx: Pick<AppContext, 'db' | 'config'>): Pro
 }
 
 function checkUrl(field: string, raw: string, environment: Environment): string {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new AppError('validation_error', { fields: { [field]: ['Enter a valid URL.'] } });
-  }
-  const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && (environment === 'test' || loopback))) {
-    throw new AppError('validation_error', { fields: { [field]: ['A live provider is reached over https.'] } });
-  }
-  return raw.replace(/\/+$/, '');
+  const read = readEndpointUrl(raw, environment);
+  if ('url' in read) return read.url;
+  throw new AppError('validation_error', { fields: { [field]: [read.problem === 'not a URL' ? 'Enter a valid URL.' : 'A live provider is reached over https.'] } });
 }
 
 /** Checks every field at once; the settings and credentials to store. */

@@ -7,6 +7,7 @@ import type { Actor } from '../audit/audit-entry.js';
 import { appendAudit } from '../audit/audit-store.js';
 import type { AppContext } from '../context.js';
 import type { Environment } from '../environment.js';
+import { readEndpointUrl } from '../http/endpoint-url.js';
 import { AppError } from '../http/errors.js';
 import { serverSecret } from '../http/server-secret.js';
 import { npiConnector, type NpiConnector, type NpiSetup } from '../payout-rails/npi/npi-connector.js';
@@ -118,15 +119,9 @@ export async function listPayoutRails(ctx: Pick<AppContext, 'db' | 'config'>): P
 }
 
 function checkBaseUrl(raw: string, environment: Environment): string | { problem: string } {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    return { problem: 'Enter a valid URL.' };
-  }
-  const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && (environment === 'test' || loopback))) return { problem: 'Live NPI is reached over https.' };
-  return raw.replace(/\/+$/, '');
+  const read = readEndpointUrl(raw, environment);
+  if ('url' in read) return read.url;
+  return { problem: read.problem === 'not a URL' ? 'Enter a valid URL.' : 'Live NPI is reached over https.' };
 }
 
 /** What each field must be, as NPI's wire takes it (the connector's field rules); undefined when it is. */
