@@ -13,9 +13,8 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtFromSources } from '../../src/build/built-from-sources.js';
-import { openPostgres } from '../../src/db/postgres.js';
 import { callbackOf, merchantApi, noAnswerKind, payOnPortal, SANDBOX_WALLETS } from '../reliability/http-client.js';
-import { journalViolations, ledgerVerify, preparePostgres, type ShopMerchant } from '../reliability/store.js';
+import { ledgerChecks, preparePostgres, type ShopMerchant } from '../reliability/store.js';
 import { canBuildCluster, Cluster, installPackages, sleep, waitFor } from './cluster.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -149,13 +148,8 @@ describe.skipIf(!canBuildCluster())('losing the database primary (Patroni, etcd,
       expect(notPaid).toEqual([]);
       expect(refunded.filter((pidx) => byPidx.get(pidx) !== 'Partially refunded')).toEqual([]);
 
-      const db = openPostgres(cluster.url, { max: 1 });
-      try {
-        expect(await journalViolations(db)).toEqual([]);
-      } finally {
-        await db.close();
-      }
-      const verified = await ledgerVerify({ DATABASE_URL: cluster.url });
+      const { violations, verified } = await ledgerChecks(cluster.url);
+      expect(violations).toEqual([]);
       expect(verified.ok, verified.report).toBe(true);
       const { tally } = answers;
       console.log(

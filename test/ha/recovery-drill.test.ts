@@ -20,10 +20,9 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtFromSources } from '../../src/build/built-from-sources.js';
-import { openPostgres } from '../../src/db/postgres.js';
 import { callbackOf, merchantApi, payOnPortal, SANDBOX_WALLETS } from '../reliability/http-client.js';
 import { startLoad, type LoadRecord } from '../reliability/load-driver.js';
-import { journalViolations, ledgerVerify, preparePostgres, type ShopMerchant } from '../reliability/store.js';
+import { ledgerChecks, ledgerVerify, preparePostgres, type ShopMerchant } from '../reliability/store.js';
 import { canBuildCluster, Cluster, installPackages, sleep, waitFor } from './cluster.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -143,13 +142,8 @@ describe.skipIf(!canBuildCluster())('recovering from a mistake (pgBackRest, poin
     expect(afterT.filter((pidx) => restoredPidx.has(pidx))).toEqual([]);
     for (const table of TABLES) expect(restored.rows[table], table).toEqual(atT.rows[table]);
 
-    const db = openPostgres(cluster.url, { max: 1 });
-    try {
-      expect(await journalViolations(db)).toEqual([]);
-    } finally {
-      await db.close();
-    }
-    const verified = await ledgerVerify({ DATABASE_URL: cluster.url });
+    const { violations, verified } = await ledgerChecks(cluster.url);
+    expect(violations).toEqual([]);
     expect(verified.ok, verified.report).toBe(true);
 
     // The instances reconnect by themselves and take a payment, through the hosted page, again.

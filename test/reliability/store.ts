@@ -164,3 +164,13 @@ export async function ledgerVerify(env: Record<string, string>): Promise<{ code:
   }
   return { code: result.code, ok, report: `${result.stdout}\n${result.stderr}`.slice(0, 4000) };
 }
+
+/** The books of the PostgreSQL store at `url`, checked twice: the journals' own rules, and `bhuktani ledger verify` as a process. */
+export async function ledgerChecks(url: string): Promise<{ violations: Awaited<ReturnType<typeof journalViolations>>; verified: Awaited<ReturnType<typeof ledgerVerify>> }> {
+  const db = openPostgres(url, { max: 1 });
+  try {
+    return { violations: await journalViolations(db), verified: await ledgerVerify({ DATABASE_URL: url }) };
+  } finally {
+    await db.close();
+  }
+}
