@@ -50,8 +50,10 @@ export interface Config {
   mailFrom: string;
   /** How long a payment's net amount stays pending before a payout may take it. */
   settlementHoldHours: number;
-  /** How often the sandbox bank moves test payouts on (Requested → Processing → Paid). */
+  /** How often the payout rails' job runs: the sandbox bank or NPI's simulator moves test payouts on, NPI's live ones are posted and asked about. */
   sandboxBankIntervalMs: number;
+  /** Live payouts over connectIPS's limit go to NCHL-IPS in one batch per this many seconds at most. */
+  npiBatchSeconds: number;
   /** How often the automatic payout schedules are checked for a payout that is due. */
   payoutScheduleIntervalSeconds: number;
   /** The key that seals credentials at rest (secrets/seal.ts; SECRETS_KEY, or PROVIDER_SECRETS_KEY, its other name, as providers' set-up knows it); unset: a key kept in the store. Required once a live provider is set. */
@@ -285,6 +287,7 @@ export function loadConfig(env: Env = process.env, stdoutIsTty = process.stdout.
     settlementHoldHours: integer(env, 'SETTLEMENT_HOLD_HOURS', 24, 0, 24 * 90),
     sandboxBankIntervalMs: integer(env, 'SANDBOX_BANK_INTERVAL_MS', 2000, 10),
     payoutScheduleIntervalSeconds: integer(env, 'PAYOUT_SCHEDULE_INTERVAL_SECONDS', 300, 1),
+    npiBatchSeconds: integer(env, 'NPI_BATCH_SECONDS', 300, 0, 86_400),
     secretsKey: sharedSecretsKey(env),
     providerReconcileIntervalSeconds: integer(env, 'PROVIDER_RECONCILE_INTERVAL_SECONDS', 30, 1),
     providerReconcileLimit: integer(env, 'PROVIDER_RECONCILE_LIMIT', 12, 1, 1000),

@@ -13,7 +13,7 @@ import { rateLimiter } from './http/rate-limiter.js';
 import { expirySweep } from './jobs/expiry-sweep.js';
 import { payoutScheduleJob } from './jobs/payout-schedule-job.js';
 import { providerReconcileJob } from './jobs/provider-reconcile-job.js';
-import { sandboxBank } from './jobs/sandbox-bank.js';
+import { payoutRailsJob } from './jobs/payout-rails-job.js';
 import { createMailer } from './mail/mailer.js';
 import { checkLiveProviderKeys } from './providers/provider-setup.js';
 import { checkLivePayoutRailKeys } from './settlements/payout-rail-setup.js';
@@ -49,7 +49,7 @@ export async function runServer(config: Config, store: ServerStore): Promise<voi
   }
   const app = await building;
   const sweep = expirySweep(ctx, (error) => logger.error({ err: error }, 'expiry sweep failed'));
-  const bank = sandboxBank(ctx, (error) => logger.error({ err: error }, 'sandbox bank failed'));
+  const bank = payoutRailsJob(ctx, (error) => logger.error({ err: error }, 'payout rails failed'));
   const schedules = payoutScheduleJob(ctx, logger, (error) => logger.error({ err: error }, 'payout schedules failed'));
   const reconcile = providerReconcileJob(ctx, logger, (error) => logger.error({ err: error }, 'provider reconciliation failed'));
   const webhooks = webhookSender(ctx, {

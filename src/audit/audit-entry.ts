@@ -11,7 +11,7 @@ export interface AuditEntry {
   actor: Actor;
   /** `<object>.<verb>`: `merchant.approve`, `payment.resolve`, `wallet.freeze`, `payout.mark_paid`, `operator.invite`, … */
   action: string;
-  object: { type: 'merchant' | 'payment' | 'wallet' | 'payout' | 'operator' | 'ledger' | 'provider' | 'provider_refund' | 'payout_rail'; id: string };
+  object: { type: 'merchant' | 'payment' | 'wallet' | 'payout' | 'operator' | 'ledger' | 'provider' | 'provider_refund' | 'payout_rail' | 'bank_account'; id: string };
   environment?: Environment;
   reason?: string;
   before?: Record<string, unknown>;

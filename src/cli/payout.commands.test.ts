@@ -132,7 +132,7 @@ describe('bhuktani payout export|mark', () => {
     async () => {
       for (const args of [['--paid', '--reference', 'R-1'], ['--failed', '--reason', 'Closed']]) {
         const refused = await runCli(['payout', 'mark', testPayout, ...args], env);
-        expect([refused.code, refused.stdout, refused.stderr]).toEqual([1, '', 'bhuktani: Test payouts are paid by the sandbox bank; operators mark live payouts only.\n']);
+        expect([refused.code, refused.stdout, refused.stderr]).toEqual([1, '', 'bhuktani: Test payouts are paid by the sandbox; operators mark live payouts only.\n']);
       }
       expect(await state(testPayout)).toBe('Requested');
       expect(await withApp((_t, db) => listAudit(db, { objectId: testPayout, limit: 5 }))).toEqual([]);

@@ -19,6 +19,7 @@ import { registerConsoleOperators } from './operators.routes.js';
 import { registerConsoleOverview } from './overview.routes.js';
 import { registerConsolePayments } from './payments.routes.js';
 import { registerConsolePayouts } from './payouts.routes.js';
+import { registerConsolePayoutRail } from './payout-rail.routes.js';
 import { registerConsoleProviders } from './providers.routes.js';
 import { registerConsoleSignIn } from './sign-in.routes.js';
 import { registerConsoleWallets } from './wallets.routes.js';
@@ -71,6 +72,7 @@ async function consoleRoutes(app: FastifyInstance, deps: ConsoleDeps) {
   registerConsoleOverview(app, deps);
   registerConsolePayments(app, deps);
   registerConsolePayouts(app, deps);
+  registerConsolePayoutRail(app, deps);
   registerConsoleProviders(app, deps);
   registerConsoleWallets(app, deps);
   registerConsoleMerchants(app, deps);

@@ -4,6 +4,8 @@
 import type { AuditRecord } from '../audit/audit-entry.js';
 import { html, type Html } from '../http/html.js';
 import { formatRupees } from '../http/money.js';
+import { maskedAccountNumber } from '../merchants/bank-account.js';
+import type { NpiTransferRow } from '../settlements/npi-transfer-store.js';
 import type { OperatorPayout } from '../settlements/operator-payouts-store.js';
 import { payoutStates, type PayoutState } from '../settlements/payout.js';
 import { payoutAccountLine } from '../settlements/payout-account.js';
@@ -43,6 +45,7 @@ ${
 export function payoutListBody(view: PayoutListView): Html {
   return html`<h1>Payouts</h1>
 ${notice(view.done)}${notice(view.error, 'error')}
+<p><a href="/console/payout-rail">Payout rail</a>: how payouts leave, accounts NPI could not match, payouts NPI has not decided.</p>
 ${exportPanel(view)}
 <nav class="filters" aria-label="By state">${payoutStates.map(
     (state) => html`<a href="/console/payouts?state=${state}"${state === view.state ? html` aria-current="page"` : ''}>${state}</a>`,
@@ -66,6 +69,8 @@ ${
 
 export interface PayoutPageView {
   payout: OperatorPayout;
+  /** How NPI moves it, when the payout goes through NPI. */
+  transfer?: NpiTransferRow;
   audit: AuditRecord[];
   mayProcess: boolean;
   csrf: string;
@@ -77,7 +82,7 @@ export interface PayoutPageView {
 function markForms(view: PayoutPageView): Html | '' {
   const { payout: p } = view;
   if (p.state === 'Paid' || p.state === 'Failed') return '';
-  if (p.environment === 'test') return html`<section class="panel"><h2>Processing</h2><p class="muted">Test payouts are paid by the sandbox bank by themselves.</p></section>`;
+  if (p.environment === 'test') return html`<section class="panel"><h2>Processing</h2><p class="muted">Test payouts are paid by the sandbox (NPI’s simulator) by themselves.</p></section>`;
   if (!view.mayProcess) return html`<section class="panel"><h2>Processing</h2>${notForRole('mark payouts')}</section>`;
   const idx = encodeURIComponent(p.idx);
   return html`<section class="panel" aria-labelledby="mark-heading"><h2 id="mark-heading">Mark this payout</h2>
@@ -98,6 +103,18 @@ ${
 <p class="muted">Failed returns ${formatRupees(p.amount)} to the merchant's available balance.</p></section>`;
 }
 
+/** NPI's side of a payout: its ids, NPI's last word, and whether it waits for an operator. */
+function transferPanel(t: NpiTransferRow): Html {
+  return html`<section class="panel" aria-labelledby="npi-heading"><h2 id="npi-heading">Through NPI</h2>${facts([
+    ['Rail', t.rail === 'cips' ? 'connectIPS (real time)' : 'NCHL-IPS (batch)'],
+    ['Batch / instruction', html`<code>${t.batch_id}</code> / <code>${t.instruction_id}</code>`],
+    ['To', `bank ${t.creditor_agent}, branch ${t.creditor_branch} · ${t.creditor_name} · ${maskedAccountNumber(t.creditor_account)}`],
+    ['NPI', html`${t.status}${t.nchl_reference ? html` · <code>${t.nchl_reference}</code>` : ''}`],
+    ['Last word', t.detail ?? '—'],
+    ['Posted, asked', `${t.posts}, ${t.checks}`],
+  ])}${t.needs_operator && (t.status === 'sent' || t.status === 'unsent') ? html`<p class="field-error">NPI's reports could not decide it: confirm with the bank, then mark it below.</p>` : ''}</section>`;
+}
+
 export function payoutPageBody(view: PayoutPageView): Html {
   const p = view.payout;
   return html`<p><a href="/console/payouts?state=${p.state}">← Payouts</a></p>
@@ -114,7 +131,9 @@ ${notice(view.done)}${notice(view.error, 'error')}
     ...(p.processing_at ? [['Exported', when(p.processing_at, view.timeZone)] as [string, Html]] : []),
     ...(p.paid_at ? [['Paid', html`${when(p.paid_at, view.timeZone)}, reference <code>${p.bank_reference}</code>`] as [string, Html]] : []),
     ...(p.failed_at ? [['Failed', html`${when(p.failed_at, view.timeZone)}: ${p.failure_reason}`] as [string, Html]] : []),
+    ...(p.waiting_reason ? [['Waiting', p.waiting_reason] as [string, Html | string]] : []),
   ])}</section>
+  ${view.transfer ? transferPanel(view.transfer) : ''}
   ${markForms(view)}
 </div>
 ${auditPanel(view.audit, view.timeZone)}`;

@@ -8,8 +8,9 @@ import { sendCsv } from '../http/csv-stream.js';
 import { AppError } from '../http/errors.js';
 import { localDay } from '../local-days.js';
 import { BANK_TRANSFER_HEADER, bankTransferRow } from '../settlements/bank-transfer-csv.js';
-import { exportPayouts } from '../settlements/export-payouts.js';
+import { exportPayouts, LIVE_RAIL_IS_NPI } from '../settlements/export-payouts.js';
 import { markPayout } from '../settlements/move-payout.js';
+import { findTransfer } from '../settlements/npi-transfer-store.js';
 import { findOperatorPayout, listPayoutsInState, waitingPayouts } from '../settlements/operator-payouts-store.js';
 import { payoutStates, type PayoutState } from '../settlements/payout.js';
 import type { PayoutMove } from '../settlements/payout-state-machine.js';
@@ -23,6 +24,7 @@ import { payoutListBody, payoutPageBody } from './payouts-pages.js';
 const LIMIT = 100;
 const DONE: Record<string, string> = {
   nothing: 'No live payouts were waiting: nothing was exported.',
+  npi: LIVE_RAIL_IS_NPI,
   paid: 'The payout is marked Paid; the merchant is told by webhook.',
   failed: "The payout is marked Failed; its amount is back in the merchant's available balance.",
 };
@@ -63,7 +65,13 @@ export function registerConsolePayouts(app: FastifyInstance, deps: ConsoleDeps) 
     if (!formVerified(deps, request)) return formExpired(deps, request, reply);
     // The file is this answer, written after the commit: should it be lost on the way, the Processing
     // list's "Download again" gives the same rows.
-    const exported = await exportPayouts(ctx, { actor: actorOf(request), deliver: async () => {} });
+    let exported: Awaited<ReturnType<typeof exportPayouts>>;
+    try {
+      exported = await exportPayouts(ctx, { actor: actorOf(request), deliver: async () => {} });
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'conflict') return reply.code(303).redirect('/console/payouts?done=npi');
+      throw error;
+    }
     if (!exported.length) return reply.code(303).redirect('/console/payouts?done=nothing');
     const day = localDay(ctx.clock.now(), timeZone);
     return sendCsv(reply, { filename: `bhuktani-payouts-${day}-${exported[0].idx}.csv`, header: BANK_TRANSFER_HEADER, pages: onePage(exported.map(bankTransferRow)) });
@@ -93,6 +101,7 @@ export function registerConsolePayouts(app: FastifyInstance, deps: ConsoleDeps) 
     const csrf = formToken(deps, request, reply);
     const body = payoutPageBody({
       payout,
+      transfer: await findTransfer(ctx.db, payout.id),
       audit: await listAudit(ctx.db, { objectType: 'payout', objectId: payout.idx, limit: 20 }),
       mayProcess: mayUse(operator.role, 'payouts.process'),
       csrf,

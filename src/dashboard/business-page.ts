@@ -82,6 +82,8 @@ function formValues(view: BusinessView): Record<string, string> {
     branch: b?.branch ?? '',
     account_name: b?.accountName ?? '',
     account_number: b?.accountNumber ?? '',
+    bank_code: b?.bankCode ?? '',
+    branch_code: b?.branchCode ?? '',
   };
 }
 
@@ -98,6 +100,8 @@ function bankAccountFields(input: FieldInput): Html {
       ${input('branch', 'Branch')}
       ${input('account_name', 'Account name')}
       ${input('account_number', 'Account number', { hint: '6 to 20 digits.', autocomplete: 'off' })}
+      ${input('bank_code', 'NCHL bank code', { hint: 'Optional: 4 digits (e.g. 0401), from your bank. Payouts through NCHL need it.', autocomplete: 'off', required: false })}
+      ${input('branch_code', 'Branch code', { hint: 'Optional: NCHL’s code of the branch, if your bank gave one.', autocomplete: 'off', required: false })}
     </div>`;
 }
 
@@ -132,7 +136,7 @@ function applicationForm(csrf: string, view: BusinessView): Html {
 /** An approved merchant adds or changes where payouts go; the number is typed whole each time, never shown back. */
 function bankAccountForm(csrf: string, view: BusinessView): Html {
   const b = view.bankAccount;
-  const values = view.bankValues ?? { bank_name: b?.bankName ?? '', branch: b?.branch ?? '', account_name: b?.accountName ?? '', account_number: '' };
+  const values = view.bankValues ?? { bank_name: b?.bankName ?? '', branch: b?.branch ?? '', account_name: b?.accountName ?? '', account_number: '', bank_code: b?.bankCode ?? '', branch_code: b?.branchCode ?? '' };
   return html`<form method="post" action="/dashboard/business/bank-account" class="panel" id="bank-account" aria-labelledby="bank-account-heading" novalidate>
   ${csrfField(csrf)}
   <h2 id="bank-account-heading">Settlement bank account</h2>

@@ -4,7 +4,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../http/errors.js';
 import { applyForLive } from '../merchants/apply-for-live.js';
-import { bankAccountLine, payoutsGoToLine } from '../merchants/bank-account.js';
+import { bankAccountLine, OPTIONAL_BANK_FIELDS, payoutsGoToLine } from '../merchants/bank-account.js';
 import { findBankAccount } from '../merchants/bank-account-store.js';
 import { changeBankAccount } from '../merchants/change-bank-account.js';
 import { notifyOwner } from '../people/owner-notice.js';
@@ -15,11 +15,13 @@ import { stepUp, stepUpField } from './step-up.js';
 import { formExpired, frameOf } from './dashboard-pages.js';
 import { doing, field, fieldMessages, formVerified, queryText, sendPage, sessionOf, type DashboardDeps } from './dashboard-request.js';
 
-const BANK_FIELDS = ['bank_name', 'branch', 'account_name', 'account_number'] as const;
+const BANK_FIELDS = ['bank_name', 'branch', 'account_name', 'account_number', 'bank_code', 'branch_code'] as const;
 const FIELDS = ['legal_name', 'business_type', 'pan_number', 'address', 'contact_person', 'phone', 'website', ...BANK_FIELDS] as const;
 const DONE: Record<string, string> = { bank: 'Bank account saved. Payouts requested from now on go to it; your account’s owner is told by e-mail.' };
 /** Left empty, these are not given at all (rather than given blank). */
-const OPTIONAL = new Set(['website']);
+const OPTIONAL = new Set(['website', ...OPTIONAL_BANK_FIELDS]);
+/** What the form gave, without the optional fields left empty. */
+const given = (values: Record<string, string>) => Object.fromEntries(Object.entries(values).filter(([name, value]) => !(OPTIONAL.has(name) && value.trim() === '')));
 
 export function registerBusiness(app: FastifyInstance, deps: DashboardDeps) {
   const { ctx } = deps;
@@ -43,7 +45,7 @@ export function registerBusiness(app: FastifyInstance, deps: DashboardDeps) {
     if (!formVerified(deps, request)) return formExpired(deps, request, reply);
     const session = sessionOf(request);
     const values = Object.fromEntries(FIELDS.map((name) => [name, field(request, name)]));
-    const application = Object.fromEntries(Object.entries(values).filter(([name, value]) => !(OPTIONAL.has(name) && value.trim() === '')));
+    const application = given(values);
     if (!session.user.email_verified_at) return show(request, reply, { values, message: UNVERIFIED_MESSAGE }, 403);
     // The application carries the settlement bank account: the user proves who they are again.
     const refusal = await stepUp(ctx, request);
@@ -73,7 +75,7 @@ export function registerBusiness(app: FastifyInstance, deps: DashboardDeps) {
     if (refusal) return show(request, reply, { bankValues, message: refusal.message, stepUpError: refusal.message }, refusal.status);
     let changed: Awaited<ReturnType<typeof changeBankAccount>>;
     try {
-      changed = await changeBankAccount(ctx, { merchantId: session.merchant.id, userId: session.user.id, account: bankValues });
+      changed = await changeBankAccount(ctx, { merchantId: session.merchant.id, userId: session.user.id, account: given(bankValues) });
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
       if (error.code === 'validation_error') return show(request, reply, { bankValues, bankErrors: fieldMessages(error), message: 'Please correct the fields marked below.' }, 400);

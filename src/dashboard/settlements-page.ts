@@ -45,7 +45,7 @@ function bankPanel(frame: PageFrame, bank: BankAccount | undefined): Html {
   return html`<section class="panel" aria-labelledby="bank-heading">
   <div class="panel-head"><h2 id="bank-heading">Bank account</h2>${bankLink(frame.session.merchant.status, bank)}</div>
   ${where}
-  <p class="hint">${live ? 'Live payouts are sent by our finance team to this account, usually on the next working day.' : 'Test payouts go to the sandbox bank, which pays them by itself within seconds. No real money moves.'}</p>
+  <p class="hint">${live ? 'Live payouts are sent by our finance team to this account, usually on the next working day.' : 'Test payouts go through NPI’s sandbox (NCHL’s payment interface, simulated), which validates the account and pays by itself within seconds. No real money moves.'}</p>
 </section>`;
 }
 
@@ -110,7 +110,14 @@ ${payouts.map((p) => {
   <td data-label="Payout" class="order"><a href="/dashboard/settlements/${encodeURIComponent(p.idx)}">Statement</a><span class="pidx">${p.idx}</span></td>
   <td data-label="Amount" class="num">${formatRupees(p.amount)}</td>
   <td data-label="State">${payoutBadge(p.state)}</td>
-  <td data-label="Bank reference">${p.bank_reference ?? (p.failure_reason ? html`<span class="field-error">${p.failure_reason}</span>` : html`<span class="mobile">—</span>`)}</td>
+  <td data-label="Bank reference">${
+    p.bank_reference ??
+    (p.failure_reason
+      ? html`<span class="field-error">${p.failure_reason}</span>`
+      : p.waiting_reason
+        ? html`<span class="hint" data-testid="waiting-reason">Waiting: ${p.waiting_reason}</span>`
+        : html`<span class="mobile">—</span>`)
+  }</td>
 </tr>`;
 })}
 </tbody></table></div>`;

@@ -9,7 +9,7 @@ import { approveSignedUp } from '../../test/merchant-approval.js';
 import { operatorWallet, payWithLiveWallet, payerBrowser } from '../../test/portal-client.js';
 import { loggedInAs, teamMember } from '../../test/team-client.js';
 import { startTestApp, type TestApp } from '../../test/test-app.js';
-import { runSandboxBank } from '../jobs/sandbox-bank.js';
+import { runPayoutRails } from '../jobs/payout-rails-job.js';
 import { verifyLedger } from '../ledger/verify-ledger.js';
 import { settlementBalance } from '../settlements/settlement-balance.js';
 
@@ -48,14 +48,14 @@ async function requestPayout(browser: MerchantBrowser, fields: Record<string, st
 }
 
 describe('the Settlements page', () => {
-  it('shows the balance, pays out all that is available, and the sandbox bank pays it', async () => {
+  it('shows the balance, pays out all that is available, and NPI\'s simulator pays it', async () => {
     const { browser } = await shop([10_000, 5_000]);
     const page = await browser.get('/dashboard/settlements');
     expect(page.status).toBe(200);
     expect(page.body).toContain('aria-current="page">Settlements</a>');
     expect(figure(page.body, 'available')).toContain('Rs. 145.50');
     expect(figure(page.body, 'pending')).toContain('Rs. 0.00');
-    expect(pageText(page.body)).toContain('Test payouts go to the sandbox bank');
+    expect(pageText(page.body)).toContain('Test payouts go through NPI’s sandbox');
     expect(pageText(page.body)).toContain('No payouts yet.');
 
     const requested = await browser.post('/dashboard/settlements/payouts', { payout: 'all' });
@@ -68,11 +68,10 @@ describe('the Settlements page', () => {
     const [payout] = payoutIdxs(after.body);
     expect(payout.state).toBe('Requested');
 
-    await runSandboxBank(t.ctx);
-    await runSandboxBank(t.ctx);
+    await runPayoutRails(t.ctx);
     const paid = await browser.get('/dashboard/settlements');
     expect(payoutIdxs(paid.body)).toEqual([{ idx: payout.idx, state: 'Paid' }]);
-    expect(pageText(paid.body)).toContain(`SANDBOX-${payout.idx}`);
+    expect(pageText(paid.body)).toMatch(new RegExp(`NPI connectIPS R\\w+/${payout.idx}`));
     expect(figure(paid.body, 'clearing')).toContain('Rs. 0.00');
   });
 
@@ -198,8 +197,8 @@ describe('live payouts', () => {
     await browser.post('/dashboard/account/verify-email');
     expect((await browser.get(mailedLink(t.logs, fields.email, 'verify-email'))).location).toBe('/dashboard/account?done=verified');
     expect((await browser.post('/dashboard/settlements/payouts', { payout: 'all' })).status).toBe(303);
-    await runSandboxBank(t.ctx);
-    await runSandboxBank(t.ctx);
+    await runPayoutRails(t.ctx);
+    await runPayoutRails(t.ctx);
     const [payout] = payoutIdxs((await browser.get('/dashboard/settlements')).body);
     expect(payout.state).toBe('Requested');
     const [row] = await t.db.query<{ account_number: string; requested_by: string }>('SELECT account_number, requested_by FROM payouts WHERE idx = $1', [payout.idx]);

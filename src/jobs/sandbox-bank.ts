@@ -1,10 +1,11 @@
-// The sandbox bank: test payouts go Requested → Processing → Paid by themselves, one step a run, so a
-// merchant's developers see the whole flow (and its webhooks) within seconds. Several instances may
+// The sandbox bank, the test environment's rail when an operator set it to the bank file (NPI's
+// simulator is its rail by default, jobs/payout-rails-job.ts): test payouts go Requested →
+// Processing → Paid by themselves, one step a run, so a merchant's developers see the whole flow
+// (and its webhooks) within seconds. Several instances may
 // run it: rows another is moving are skipped and each move is conditional, so nothing is paid twice.
 import type { AppContext } from '../context.js';
 import { applyPayoutMove } from '../settlements/move-payout.js';
 import { lockPayoutsInState } from '../settlements/payout-store.js';
-import { periodicJob, type Job } from './periodic-job.js';
 
 const BATCH = 100;
 
@@ -26,8 +27,4 @@ export async function runSandboxBank(ctx: AppContext): Promise<number> {
     }
   }
   return moved;
-}
-
-export function sandboxBank(ctx: AppContext, onError: (error: unknown) => void): Job {
-  return periodicJob({ runOnce: () => runSandboxBank(ctx), intervalMs: ctx.config.sandboxBankIntervalMs, onError });
 }

@@ -5,6 +5,7 @@ import type { AppContext } from '../context.js';
 import { AppError, type FieldErrors } from '../http/errors.js';
 import { moveMerchant } from './approval-state-machine.js';
 import { bankAccountFrom, bankAccountRequest } from './bank-account.js';
+import { validateNewAccount } from '../settlements/account-checks.js';
 import { saveBankAccount } from './bank-account-store.js';
 import { businessDetailsRequest, normalPanNumber, normalPhone } from './business-details.js';
 import { saveBusinessDetails } from './business-details-store.js';
@@ -29,6 +30,9 @@ function parseApplication(input: Record<string, unknown>) {
 export async function applyForLive(ctx: AppContext, input: { merchantIdx: string; application: Record<string, unknown> }): Promise<Merchant> {
   const { details, bank } = parseApplication(input.application);
   const now = ctx.clock.now();
+  // NPI's validation, where a rail is NPI: an account it refuses is refused here, with its reason.
+  const applicant = await findMerchantByIdx(ctx.db, input.merchantIdx);
+  if (applicant) await validateNewAccount(ctx, applicant.id, bankAccountFrom(bank, now));
   return ctx.db.transaction(async (tx) => {
     const moved = await moveMerchant(tx, input.merchantIdx, 'apply', { now, reason: null });
     if (!moved) {

@@ -8,6 +8,9 @@ export interface BankAccount {
   accountName: string;
   /** Digits as the bank prints them, leading zeros kept. */
   accountNumber: string;
+  /** NCHL's 4-digit code of the bank, and its branch's code: how NPI routes a payout (null: not given). */
+  bankCode?: string | null;
+  branchCode?: string | null;
   updatedAt: Date;
 }
 
@@ -22,11 +25,27 @@ export const bankAccountRequest = object({
     maxLength: 20,
     check: (v) => (ACCOUNT_NUMBER.test(v.replace(/[\s-]/g, '')) ? undefined : 'Enter the account number: 6 to 20 digits.'),
   }),
+  bank_code: text({ maxLength: 4, check: (v) => (/^\d{4}$/.test(v) ? undefined : 'Enter NCHL’s code of the bank: 4 digits, e.g. 0401.') }),
+  branch_code: text({ maxLength: 4, check: (v) => (/^[A-Za-z0-9]{1,4}$/.test(v) ? undefined : 'Enter the branch’s code: 1 to 4 letters or digits.') }),
 });
 
+/** The fields a form may leave empty: not given at all, rather than given blank. */
+export const OPTIONAL_BANK_FIELDS: ReadonlySet<string> = new Set(['bank_code', 'branch_code']);
+
 /** The account to save from a parsed `bankAccountRequest`. */
-export function bankAccountFrom(fields: { bank_name?: string; branch?: string; account_name?: string; account_number?: string }, updatedAt: Date): BankAccount {
-  return { bankName: fields.bank_name!, branch: fields.branch!, accountName: fields.account_name!, accountNumber: normalAccountNumber(fields.account_number!), updatedAt };
+export function bankAccountFrom(
+  fields: { bank_name?: string; branch?: string; account_name?: string; account_number?: string; bank_code?: string; branch_code?: string },
+  updatedAt: Date,
+): BankAccount {
+  return {
+    bankName: fields.bank_name!,
+    branch: fields.branch!,
+    accountName: fields.account_name!,
+    accountNumber: normalAccountNumber(fields.account_number!),
+    bankCode: fields.bank_code ?? null,
+    branchCode: fields.branch_code ?? null,
+    updatedAt,
+  };
 }
 
 /** For the owner's e-mail: where payouts go, the number masked. */

@@ -6,6 +6,7 @@ import { AppError } from '../http/errors.js';
 import { parseOrThrow } from '../http/parse-fields.js';
 import { recordSecurityAct } from '../people/security-acts.js';
 import { bankAccountFrom, bankAccountLine, bankAccountRequest, type BankAccount } from './bank-account.js';
+import { validateNewAccount } from '../settlements/account-checks.js';
 import { saveBankAccount } from './bank-account-store.js';
 import { findMerchantById } from './merchant-store.js';
 
@@ -17,6 +18,9 @@ export async function changeBankAccount(
   input: { merchantId: number; userId: number; account: Record<string, unknown> },
 ): Promise<{ before?: BankAccount; after: BankAccount }> {
   const after = bankAccountFrom(parseOrThrow(bankAccountRequest, input.account), ctx.clock.now());
+  const current = await findMerchantById(ctx.db, input.merchantId);
+  // NPI's validation, where a rail is NPI: an account it refuses is refused here, with its reason.
+  if (current?.status === 'approved') await validateNewAccount(ctx, current.id, after);
   return ctx.db.transaction(async (tx) => {
     const merchant = await findMerchantById(tx, input.merchantId);
     if (!merchant) throw new AppError('not_found');

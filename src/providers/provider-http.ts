@@ -95,10 +95,11 @@ const routed = new WeakMap<object, Transport>();
 
 /**
  * Puts `transport` between `owner`'s connectors and every provider, in place of the network and the
- * in-process simulators: the fault simulator's boundary (test/faults/).
+ * in-process simulators: the fault simulator's boundary (test/faults/); undefined takes it away.
  */
-export function routeProviderCalls(owner: object, transport: Transport): void {
-  routed.set(owner, transport);
+export function routeProviderCalls(owner: object, transport: Transport | undefined): void {
+  if (transport) routed.set(owner, transport);
+  else routed.delete(owner);
 }
 
 /** Lets the transport of `owner` (the app's context) reach the simulators of `app` in process. */

@@ -19,6 +19,7 @@ export function payoutJson(payout: Payout, timeZone: string) {
         : { bank_name: payout.bank_name, branch: payout.branch!, account_name: payout.account_name!, account_number: maskedAccountNumber(payout.account_number!) },
     bank_reference: payout.bank_reference,
     failure_reason: payout.failure_reason,
+    waiting_reason: payout.waiting_reason,
     requested_by: payout.requested_by,
     requested_on: time(payout.requested_at, timeZone),
     processing_on: time(payout.processing_at, timeZone),
@@ -51,7 +52,7 @@ const paisa = (description: string) => ({ type: 'integer', description: `${descr
 
 export const payoutSchema = {
   type: 'object',
-  required: ['idx', 'amount', 'state', 'bank_account', 'bank_reference', 'failure_reason', 'requested_by', 'requested_on', 'processing_on', 'paid_on', 'failed_on'],
+  required: ['idx', 'amount', 'state', 'bank_account', 'bank_reference', 'failure_reason', 'waiting_reason', 'requested_by', 'requested_on', 'processing_on', 'paid_on', 'failed_on'],
   properties: {
     idx: { type: 'string' },
     amount: paisa('The amount paid out.'),
@@ -64,6 +65,7 @@ export const payoutSchema = {
     },
     bank_reference: { type: ['string', 'null'], description: "The bank's reference, once Paid." },
     failure_reason: { type: ['string', 'null'], description: 'Why it failed, once Failed.' },
+    waiting_reason: { type: ['string', 'null'], description: 'Why a Requested payout cannot go yet (its account not validated by NPI, or waiting for an operator); null when it is not waiting.' },
     requested_by: { type: 'string', description: '`api`, `schedule`, or the dashboard user who asked.' },
     requested_on: { type: 'string', format: 'date-time' },
     processing_on: nullableTime,

@@ -225,9 +225,18 @@ export function npiSetupOf(setup: NpiRailSetup, now: Date): NpiSetup {
   };
 }
 
-/** The NPI connector of a rail's set-up, over the app's transport (in process to the sandbox's simulator). */
+const connectors = new WeakMap<NpiRailSetup, NpiConnector>();
+
+/**
+ * The NPI connector of a rail's set-up, over the app's transport (in process to the sandbox's
+ * simulator); one per set-up read, so its access token serves every run until it expires.
+ */
 export function npiConnectorOf(ctx: Pick<AppContext, 'clock' | 'config'>, setup: NpiRailSetup): NpiConnector {
-  return npiConnector(npiSetupOf(setup, ctx.clock.now()), transportFor(ctx, ctx.config.providerTimeoutMs), ctx.clock);
+  const known = connectors.get(setup);
+  if (known) return known;
+  const connector = npiConnector(npiSetupOf(setup, ctx.clock.now()), transportFor(ctx, ctx.config.providerTimeoutMs), ctx.clock);
+  connectors.set(setup, connector);
+  return connector;
 }
 
 /** A server refuses to start with a live NPI rail whose credentials PROVIDER_SECRETS_KEY does not open, as with a live provider. */

@@ -6,7 +6,7 @@ import type { Payout, PayoutState, SettledRecord } from './payout.js';
 import { payoutMoveRules, type PayoutMove } from './payout-state-machine.js';
 
 export const PAYOUT_COLUMNS = `id, idx, merchant_id, environment, amount, state, bank_name, branch, account_name, account_number,
-  bank_reference, failure_reason, available_before, requested_by, requested_at, processing_at, paid_at, failed_at, updated_at`;
+  bank_code, branch_code, bank_reference, failure_reason, waiting_reason, available_before, requested_by, requested_at, processing_at, paid_at, failed_at, updated_at`;
 
 export interface Owner {
   merchantId: number;
@@ -48,7 +48,7 @@ export async function balanceFigures(db: Queryable, owner: Owner, since: Date): 
 export interface NewPayout {
   idx: string;
   amount: number;
-  bank: { bankName: string; branch: string; accountName: string; accountNumber: string } | undefined;
+  bank: { bankName: string; branch: string; accountName: string; accountNumber: string; bankCode?: string | null; branchCode?: string | null } | undefined;
   availableBefore: number;
   requestedBy: string;
   at: Date;
@@ -57,8 +57,8 @@ export interface NewPayout {
 export async function insertPayout(tx: Queryable, owner: Owner, payout: NewPayout): Promise<Payout> {
   const [row] = await tx.query<Payout>(
     `INSERT INTO payouts (idx, merchant_id, environment, amount, state, bank_name, branch, account_name, account_number,
-       available_before, requested_by, requested_at, updated_at)
-     VALUES ($1, $2, $3, $4, 'Requested', $5, $6, $7, $8, $9, $10, $11, $11) RETURNING ${PAYOUT_COLUMNS}`,
+       available_before, requested_by, requested_at, updated_at, bank_code, branch_code)
+     VALUES ($1, $2, $3, $4, 'Requested', $5, $6, $7, $8, $9, $10, $11, $11, $12, $13) RETURNING ${PAYOUT_COLUMNS}`,
     [
       payout.idx,
       owner.merchantId,
@@ -71,6 +71,8 @@ export async function insertPayout(tx: Queryable, owner: Owner, payout: NewPayou
       payout.availableBefore,
       payout.requestedBy,
       payout.at,
+      payout.bank?.bankCode ?? null,
+      payout.bank?.branchCode ?? null,
     ],
   );
   return row;
@@ -103,7 +105,7 @@ export async function movePayout(tx: Queryable, payoutId: number, move: PayoutMo
   const detail = move.name === 'pay' ? move.reference : move.name === 'fail' ? move.reason : null;
   const rows = await tx.query<Payout>(
     `WITH moved AS (
-       UPDATE payouts SET state = $4::text, updated_at = $3,
+       UPDATE payouts SET state = $4::text, updated_at = $3, waiting_reason = NULL,
               processing_at = CASE WHEN $4::text = 'Processing' THEN $3 ELSE processing_at END,
               paid_at = CASE WHEN $4::text = 'Paid' THEN $3 ELSE paid_at END,
               bank_reference = CASE WHEN $4::text = 'Paid' THEN $5::text ELSE bank_reference END,

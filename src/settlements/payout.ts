@@ -17,8 +17,13 @@ export interface Payout {
   branch: string | null;
   account_name: string | null;
   account_number: string | null;
+  /** NCHL's codes of the account's bank and branch, when the merchant gave them (NPI routes by them). */
+  bank_code: string | null;
+  branch_code: string | null;
   bank_reference: string | null;
   failure_reason: string | null;
+  /** Why a Requested payout waits (an account NPI has not verified, or refused); null when it does not. */
+  waiting_reason: string | null;
   available_before: number;
   requested_by: string;
   requested_at: Date;

@@ -12,7 +12,8 @@ import { recordNet } from './payout.js';
 import { payoutRecords } from './payout-store.js';
 import { requestPayout } from './request-payout.js';
 import { settlementBalance } from './settlement-balance.js';
-import { runSandboxBank } from '../jobs/sandbox-bank.js';
+import { runPayoutRails } from '../jobs/payout-rails-job.js';
+import { setPayoutRail } from './payout-rail-setup.js';
 
 let t: TestApp;
 
@@ -128,25 +129,39 @@ describe('payouts', () => {
     await expectLedgerHolds();
   });
 
-  it('the sandbox bank pays test payouts by itself: Requested, Processing, Paid; no operator marks one', async () => {
+  it("test payouts are paid by NPI's simulator by themselves, with NPI's ids; no operator marks one", async () => {
     const { owner } = await shopWithPayments([10_000]);
     const payout = await requestPayout(t.ctx, { ...owner, requestedBy: 'api' });
     for (const move of [{ name: 'process' }, { name: 'fail', reason: 'Closed' }] as const) {
       await expect(markPayout(t.ctx, { actor: CLI_ACTOR, idx: payout.idx, move })).rejects.toMatchObject({ code: 'conflict', message: TEST_PAYOUT_REFUSAL });
     }
     const state = async () => (await t.db.query<{ state: string; bank_reference: string }>('SELECT state, bank_reference FROM payouts WHERE id = $1', [payout.id]))[0];
-    await runSandboxBank(t.ctx);
-    expect((await state()).state).toBe('Processing');
-    await runSandboxBank(t.ctx);
-    expect(await state()).toEqual({ state: 'Paid', bank_reference: `SANDBOX-${payout.idx}` });
+    await runPayoutRails(t.ctx);
+    expect(await state()).toEqual({ state: 'Paid', bank_reference: expect.stringMatching(new RegExp(`^NPI connectIPS R\\w+/${payout.idx} \\(NCHL \\d+\\)$`)) });
     await expectLedgerHolds();
   });
 
-  it('several instances running the sandbox bank at once pay each payout once', async () => {
+  it('with the bank file as the test rail, the sandbox bank pays test payouts: Requested, Processing, Paid', async () => {
+    await setPayoutRail(t.ctx, { actor: CLI_ACTOR, environment: 'test', rail: 'file' });
+    try {
+      const { owner } = await shopWithPayments([10_000]);
+      const payout = await requestPayout(t.ctx, { ...owner, requestedBy: 'api' });
+      const state = async () => (await t.db.query<{ state: string; bank_reference: string }>('SELECT state, bank_reference FROM payouts WHERE id = $1', [payout.id]))[0];
+      await runPayoutRails(t.ctx);
+      expect((await state()).state).toBe('Processing');
+      await runPayoutRails(t.ctx);
+      expect(await state()).toEqual({ state: 'Paid', bank_reference: `SANDBOX-${payout.idx}` });
+      await expectLedgerHolds();
+    } finally {
+      await t.db.query("DELETE FROM payout_rails WHERE environment = 'test'");
+    }
+  });
+
+  it("several instances running the payout rails' job at once pay each payout once", async () => {
     const { owner } = await shopWithPayments([10_000]);
     const ids: number[] = [];
     for (let i = 0; i < 6; i++) ids.push((await requestPayout(t.ctx, { ...owner, amount: 1_000 + i, requestedBy: 'api' })).id);
-    for (let round = 0; round < 2; round++) await Promise.all([0, 1, 2, 3].map(() => runSandboxBank(t.ctx)));
+    for (let round = 0; round < 2; round++) await Promise.all([0, 1, 2, 3].map(() => runPayoutRails(t.ctx)));
     const rows = await t.db.query<{ state: string; journals: number }>(
       `SELECT po.state, (SELECT count(*)::int FROM journals j WHERE j.payout_id = po.id AND j.kind = 'payout_paid') AS journals FROM payouts po WHERE po.id = ANY($1)`,
       [ids],

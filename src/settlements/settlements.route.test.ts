@@ -7,7 +7,7 @@ import { merchantBrowser } from '../../test/dashboard-client.js';
 import { callbackParams, operatorWallet, payerBrowser, payWithLiveWallet } from '../../test/portal-client.js';
 import { newMerchant, startTestApp, type TestApp } from '../../test/test-app.js';
 import { verifyLedger } from '../ledger/verify-ledger.js';
-import { runSandboxBank } from '../jobs/sandbox-bank.js';
+import { runPayoutRails } from '../jobs/payout-rails-job.js';
 
 let t: TestApp;
 
@@ -64,7 +64,7 @@ describe('a statement after a refund the sandbox covered', () => {
 });
 
 describe('POST /api/v2/settlements/', () => {
-  it('201 with the payout; the detail lists its records and totals that add up; the sandbox bank pays it', async () => {
+  it('201 with the payout; the detail lists its records and totals that add up; NPI\'s simulator pays it', async () => {
     const { paid, settlements } = await paidShop([10_000, 20_000]);
     await merchantApi(t.app, (await paidShop([])).created.test_secret_key).transactions(); // another shop, untouched
     const requested = await settlements.request({ amount: 25_000 });
@@ -90,10 +90,14 @@ describe('POST /api/v2/settlements/', () => {
     const { totals } = detail.body;
     expect(totals.brought_forward + totals.records_net - totals.carried_forward).toBe(totals.amount);
 
-    await runSandboxBank(t.ctx);
-    expect((await settlements.get(requested.body.idx)).body).toMatchObject({ state: 'Processing', processing_on: expect.any(String) });
-    await runSandboxBank(t.ctx);
-    expect((await settlements.get(requested.body.idx)).body).toMatchObject({ state: 'Paid', bank_reference: `SANDBOX-${requested.body.idx}`, paid_on: expect.any(String) });
+    await runPayoutRails(t.ctx);
+    expect((await settlements.get(requested.body.idx)).body).toMatchObject({
+      state: 'Paid',
+      bank_reference: expect.stringMatching(`^NPI connectIPS R\\w+/${requested.body.idx} `),
+      processing_on: expect.any(String),
+      paid_on: expect.any(String),
+      waiting_reason: null,
+    });
     expect((await verifyLedger(t.db)).filter((r) => !r.holds)).toEqual([]);
   });
 
@@ -143,7 +147,7 @@ describe('POST /api/v2/settlements/', () => {
     const payout = await live.request();
     expect(payout.body).toMatchObject({ amount: 48_500, state: 'Requested', bank_account: { account_number: '••••8901', bank_name: expect.any(String) } });
     // The sandbox bank leaves live payouts to the operator.
-    await runSandboxBank(t.ctx);
+    await runPayoutRails(t.ctx);
     expect((await live.get(payout.body.idx)).body.state).toBe('Requested');
     // Test and live are apart: the test key does not see it.
     expect((await settlementsApi(keys.test).get(payout.body.idx)).status).toBe(404);

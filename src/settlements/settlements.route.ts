@@ -31,7 +31,7 @@ export function registerSettlements(app: FastifyInstance, ctx: AppContext) {
       schema: {
         summary: 'Request a payout to the bank account',
         description:
-          'Moves `amount` (or all that is available) out of the available balance. Test payouts reach the sandbox bank and become Paid by themselves within seconds; live payouts need an approved merchant with a bank account and are paid by the operator.',
+          'Moves `amount` (or all that is available) out of the available balance. Test payouts go through NPI’s simulator and become Paid by themselves within seconds; live payouts need an approved merchant with a bank account and go through the operator’s payout rail (NCHL’s NPI, or a bank file). A payout that cannot go yet stays Requested and says why in `waiting_reason`.',
         operationId: 'requestPayout',
         body: fieldSchema(payoutRequest, [{ amount: 500000 }, {}]),
         response: { 201: payoutSchema },

@@ -6,7 +6,7 @@ import { newMerchant, startTestApp, type TestApp } from '../../test/test-app.js'
 import { webhookReceiver } from '../../test/webhook-receiver.js';
 import { verifyCallback, verifyWebhook } from '../client/signatures.js';
 import { expirySweep } from '../jobs/expiry-sweep.js';
-import { runSandboxBank } from '../jobs/sandbox-bank.js';
+import { runPayoutRails } from '../jobs/payout-rails-job.js';
 import { applyPayoutMove } from '../settlements/move-payout.js';
 import { requestPayout } from '../settlements/request-payout.js';
 import { signingSecret } from '../merchants/signing-secret.js';
@@ -161,7 +161,7 @@ describe('webhooks', () => {
 });
 
 describe('payout webhooks', () => {
-  it('payout.paid from the sandbox bank and payout.failed from the operator, signed, each once', async () => {
+  it("payout.paid from NPI's simulator and payout.failed from the operator, signed, each once", async () => {
     const m = await merchantWithEndpoint();
     const { body } = await m.api.initiate(validInitiate({ amount: 10_000 }));
     await payerBrowser(t.app).pay(body.pidx);
@@ -170,8 +170,7 @@ describe('payout webhooks', () => {
     const failed = await requestPayout(t.ctx, { ...owner, amount: 1_000, requestedBy: 'api' });
     // Operators mark live payouts only; the ledger's own move (under their marks) fails this test one.
     await t.db.transaction((tx) => applyPayoutMove(t.ctx, tx, failed, { name: 'fail', reason: 'Account closed' }, t.clock.now()));
-    await runSandboxBank(t.ctx); // Processing: no event
-    await runSandboxBank(t.ctx); // Paid
+    await runPayoutRails(t.ctx); // NPI's simulator: Processing (no event), then Paid
     await sender().runOnce();
     const events = receiver.received.map((r) => ({ raw: r, event: JSON.parse(r.body) })).filter(({ event }) => [paid.idx, failed.idx].includes(event.data.idx));
     expect(events.map(({ event }) => [event.type, event.data.idx])).toEqual([
@@ -179,9 +178,9 @@ describe('payout webhooks', () => {
       ['payout.paid', paid.idx],
     ]);
     expect(events[0].event.data).toMatchObject({ state: 'Failed', amount: 1_000, failure_reason: 'Account closed', bank_reference: null });
-    expect(events[1].event.data).toMatchObject({ state: 'Paid', amount: 6_000, bank_reference: `SANDBOX-${paid.idx}`, failure_reason: null });
+    expect(events[1].event.data).toMatchObject({ state: 'Paid', amount: 6_000, bank_reference: expect.stringMatching(`^NPI connectIPS R\\w+/${paid.idx} `), failure_reason: null });
     for (const { raw } of events) expect(verifyWebhook(raw.body, raw.headers['bhuktani-signature'] as string, m.secret, { now: t.clock.now() })).toBe(true);
-    await runSandboxBank(t.ctx);
+    await runPayoutRails(t.ctx);
     await sender().runOnce();
     expect(receiver.received.filter((r) => [paid.idx, failed.idx].includes(JSON.parse(r.body).data.idx))).toHaveLength(2);
   });

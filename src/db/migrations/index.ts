@@ -30,6 +30,7 @@ import m080 from './080_refunds_sent.js';
 import m090 from './090_typed_references.js';
 import m100 from './100_npi_simulator.js';
 import m110 from './110_payout_rails.js';
+import m120 from './120_npi_payouts.js';
 
 export interface Migration {
   name: string;
@@ -78,4 +79,5 @@ export const migrations: Migration[] = [
   sql('090_typed_references', m090),
   sql('100_npi_simulator', m100),
   sql('110_payout_rails', m110),
+  sql('120_npi_payouts', m120),
 ];

@@ -69,9 +69,9 @@ describe('account validation (§5.3)', () => {
     expect(await low.connector.validateAccount(account)).toMatchObject({ kind: 'refused', code: '999' });
   });
 
-  it('523 (and any code but 000 and 999) is refused with NPI’s message', async () => {
+  it('523 (and any code but 000 and 999) is refused with NPI’s message (and its score, for the name)', async () => {
     const { connector } = connectorAnswering(VALIDATION.answers['523']);
-    expect(await connector.validateAccount(account)).toEqual({ kind: 'refused', code: '523', message: 'Beneficiary account name mismatch.' });
+    expect(await connector.validateAccount(account)).toEqual({ kind: 'refused', code: '523', message: 'Beneficiary account name mismatch.', score: 40 });
   });
 
   it('NCHL’s sample pair as printed (masked apart) is an answer for another account: unknown', async () => {

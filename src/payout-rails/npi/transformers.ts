@@ -326,7 +326,8 @@ export type NpiDayReport = { kind: 'listed'; entries: NpiReportEntry[] } | { kin
 export type AccountCheck =
   | { kind: 'match'; branchId?: string }
   | { kind: 'partial'; score: number; message: string; branchId?: string }
-  | { kind: 'refused'; code: string; message: string }
+  /** `score`: NPI's match of the name, when it refused for the name (999 at 80 or below, 523). */
+  | { kind: 'refused'; code: string; message: string; score?: number }
   | { kind: 'unknown'; detail: string };
 
 const everyUnknown = (rail: NpiRail, expected: ExpectedBatch, detail: string): NpiTransactionOutcome[] =>
@@ -492,7 +493,9 @@ export function validationAnswer(answer: HttpAnswer, sent: ValidateBankAccount):
     const score = body.matchPercentate ?? body.matchPercentage;
     if (score == null) return { kind: 'unknown', detail: 'validatebankaccount answered 999 without a match percentage' };
     const floor = accountValidation.partial.proceedAbove;
-    return score > floor ? { kind: 'partial', score, message, ...branch } : { kind: 'refused', code: '999', message: `${message || 'name differs'} (match ${score}, NCHL proceeds only above ${floor})` };
+    return score > floor ? { kind: 'partial', score, message, ...branch } : { kind: 'refused', code: '999', message: `${message || 'name differs'} (match ${score}, NCHL proceeds only above ${floor})`, score };
   }
-  return { kind: 'refused', code: clip(body.responseCode, 10), message: message || 'NPI refused the account' };
+  const score = body.matchPercentate ?? body.matchPercentage;
+  const named = body.responseCode === accountValidation.mismatch.responseCode && score != null ? { score } : {};
+  return { kind: 'refused', code: clip(body.responseCode, 10), message: message || 'NPI refused the account', ...named };
 }
