@@ -37,6 +37,7 @@ export const commands: Record<string, () => Promise<Command | StorelessCommand>>
   'payment resolve': async () => (await import('./payment-resolve.command.js')).paymentResolve,
   'payout export': async () => (await payouts()).payoutExport,
   'payout mark': async () => (await payouts()).payoutMark,
+  'payout reconcile': async () => (await payouts()).payoutReconcile,
   'payout rail set': async () => (await payoutRails()).payoutRailSet,
   'payout rail show': async () => (await payoutRails()).payoutRailShow,
   'operator create': async () => (await import('./operator-create.command.js')).operatorCreate,

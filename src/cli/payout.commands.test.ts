@@ -13,6 +13,7 @@ import { openDb } from '../db/open.js';
 import type { Db } from '../db/db.js';
 import { verifyLedger } from '../ledger/verify-ledger.js';
 import { saveBankAccount } from '../merchants/bank-account-store.js';
+import { runPayoutRails } from '../jobs/payout-rails-job.js';
 import { settlementBalance } from '../settlements/settlement-balance.js';
 
 const PROCESS_TIMEOUT = 300_000;
@@ -128,7 +129,7 @@ describe('bhuktani payout export|mark', () => {
   );
 
   it(
-    'leaves test payouts to the sandbox bank, as the console does: no mark, no audit entry',
+    'leaves test payouts to the sandbox, as the console does: no mark, no audit entry',
     async () => {
       for (const args of [['--paid', '--reference', 'R-1'], ['--failed', '--reason', 'Closed']]) {
         const refused = await runCli(['payout', 'mark', testPayout, ...args], env);
@@ -150,6 +151,48 @@ describe('bhuktani payout export|mark', () => {
       }
       const unknown = await runCli(['payout', 'mark', 'no-such-payout', '--paid', '--reference', 'R'], env);
       expect([unknown.code, unknown.stderr]).toEqual([1, 'bhuktani: Not found.\n']);
+    },
+    PROCESS_TIMEOUT,
+  );
+});
+
+describe('bhuktani payout reconcile', () => {
+  it(
+    "compares a day of NPI's books with the payouts: exit 0 when they agree, 1 with each difference",
+    async () => {
+      const { paid, other, day } = await withApp(async (t) => {
+        const created = await newMerchant(t.ctx);
+        const { body } = await merchantApi(t.app, created.test_secret_key).initiate(validInitiate({ amount: 40_000 }));
+        expect((await payerBrowser(t.app).pay(body.pidx)).status).toBe(303);
+        const ask = async (amount: number) => {
+          const answer = await t.app.inject({ method: 'POST', url: '/api/v2/settlements/', headers: { authorization: `Key ${created.test_secret_key}` }, payload: { amount } });
+          expect(answer.statusCode, answer.body).toBe(201);
+          return answer.json().idx as string;
+        };
+        const idxs = [await ask(10_000), await ask(20_000)];
+        await runPayoutRails(t.ctx);
+        const rows = await t.db.query<{ state: string; at: Date }>('SELECT p.state, t.created_at AS at FROM payouts p JOIN npi_transfers t ON t.payout_id = p.id WHERE p.idx = ANY($1)', [idxs]);
+        expect(rows.map((r) => r.state)).toEqual(['Paid', 'Paid']);
+        return { paid: idxs[0], other: idxs[1], day: new Date(rows[0].at.getTime() + 345 * 60_000).toISOString().slice(0, 10) };
+      });
+      const agree = await runCli(['payout', 'reconcile', '--date', day, '--env', 'test'], env);
+      expect(agree.code, agree.stderr).toBe(0);
+      expect(agree.stdout).toMatch(/0 differences\.\n$/);
+
+      // What a bug (or a hand in the database) would do: a payout NPI paid, counted Failed.
+      await withApp((_t, db) => db.query("UPDATE payouts SET state = 'Failed', paid_at = NULL, bank_reference = NULL, failed_at = now(), failure_reason = 'x' WHERE idx = $1", [other]));
+      const differs = await runCli(['payout', 'reconcile', '--date', day, '--env', 'test', '--json'], env);
+      expect(differs.code, differs.stderr).toBe(1);
+      const result = JSON.parse(differs.stdout);
+      expect(result.differences).toEqual([{ instructionId: other, problem: 'NPI says paid, the payout is Failed', bhuktani: { idx: other, state: 'Failed', amount: 20_000 }, npi: expect.objectContaining({ status: 'paid', amount: 20_000 }) }]);
+      expect(result.differences.map((d: { instructionId: string }) => d.instructionId)).not.toContain(paid);
+
+      const live = await runCli(['payout', 'reconcile', '--date', day], env);
+      expect([live.code, live.stderr]).toEqual([1, 'bhuktani: The live payout rail is the bank file: there are no NPI books to reconcile with.\n']);
+      for (const args of [[], ['--date', 'yesterday'], ['--date', day, '--env', 'prod']]) {
+        const refused = await runCli(['payout', 'reconcile', ...args], env);
+        expect(refused.code, args.join(' ')).toBe(args[1] === 'yesterday' ? 1 : 2);
+      }
     },
     PROCESS_TIMEOUT,
   );

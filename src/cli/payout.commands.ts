@@ -9,6 +9,9 @@ import { bankTransferCsv } from '../settlements/bank-transfer-csv.js';
 import { exportPayouts } from '../settlements/export-payouts.js';
 import { markPayout } from '../settlements/move-payout.js';
 import type { PayoutMove } from '../settlements/payout-state-machine.js';
+import { environments, type Environment } from '../environment.js';
+import { npiSandboxInProcess } from '../sandbox/npi/npi-member.js';
+import { reconcilePayouts } from '../settlements/reconcile-payouts.js';
 import { command, UsageError } from './command.js';
 
 export const payoutExport = command({
@@ -60,5 +63,34 @@ export const payoutMark = command({
     const payout = await markPayout(ctx, { actor: CLI_ACTOR, idx, move });
     io.out(`Payout ${payout.idx} (${formatRupees(payout.amount)}) is now ${payout.state}.`);
     return 0;
+  },
+});
+
+export const payoutReconcile = command({
+  usage: 'payout reconcile --date YYYY-MM-DD [--env test|live (default: live)] [--json]',
+  parse(args) {
+    const { values } = parseArgs({ args, options: { date: { type: 'string' }, env: { type: 'string', default: 'live' }, json: { type: 'boolean', default: false } } });
+    if (!values.date) throw new UsageError('--date is required: the day of NPI’s books (YYYY-MM-DD, Nepal’s day)');
+    if (!environments.includes(values.env as Environment)) throw new UsageError('--env must be test or live');
+    return { date: values.date, environment: values.env as Environment, json: values.json };
+  },
+  async run(ctx, { date, environment, json }, io) {
+    // The test environment's NPI is the sandbox's simulator: this process serves its own copy of it.
+    const sandbox = environment === 'test' ? await npiSandboxInProcess(ctx) : undefined;
+    try {
+      const result = await reconcilePayouts(ctx, { environment, date });
+      if (json) io.out(JSON.stringify(result));
+      else {
+        for (const d of result.differences) {
+          const ours = d.bhuktani ? ` payout ${d.bhuktani.idx} ${d.bhuktani.state} ${formatRupees(d.bhuktani.amount)};` : '';
+          const theirs = d.npi ? ` NPI ${d.npi.status} ${formatRupees(d.npi.amount)} (${d.npi.detail})` : '';
+          io.out(`DIFF ${d.instructionId}: ${d.problem};${ours}${theirs}`);
+        }
+        io.out(`${date} (${environment}): NPI lists ${result.npiEntries}, Bhuktani posted ${result.transfers}, ${result.matched} matched, ${result.differences.length} difference${result.differences.length === 1 ? '' : 's'}.`);
+      }
+      return result.differences.length ? 1 : 0;
+    } finally {
+      await sandbox?.close();
+    }
   },
 });

@@ -134,3 +134,13 @@ export async function transfersBetween(db: Queryable, environment: Environment, 
     [environment, from, to],
   );
 }
+
+/** Transfers of `environment` by their instruction ids, with their payout's idx and state. */
+export async function transfersByInstruction(db: Queryable, environment: Environment, instructionIds: string[]): Promise<(NpiTransferRow & { idx: string; payout_state: string })[]> {
+  if (instructionIds.length === 0) return [];
+  return db.query(
+    `SELECT ${prefixed('t')}, p.idx, p.state AS payout_state FROM npi_transfers t JOIN payouts p ON p.id = t.payout_id
+      WHERE t.environment = $1 AND t.instruction_id = ANY($2::text[])`,
+    [environment, instructionIds],
+  );
+}
