@@ -8,6 +8,7 @@ import { maskedAccountNumber } from '../merchants/bank-account.js';
 import type { AccountCheckRow } from '../settlements/account-check-store.js';
 import type { NpiTransferRow } from '../settlements/npi-transfer-store.js';
 import type { PayoutRailListing } from '../settlements/payout-rail-setup.js';
+import type { PayoutReconciliation } from '../settlements/reconcile-payouts.js';
 import { csrfField, notice } from './console-layout.js';
 import { envTag, facts, notForRole, reasonField, when } from './console-views.js';
 
@@ -16,6 +17,8 @@ export interface PayoutRailView {
   accounts: (AccountCheckRow & { merchant_name: string })[];
   undecided: (NpiTransferRow & { idx: string })[];
   mayApprove: boolean;
+  /** The day asked to reconcile, and what came of it. */
+  reconcile: { date: string; environment: string; result?: PayoutReconciliation; error?: string };
   csrf: string;
   timeZone: string;
   done?: string;
@@ -64,10 +67,35 @@ ${
 }</section>`;
 }
 
+function reconcilePanel(view: PayoutRailView): Html {
+  const { date, environment, result, error } = view.reconcile;
+  return html`<section class="panel" aria-labelledby="reconcile-heading"><h2 id="reconcile-heading">Reconcile a day with NPI's books</h2>
+<form method="get" action="/console/payout-rail#reconcile-heading" class="filters">
+<label for="reconcile-date">Day (Nepal's)<input id="reconcile-date" name="date" type="date" value="${date}" required></label>
+<label for="reconcile-env">Environment<select id="reconcile-env" name="env">${['live', 'test'].map((e) => html`<option value="${e}"${e === environment ? html` selected` : ''}>${e}</option>`)}</select></label>
+<button type="submit">Reconcile</button></form>
+${error ? html`<p class="field-error">${error}</p>` : ''}
+${
+  result
+    ? html`<p data-testid="reconcile-summary">${result.date} (${result.environment}): NPI lists ${result.npiEntries}, Bhuktani posted ${result.transfers}, ${result.matched} matched, <strong>${result.differences.length}</strong> ${result.differences.length === 1 ? 'difference' : 'differences'}.</p>
+${
+  result.differences.length
+    ? html`<div class="table-wrap" role="region" aria-label="Differences" tabindex="0"><table><caption class="visually-hidden">Differences with NPI's books</caption>
+<thead><tr><th scope="col">Instruction</th><th scope="col">Difference</th><th scope="col">Bhuktani</th><th scope="col">NPI</th></tr></thead>
+<tbody>${result.differences.map(
+          (d) => html`<tr data-instruction="${d.instructionId}"><td><code>${d.instructionId}</code></td><td>${d.problem}</td><td>${d.bhuktani ? html`<a href="/console/payouts/${encodeURIComponent(d.bhuktani.idx)}">${d.bhuktani.state}</a> ${formatRupees(d.bhuktani.amount)}` : '—'}</td><td>${d.npi ? `${d.npi.status} ${formatRupees(d.npi.amount)} (${d.npi.detail})` : '—'}</td></tr>`,
+        )}</tbody></table></div>`
+    : ''
+}`
+    : ''
+}</section>`;
+}
+
 export function payoutRailBody(view: PayoutRailView): Html {
   return html`<h1>Payout rail</h1>
 ${notice(view.done)}${notice(view.error, 'error')}
 <div class="panels">${view.rails.map(railPanel)}</div>
 ${accountsPanel(view)}
-${undecidedPanel(view)}`;
+${undecidedPanel(view)}
+${reconcilePanel(view)}`;
 }

@@ -11,7 +11,9 @@ import { insecureOtpWarning } from '../wallets/otp-sender.js';
 import { consolePage } from './console-layout.js';
 import { formExpired } from './console-pages.js';
 import { actorOf, type ConsoleDeps, field, formToken, formVerified, operatorOf, queryText, sendPage } from './console-request.js';
-import { payoutRailBody } from './payout-rail-pages.js';
+import { payoutRailBody, type PayoutRailView } from './payout-rail-pages.js';
+import { localDay } from '../local-days.js';
+import { reconcilePayouts } from '../settlements/reconcile-payouts.js';
 
 const DONE: Record<string, string> = { approved: 'The account is approved: its payouts go in the next run.' };
 
@@ -22,11 +24,23 @@ export function registerConsolePayoutRail(app: FastifyInstance, deps: ConsoleDep
     const { operator } = operatorOf(request);
     const csrf = formToken(deps, request, reply);
     const environments = ['live', 'test'] as const;
+    const date = queryText(request, 'date');
+    const environment = queryText(request, 'env') === 'test' ? 'test' : 'live';
+    const reconcile: PayoutRailView['reconcile'] = { date: date || localDay(ctx.clock.now(), 'Asia/Kathmandu'), environment };
+    if (date) {
+      try {
+        reconcile.result = await reconcilePayouts(ctx, { environment, date });
+      } catch (error) {
+        if (!(error instanceof AppError) || error.status === 500) throw error;
+        reconcile.error = Object.values(error.fields ?? {}).flat().join(' ') || error.message;
+      }
+    }
     const body = payoutRailBody({
       rails: await listPayoutRails(ctx),
       accounts: (await Promise.all(environments.map((e) => listWaitingAccountChecks(ctx.db, e)))).flat(),
       undecided: (await Promise.all(environments.map((e) => listUndecidedTransfers(ctx.db, e)))).flat(),
       mayApprove: mayUse(operator.role, 'payouts.process'),
+      reconcile,
       csrf,
       timeZone: ctx.config.timeZone,
       done: DONE[queryText(request, 'done')],
