@@ -22,6 +22,8 @@ const INVARIANTS = {
   refunds: 'refunds never exceed the amount paid, and match the refunded amount',
   records: 'each transaction record matches its payment',
   payouts: 'payouts balance with their journals: requested, merchant to clearing; paid, clearing to bank; failed, clearing back',
+  npiPayouts:
+    'payouts through NPI agree with what NPI said: Paid only on its paid word, Failed only on its failed word (or an operator’s), each for the payout’s own amount and ids',
   sandboxCovers: 'sandbox covers are test only: each moves from the test funding account to the merchant of the one refund it names, at most that refund',
   providerAttempts:
     'provider attempts and their payments agree: a Paid attempt completed its payment (same amount, its transaction id), each payment paid through a provider has one, a Surplus attempt is owed back in full, refunds at providers match what merchants refunded',
@@ -239,6 +241,25 @@ describe('verifyLedger', () => {
     expect(broken[0].violations).toEqual([
       expect.objectContaining({ payout: paidPayout, state: 'Paid', journal: 'payout_paid', journals: null }),
       expect.objectContaining({ payout: paidPayout, state: 'Paid', journal: 'payout_failed', journals: 1 }),
+    ]);
+  });
+
+  it('detects a payout counted Paid that NPI failed, and one NPI moved for another amount', async () => {
+    const broken = await brokenBy(async (tx) => {
+      const transfer = (idx: string, amount: number, status: string) =>
+        tx.query(
+          `INSERT INTO npi_transfers (payout_id, environment, rail, batch_id, instruction_id, end_to_end_id, amount, creditor_agent, creditor_branch,
+             creditor_account, creditor_name, status, next_at, created_at, updated_at)
+           SELECT id, environment, 'cips', 'R1', idx, idx, $2, '0401', '81', '012345678900001', 'Tea House', $3, now(), now(), now() FROM payouts WHERE idx = $1`,
+          [idx, amount, status],
+        );
+      await transfer(paidPayout, 3_000, 'failed');
+      await transfer(failedPayout, 1, 'failed');
+    });
+    expect(broken.map((r) => r.invariant)).toEqual([INVARIANTS.npiPayouts]);
+    expect(broken[0].violations).toEqual([
+      expect.objectContaining({ payout: paidPayout, state: 'Paid', npi: 'failed' }),
+      expect.objectContaining({ payout: failedPayout, state: 'Failed', npi_amount: 1 }),
     ]);
   });
 

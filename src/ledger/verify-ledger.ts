@@ -112,6 +112,16 @@ const checks: { invariant: string; sql: string; params?: () => unknown[] }[] = [
            WHERE (j.kind IN ('payout', 'payout_paid', 'payout_failed')) <> (j.payout_id IS NOT NULL)`,
   },
   {
+    invariant: 'payouts through NPI agree with what NPI said: Paid only on its paid word, Failed only on its failed word (or an operator’s), each for the payout’s own amount and ids',
+    // A transfer decided by an operator says so in its detail; one NPI never took may fail unsent.
+    sql: `SELECT po.idx AS payout, po.state, po.amount, t.status AS npi, t.amount AS npi_amount, t.instruction_id
+            FROM payouts po JOIN npi_transfers t ON t.payout_id = po.id
+           WHERE t.amount <> po.amount OR t.instruction_id <> po.idx OR t.environment <> po.environment OR po.state = 'Requested'
+              OR (po.state = 'Paid') <> (t.status = 'paid')
+              OR (po.state = 'Failed' AND t.status <> 'failed')
+              OR (po.state = 'Processing' AND t.status NOT IN ('unsent', 'sent'))`,
+  },
+  {
     invariant: 'sandbox covers are test only: each moves from the test funding account to the merchant of the one refund it names, at most that refund',
     // One row per cover that is not so, then covers without their refund and refund references on other journals.
     sql: `WITH covers AS (
