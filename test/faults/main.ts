@@ -1,10 +1,12 @@
 // The fault simulator's long run, on demand: `npm run test:faults -- --seeds 200` plays 200 seeds
 // from --from (default 1), each --steps long (default 60), on PGlite or on DATABASE_URL's PostgreSQL;
-// `--seed N` replays one seed and prints its every step. Exits 1 when any invariant broke, naming
+// `--seed N` replays one seed and prints its every step; `--profile payouts` draws the payouts'
+// operations (payouts through NPI under faults) instead of every one. Exits 1 when any invariant broke, naming
 // each failing seed and how to replay it.
 import { parseArgs } from 'node:util';
 import { usePasswordCost } from '../../src/people/password.js';
 import { runSeed, type RunReport } from './run.js';
+import { profiles, type Profile } from './schedule.js';
 import { runStores } from './stores.js';
 
 const { values } = parseArgs({
@@ -13,6 +15,7 @@ const { values } = parseArgs({
     from: { type: 'string', default: '1' },
     seed: { type: 'string' },
     steps: { type: 'string', default: '60' },
+    profile: { type: 'string', default: 'all' },
     verbose: { type: 'boolean', default: false },
   },
 });
@@ -21,6 +24,8 @@ const { values } = parseArgs({
 usePasswordCost('tests');
 
 const steps = Number(values.steps);
+if (!Object.hasOwn(profiles, values.profile)) throw new Error(`--profile is ${Object.keys(profiles).join(' or ')}`);
+const profile = values.profile as Profile;
 const seeds = values.seed !== undefined ? [Number(values.seed)] : Array.from({ length: Number(values.seeds) }, (_, i) => Number(values.from) + i);
 const store = runStores();
 const failed: RunReport[] = [];
@@ -31,7 +36,7 @@ let forgedChecks = 0;
 const started = performance.now();
 
 for (const seed of seeds) {
-  const report = await runSeed(seed, { steps, store });
+  const report = await runSeed(seed, { steps, store, profile });
   for (const [kind, n] of Object.entries(report.injected)) totals.set(kind, (totals.get(kind) ?? 0) + n);
   for (const [kind, n] of Object.entries(report.calls)) calls.set(kind, (calls.get(kind) ?? 0) + n);
   forgedReturns += report.forged.returns;
@@ -42,7 +47,7 @@ for (const seed of seeds) {
   if (report.breaks.length) {
     failed.push(report);
     for (const line of report.breaks) console.log(`  ✗ ${line}`);
-    console.log(`  replay: npm run test:faults -- --seed ${seed} --steps ${steps}`);
+    console.log(`  replay: npm run test:faults -- --seed ${seed} --steps ${steps}${profile === 'all' ? '' : ` --profile ${profile}`}`);
   }
 }
 

@@ -7,7 +7,8 @@
 // what they just started.
 import type { InjectOptions } from 'fastify';
 import { expirySweep } from '../../src/jobs/expiry-sweep.js';
-import { runSandboxBank } from '../../src/jobs/sandbox-bank.js';
+import { saveBankAccount } from '../../src/merchants/bank-account-store.js';
+import { runPayoutRails } from '../../src/jobs/payout-rails-job.js';
 import { paymentPath } from '../../src/payments/payment-url.js';
 import { stepAction } from '../../src/portal/checkout-address.js';
 import { reconcileAttempts } from '../../src/provider-payments/reconcile-attempts.js';
@@ -244,9 +245,15 @@ export class Driver {
         this.world.webhooks.healthy();
         return result;
       }
+      case 'bank-account': {
+        // Test payouts go to the merchant's account (the simulator answers it by its last four digits).
+        const account = { bankName: 'Nepal Bank Ltd.', branch: 'New Road', accountName: this.world.merchant.merchant.name, accountNumber: `0123456789${o.lastFour}`, bankCode: '0401', updatedAt: this.world.clock.now() };
+        await saveBankAccount(this.world.providers.ctx.db, this.world.merchant.merchant.id, account);
+        return { note: `account …${o.lastFour}` };
+      }
       case 'payout': {
         const answer = await this.merchant('POST', '/api/v2/settlements/', {});
-        const moved = await this.job(async (ctx) => `bank moved ${(await runSandboxBank(ctx)) + (await runSandboxBank(ctx))}`);
+        const moved = await this.job(async (ctx) => `NPI moved ${await runPayoutRails(ctx)}`);
         return { note: `payout: ${answer.status}; ${moved.note}` };
       }
       case 'advance':

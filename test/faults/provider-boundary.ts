@@ -42,6 +42,10 @@ export function kindOf(request: HttpRequest): CallKind {
   if (path.endsWith('/validatetxn')) return { provider, kind: 'status', reference: field(request.body, 'referenceId') };
   if (path.endsWith('/verificationMerchant')) return { provider, kind: 'status', reference: url.searchParams.get('PRN') ?? undefined };
   if (path.endsWith('/thirdPartyDynamicQrGetStatus')) return { provider, kind: 'status', reference: field(request.body, 'prn') };
+  // NCHL's NPI, the test environment's payout rail: a posting moves money (its batch id makes it
+  // idempotent, so a duplicate may meet it); validation and the reports only ask.
+  if (/\/api\/post(cips|nchlips)batch$/.test(path)) return { provider, kind: 'start' };
+  if (/\/api\/(validatebankaccount|get\w+)$/.test(path)) return { provider, kind: 'status', reference: field(request.body, 'batchId') };
   return { provider, kind: 'other' };
 }
 

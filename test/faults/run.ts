@@ -3,12 +3,12 @@
 // while the clock moves on until nothing is due) and the books checked whole.
 import type { Db } from '../../src/db/db.js';
 import { expirySweep } from '../../src/jobs/expiry-sweep.js';
-import { runSandboxBank } from '../../src/jobs/sandbox-bank.js';
+import { runPayoutRails } from '../../src/jobs/payout-rails-job.js';
 import { reconcileAttempts } from '../../src/provider-payments/reconcile-attempts.js';
 import { webhookSender } from '../../src/webhooks/webhook-sender.js';
 import { askedTooOften, finalBreaks, paidReferences, stepBreaks } from './books.js';
 import { Driver } from './operations.js';
-import { describeStep, scheduleOf, type Step } from './schedule.js';
+import { describeStep, scheduleOf, type Profile, type Step } from './schedule.js';
 import { openWorld, type World } from './world.js';
 
 export interface RunReport {
@@ -33,6 +33,8 @@ export interface RunOptions {
   only?: (step: Step, index: number) => boolean;
   /** A schedule written out instead of the seed's (the seed still names the world's ids). */
   schedule?: Step[];
+  /** Which operations the seed draws from: every one, or the payouts' (through NPI). */
+  profile?: Profile;
 }
 
 /** How long the drain may go on: long enough for the reconciliation job's back-off to reach its limit. */
@@ -40,7 +42,7 @@ const DRAIN_ROUNDS = 30;
 const DRAIN_STEP_SECONDS = 15 * 60;
 
 export async function runSeed(seed: number, options: RunOptions): Promise<RunReport> {
-  const schedule = options.schedule ?? scheduleOf(seed, options.steps);
+  const schedule = options.schedule ?? scheduleOf(seed, options.steps, options.profile);
   const { db, drop } = await options.store();
   const world = await openWorld({ seed, db });
   const driver = new Driver(world);
@@ -108,10 +110,12 @@ async function drain(world: World): Promise<void> {
   const sender = webhookSender(ctx, { onError: () => {} });
   for (let round = 0; round < DRAIN_ROUNDS; round++) {
     world.clock.advance(DRAIN_STEP_SECONDS);
-    const moved = (await reconcileAttempts(ctx)) + (await sender.runOnce()) + (await runSandboxBank(ctx)) + (await expirySweep(ctx, () => {}).runOnce());
+    const moved = (await reconcileAttempts(ctx)) + (await sender.runOnce()) + (await runPayoutRails(ctx)) + (await expirySweep(ctx, () => {}).runOnce());
     const [{ open }] = await world.db.query<{ open: number }>(
       `SELECT (SELECT count(*) FROM provider_attempts WHERE state IN ('Started', 'Unknown'))
             + (SELECT count(*) FROM provider_refunds WHERE state = 'Queued' AND next_try_at IS NOT NULL)
+            + (SELECT count(*) FROM payouts p WHERE p.state IN ('Requested', 'Processing') AND p.waiting_reason IS NULL
+                AND NOT EXISTS (SELECT FROM npi_transfers t WHERE t.payout_id = p.id AND t.needs_operator))
             + (SELECT count(*) FROM webhook_deliveries WHERE status = 'pending') AS open`,
     );
     if (moved === 0 && Number(open) === 0) return;

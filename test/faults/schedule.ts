@@ -55,6 +55,8 @@ export type Operation =
   | { op: 'sweep' }
   | { op: 'webhooks' }
   | { op: 'payout' }
+  /** The merchant's settlement account: one NPI credits (0001) or one whose credit fails after the debit (0004). */
+  | { op: 'bank-account'; lastFour: '0001' | '0004' }
   | { op: 'advance'; seconds: number };
 
 export interface Step {
@@ -116,15 +118,36 @@ const fault: fc.Arbitrary<Fault> = fc.oneof(
   { weight: 2, arbitrary: fc.record({ at: fc.constant('store' as const), nth: fc.constantFrom(0, 1, 1, 2, 3, 5, 8), kind: fc.constantFrom(...storeFaults) }) },
 );
 
-const step: fc.Arbitrary<Step> = fc.record({
-  operation,
-  instance: fc.constantFrom(0 as const, 1 as const),
-  faults: fc.oneof({ weight: 3, arbitrary: fc.constant<Fault[]>([]) }, { weight: 2, arbitrary: fc.array(fault, { minLength: 1, maxLength: 2 }) }),
-});
+/**
+ * The payouts' profile: money comes in by wallet, and payouts go out through NPI (the test
+ * environment's rail) while the clock moves, so most of NPI's calls (tokens, postings, reports) meet
+ * the faults: answers lost, postings late or duplicated, 5xx, resets, garbage, another batch's
+ * answer, an instance killed mid-posting, and access tokens expiring as the clock passes them.
+ */
+const payoutOperation: fc.Arbitrary<Operation> = fc.oneof(
+  { weight: 4, arbitrary: amount.map((a) => ({ op: 'initiate', amount: a }) as const) },
+  { weight: 4, arbitrary: fc.record({ op: fc.constant('pay-wallet' as const), payment: index }) },
+  { weight: 6, arbitrary: fc.constant({ op: 'payout' } as const) },
+  { weight: 1, arbitrary: fc.constantFrom('0001' as const, '0004' as const).map((lastFour) => ({ op: 'bank-account', lastFour }) as const) },
+  { weight: 2, arbitrary: fc.constant({ op: 'webhooks' } as const) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('refund' as const), payment: index, whole: fc.boolean() }) },
+  { weight: 4, arbitrary: fc.constantFrom(1, 3, 20, 61, 130, 400, 900).map((seconds) => ({ op: 'advance', seconds }) as const) },
+);
 
-/** The schedule a seed draws: `length` steps. */
-export function scheduleOf(seed: number, length: number): Step[] {
-  return fc.sample(fc.array(step, { minLength: length, maxLength: length }), { seed, numRuns: 1 })[0];
+const stepOf = (operations: fc.Arbitrary<Operation>): fc.Arbitrary<Step> =>
+  fc.record({
+    operation: operations,
+    instance: fc.constantFrom(0 as const, 1 as const),
+    faults: fc.oneof({ weight: 3, arbitrary: fc.constant<Fault[]>([]) }, { weight: 2, arbitrary: fc.array(fault, { minLength: 1, maxLength: 2 }) }),
+  });
+
+/** Every operation (`all`), or the payouts' profile (`payouts`). */
+export const profiles = { all: stepOf(operation), payouts: stepOf(payoutOperation) };
+export type Profile = keyof typeof profiles;
+
+/** The schedule a seed draws: `length` steps of `profile`. */
+export function scheduleOf(seed: number, length: number, profile: Profile = 'all'): Step[] {
+  return fc.sample(fc.array(profiles[profile], { minLength: length, maxLength: length }), { seed, numRuns: 1 })[0];
 }
 
 /** A step in a line, for the log of a run. */
