@@ -29,10 +29,19 @@ const stores: StoreOpener = process.env.DATABASE_URL?.startsWith('postgres')
       return { db, drop: () => db.close() };
     };
 
+/**
+ * The payouts' profile (payouts through NPI under faults): seeds that broke NPI's books when a
+ * posting whose answer was unclear went again under a new batch id (a payout failed while NPI had
+ * credited it), the mistake the rail's design forbids.
+ */
+const PAYOUT_SEEDS = [3, 7];
+
 describe('the fault simulator', () => {
-  it.each(SEEDS)('seed %i: every invariant of both sides’ books holds', async (seed) => {
-    const report = await runSeed(seed, { steps: STEPS, store: stores });
-    expect(report.breaks, `seed ${seed} (replay: npm run test:faults -- --seed ${seed} --steps ${STEPS})\n${report.log.join('\n')}`).toEqual([]);
+  const cases = [...SEEDS.map((seed) => ['all', seed] as const), ...(process.env.FAULT_SEEDS ? [] : PAYOUT_SEEDS.map((seed) => ['payouts', seed] as const))];
+  it.each(cases)('%s, seed %i: every invariant of both sides’ books holds', async (profile, seed) => {
+    const report = await runSeed(seed, { steps: STEPS, store: stores, profile });
+    const replay = `npm run test:faults -- --seed ${seed} --steps ${STEPS}${profile === 'all' ? '' : ` --profile ${profile}`}`;
+    expect(report.breaks, `seed ${seed} (replay: ${replay})\n${report.log.join('\n')}`).toEqual([]);
     // The faults met calls: a run that met none would prove nothing.
     expect(Object.values(report.injected).reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
   });
