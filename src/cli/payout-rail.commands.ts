@@ -9,7 +9,7 @@ import { listPayoutRails, setPayoutRail, type PayoutRailListing } from '../settl
 import { command, UsageError } from './command.js';
 
 /** NPI's set-up as flags: each carries the field of its name with underscores. */
-const npiFlags = ['base-url', 'client-id', 'client-secret', 'username', 'password', 'key-file', 'key-passphrase', 'debtor-bank', 'debtor-branch', 'debtor-account', 'debtor-name'] as const;
+const npiFlags = ['base-url', 'client-id', 'client-secret', 'username', 'password', 'key-file', 'key-passphrase', 'debtor-bank', 'debtor-branch', 'debtor-account', 'debtor-name', 'send'] as const;
 
 const envOf = (env: string | undefined): Environment => {
   if (!environments.includes(env as Environment)) throw new UsageError('--env must be test or live');
@@ -18,7 +18,7 @@ const envOf = (env: string | undefined): Environment => {
 
 export const payoutRailSet = command({
   usage: [
-    'payout rail set npi --env test|live --base-url URL --client-id I --client-secret S --username U --password P --key-file F.pfx [--key-passphrase K (default: none)] --debtor-bank B --debtor-branch R --debtor-account A --debtor-name N',
+    'payout rail set npi --env test|live --base-url URL --client-id I --client-secret S --username U --password P --key-file F.pfx [--key-passphrase K (default: none)] --debtor-bank B --debtor-branch R --debtor-account A --debtor-name N [--send real-time|batches (default: real-time)]',
     'payout rail set file --env test|live',
   ].join('\n  bhuktani '),
   parse(args) {

@@ -20,6 +20,7 @@ import { approveAccount } from './account-checks.js';
 import { MAX_CHECKS } from './npi-payouts.js';
 import { findTransfer, listUndecidedTransfers } from './npi-transfer-store.js';
 import { findPayout } from './payout-store.js';
+import { sandboxNpiSetup, setPayoutRail } from './payout-rail-setup.js';
 import { settlementBalance } from './settlement-balance.js';
 
 let t: TestApp;
@@ -193,6 +194,31 @@ describe('payouts through NPI (the test environment’s simulator)', () => {
     await runPayoutRails(t.ctx);
     expect(await s.payout(requested.idx)).toMatchObject({ state: 'Paid' });
     await expectBooksAgree();
+  });
+
+  it('sends in NCHL-IPS batches when the operator chooses: one batch for the run, pending until NCHL-IPS credits it', async () => {
+    const sandbox = await sandboxNpiSetup(t.ctx);
+    await setPayoutRail(t.ctx, { actor: CLI_ACTOR, environment: 'test', rail: 'npi', values: { ...sandbox.settings, ...sandbox.credentials, send: 'batches' } });
+    try {
+      const s = await shop('0001', 100_000);
+      const other = await shop('0004', 100_000);
+      const idxs = [(await s.requestPayout(10_000)).idx, (await s.requestPayout(20_000)).idx, (await other.requestPayout(30_000)).idx];
+      await runPayoutRails(t.ctx);
+      const transfers = await Promise.all(idxs.map(async (idx) => findTransfer(t.db, (await findPayout(t.db, idx))!.id)));
+      expect(new Set(transfers.map((x) => x!.batch_id)).size).toBe(1);
+      expect(transfers.map((x) => [x!.rail, x!.status])).toEqual(idxs.map(() => ['ips', 'sent']));
+      for (const idx of idxs) expect((await findPayout(t.db, idx))!.state).toBe('Processing');
+      // NCHL-IPS's sessions (ENTR, GEN, SENT, ACTC, ACSP, then ACSC or RJCT), a second each in the sandbox.
+      for (let round = 0; round < 4; round++) {
+        t.clock.advance(20);
+        await runPayoutRails(t.ctx);
+      }
+      expect(await Promise.all(idxs.map(async (idx) => (await findPayout(t.db, idx))!.state))).toEqual(['Paid', 'Paid', 'Failed']);
+      expect((await findPayout(t.db, idxs[0]))!.bank_reference).toMatch(/^NPI NCHL-IPS B\w+\//);
+      await expectBooksAgree();
+    } finally {
+      await t.db.query("DELETE FROM payout_rails WHERE environment = 'test'");
+    }
   });
 
   it('several instances running the job at once post each payout once and pay it once', async () => {

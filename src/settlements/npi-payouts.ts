@@ -1,8 +1,9 @@
 // Payouts through NCHL's NPI, one run of the payout rail's job for one environment:
 //  1. accounts: a Requested payout's account NPI has not validated is asked (account-checks.ts);
 //  2. claim: each Requested payout whose account may be paid gets its NPI ids and goes Processing, in
-//     one transaction, before anything is sent: real time (connectIPS) within its limit, else in
-//     the next NCHL-IPS batch (one per NPI_BATCH_SECONDS in live, up to 10,000);
+//     one transaction, before anything is sent: real time (connectIPS) within its limit, else (or
+//     when the operator sends in batches) in the next NCHL-IPS batch (one per NPI_BATCH_SECONDS in
+//     live, up to 10,000);
 //  3. post: each batch not yet sent is posted under its ids; a refusal NPI gives before taking
 //     anything fails the payouts it concerns, a token or key problem waits for an operator;
 //  4. ask: each batch NPI may hold is asked of its report by batch id. Only there, with the amounts
@@ -95,6 +96,7 @@ async function claim(ctx: AppContext, run: NpiRun): Promise<number> {
   const last = run.batchSeconds > 0 ? await lastBatchAt(ctx.db, run.environment) : null;
   const batchDue = !last || now.getTime() - last.getTime() >= run.batchSeconds * 1000;
   const debtorBank = run.setup.settings.debtor_bank;
+  const batchesOnly = run.setup.settings.send === 'batches';
   return ctx.db.transaction(async (tx) => {
     const payouts = await lockRequestedPayouts(tx, run.environment, CLAIM);
     const checks = await checksOfMerchants(tx, run.environment, [...new Set(payouts.map((p) => p.merchant_id))]);
@@ -107,7 +109,8 @@ async function claim(ctx: AppContext, run: NpiRun): Promise<number> {
         continue;
       }
       const onUs = creditor.agent === debtorBank;
-      let rail: NpiRail = p.amount <= (onUs ? cipsLimits.onUs : cipsLimits.offUs) ? 'cips' : 'ips';
+      // NCHL-IPS carries interbank transfers only: one to the debtor's own bank goes in real time.
+      const rail: NpiRail = p.amount <= (onUs ? cipsLimits.onUs : cipsLimits.offUs) && (onUs || !batchesOnly) ? 'cips' : 'ips';
       if (rail === 'ips' && onUs) {
         await wait(tx, p, 'Over connectIPS’s limit within one bank, which NCHL-IPS does not carry: request smaller payouts.', now);
         continue;

@@ -27,7 +27,12 @@ export interface NpiRailSettings {
   debtor_branch: string;
   debtor_account: string;
   debtor_name: string;
+  /** `real-time` (the default): each payout within connectIPS's limit goes at once; `batches`: all go in NCHL-IPS batches (but those to the debtor's own bank, which NCHL-IPS does not carry). */
+  send?: NpiSend;
 }
+
+export const npiSends = ['real-time', 'batches'] as const;
+export type NpiSend = (typeof npiSends)[number];
 
 /** What it never shows: `key_file` is the PFX, base64. */
 export interface NpiRailCredentials {
@@ -167,9 +172,11 @@ function checkNpiSetup(environment: Environment, given: Record<string, string | 
     const key = checkNpiKey(Buffer.from(values.key_file, 'base64'), values.key_passphrase, now);
     if (!key.ok) fields.key_file = [sentence(key.reason)];
   }
+  const send = given.send?.trim() || 'real-time';
+  if (!(npiSends as readonly string[]).includes(send)) fields.send = ['Send real-time (each payout at once, within connectIPS’s limit) or batches (NCHL-IPS).'];
   if (Object.keys(fields).length > 0) throw new AppError('validation_error', { fields });
   const pick = <K extends string>(names: readonly K[]) => Object.fromEntries(names.map((n) => [n, values[n]])) as Record<K, string>;
-  return { settings: pick(settingNames), credentials: pick(credentialNames) };
+  return { settings: { ...pick(settingNames), send: send as NpiSend }, credentials: pick(credentialNames) };
 }
 
 /**
