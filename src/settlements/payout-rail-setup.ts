@@ -235,13 +235,19 @@ export function npiSetupOf(setup: NpiRailSetup, now: Date): NpiSetup {
 const connectors = new WeakMap<NpiRailSetup, NpiConnector>();
 
 /**
+ * NPI's reports carry every transaction of a batch (up to 10,000) or of a day, about 0.5 KB each, and
+ * NCHL publishes no paging: its answers are taken up to 64 MB, where a provider's stop at 1 MB.
+ */
+export const NPI_MAX_ANSWER_BYTES = 64 * 1024 * 1024;
+
+/**
  * The NPI connector of a rail's set-up, over the app's transport (in process to the sandbox's
  * simulator); one per set-up read, so its access token serves every run until it expires.
  */
 export function npiConnectorOf(ctx: Pick<AppContext, 'clock' | 'config'>, setup: NpiRailSetup): NpiConnector {
   const known = connectors.get(setup);
   if (known) return known;
-  const connector = npiConnector(npiSetupOf(setup, ctx.clock.now()), transportFor(ctx, ctx.config.providerTimeoutMs), ctx.clock);
+  const connector = npiConnector(npiSetupOf(setup, ctx.clock.now()), transportFor(ctx, ctx.config.providerTimeoutMs, NPI_MAX_ANSWER_BYTES), ctx.clock);
   connectors.set(setup, connector);
   return connector;
 }
