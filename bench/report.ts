@@ -1,11 +1,12 @@
 // docs/benchmarks.md from one run: the machine, the command, every scenario against its reference
 // and target, and for each miss what the run measured about what bounds it.
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { STORE_FLAGS } from '../src/db/pglite-code.js';
 import type { CompletionResult } from './completion.js';
 import { requestList, type ProviderPaymentResult, type ProviderWayResult } from './provider-payment.js';
+import type { BackupResult } from './backup.js';
 import type { HaResult } from './ha.js';
 import type { EmbeddedStart } from './embedded-start.js';
 import type { EsewaRun } from './esewa.js';
@@ -63,6 +64,8 @@ export interface Results {
   providerPayment?: ProviderPaymentResult;
   /** The completion scenario on the synchronous cluster, against pgbench on the same cluster (bench/ha.ts). */
   ha?: HaResult;
+  /** pgBackRest's backup and a restore to a point in time of a million-record history on the cluster (bench/backup.ts; only when BENCH_ONLY names it). */
+  backup?: BackupResult;
   verifyAfterCompletion?: VerifyResult;
   listSeed?: { rows: number; seconds: number };
   list?: ListVariant[];
@@ -614,6 +617,8 @@ export function render(r: Results, designNotes = ''): string {
     `- **CSV export**: the merchant of the transaction list, logged in to the dashboard (log-in form, then live data), \`GET /dashboard/transactions.csv\` (no filter: every record) over one connection, read as fast as it arrives and counted, not kept; after a warm-up export of the canceled records (1%). \`VmRSS\` of the service every 50 ms during the download; the RSS before is read just before it starts, with the lookups already running. Lookups: 4 lanes, each \`POST /api/v2/epayment/lookup/\` of a random seeded payment one after another, for ${settings.durationSeconds} s without the export, then throughout it.${r.export ? ` The first byte of the download came after ${n0(r.export.firstByteMs)} ms; ${n0(r.export.bytes / 2 ** 20)} MB in all; the largest RSS in each tenth of it: ${r.export.rssByTenth.map((b) => mb(b)).join(', ')} MB; ${r.export.lookupAlone.samples} lookups without it, ${r.export.lookupDuring.samples} during it.` : ''}`,
     `- **Embedded start** (\`bench/embedded-start.ts\`): \`node ${npmStartArgs().join(' ')}\` (what \`npm start\` runs) with no \`DATABASE_URL\`, timed from spawn to the first 200 from \`GET /health\`, and the CPU the process had used by then (all its threads). A restart opens a data directory a first start created (schema, sandbox wallets, demo merchant, 500 payments); its reference is a plain PGlite open of the same directory: \`node bench/store-open.mjs DIR --plain\`, PGlite from node_modules with its defaults answering \`SELECT 1\`, timed from spawn to its answer, what anyone embedding PGlite gets. Beside it, the store's own tuned open: \`node ${STORE_FLAGS} bench/store-open.mjs DIR\`, with the service's store settings (16MB of shared buffers, V8's tiering budget and lazy validation for its WebAssembly). A first start opens an empty data directory of its own (\`npm run build\` prepared dist/initial-store); its reference is the restart. The four run in turn in each of ${settings.embeddedStarts} rounds, the order reversed every other round, so that the machine's other work slows them alike; each ratio is the median of the rounds' ratios.`,
     '',
+    backupSection(r),
+    '',
     '## Ledger invariants after the run',
     '',
     verifyText('after the completion run', r.verifyAfterCompletion),
@@ -669,12 +674,108 @@ export function render(r: Results, designNotes = ''): string {
   return lines.join('\n').replace(/\n{3,}/g, '\n\n');
 }
 
-/** docs/benchmarks.md for a full run; a quick or partial (BENCH_ONLY) run writes to a temporary file instead. */
+// ---- the backup drill's section ----
+
+/**
+ * The backup section is written by the runs that name it (`BENCH_ONLY=backup`), between these
+ * markers: such a run replaces it in docs/benchmarks.md, and every other run keeps it as it is, since
+ * a full run does not build the drill's cluster.
+ */
+const BACKUP_BEGIN = '<!-- backup: written by `BENCH_ONLY=backup npm run bench` (bench/backup.ts); other runs keep it as it is -->';
+const BACKUP_END = '<!-- backup: end -->';
+const DOCS_REPORT = join(ROOT, 'docs', 'benchmarks.md');
+
+/** The section between the markers in `page`, the markers included, if there is one. */
+function sectionOf(page: string): { start: number; end: number } | undefined {
+  const start = page.indexOf(BACKUP_BEGIN);
+  const end = page.indexOf(BACKUP_END, start);
+  return start >= 0 && end >= 0 ? { start, end: end + BACKUP_END.length } : undefined;
+}
+
+/** `page` with its backup section replaced by `section`, or `section` put before the ledger's invariants. */
+function withSection(page: string, section: string): string {
+  const found = sectionOf(page);
+  if (found) return page.slice(0, found.start) + section + page.slice(found.end);
+  const before = page.indexOf('## Ledger invariants after the run');
+  return before >= 0 ? `${page.slice(0, before)}${section}\n\n${page.slice(before)}` : `${page.trimEnd()}\n\n${section}\n`;
+}
+
+function backupSection(r: Results): string {
+  const b = r.backup;
+  if (!b) {
+    // Not measured in this run: the section as the last backup run wrote it.
+    const page = existsSync(DOCS_REPORT) ? readFileSync(DOCS_REPORT, 'utf8') : '';
+    const found = sectionOf(page);
+    return found ? page.slice(found.start, found.end) : '';
+  }
+  const m = r.meta;
+  const mib = (bytes: number) => n0(bytes / 2 ** 20);
+  const atT = b.tables.reduce((sum, t) => sum + t.atT, 0);
+  const phases = Object.entries(b.restore.phasesMs).map(([name, ms]) => `${name} ${n1(ms / 1000)}`).join(', ');
+  const rowsLabel = `${(b.records / 1e6).toLocaleString('en')}M`;
+  const equal = b.tables.filter((t) => t.equal).length;
+  const result = (pass: boolean) => (pass ? 'pass' : '**miss**');
+  return [
+    BACKUP_BEGIN,
+    '',
+    '## Backups and recovery: pgBackRest on the Patroni cluster',
+    '',
+    `Run: ${m.date} — \`${m.command}\`${m.quick ? ' (**quick smoke run: figures mean nothing**)' : ''}, ${n0(m.totalSeconds)} s end to end, commit ${m.gitCommit ?? '?'}${m.gitDirty ? ' with uncommitted changes in src/' : ''}; ${m.nproc} cores, load average before ${m.loadBefore.map(n2).join(', ')}, after ${m.loadAfter.map(n2).join(', ')}. A full \`npm run bench\` does not run it (the drill builds and seeds a cluster of its own) and keeps this section as it is.`,
+    '',
+    '| figure | measured | reference (same run) | ratio | target | result |',
+    '|---|---|---|---|---|---|',
+    `| full backup of the ${rowsLabel}-record history: time | ${n1(b.backup.seconds)} s (\`pgbackrest --type=full backup\`: zstd, 2 processes, as deploy/pgbackrest.conf; rounds ${b.backup.rounds.map(n1).join(', ')} s) | \`${b.basebackup.command}\` of the same primary ${n1(b.basebackup.seconds)} s (rounds ${b.basebackup.rounds.map(n1).join(', ')} s) | ${n2(b.backupRatio)} (rounds ${b.backupRatios.map(n2).join(', ')}) | — | measured |`,
+    `| full backup: size | ${mib(b.backup.databaseBytes)} MiB of database, ${mib(b.backup.repositoryBytes)} MiB in the repository | pg_basebackup's zstd tar ${mib(b.basebackup.bytes)} MiB; the cluster's databases ${mib(b.clusterBytes)} MiB | ${n2(b.backup.repositoryBytes / b.basebackup.bytes)} | — | measured |`,
+    `| restore of the whole cluster to T after the mistake (\`Cluster.restoreToTime\`, docs/deploy.md's procedure), until HAProxy reaches the restored primary with both replicas streaming | ${n1(b.restore.seconds)} s (${phases}) | pgBackRest's restore of the same full backup into an empty directory, the files alone (no WAL replayed, no cluster): ${n1(b.plainRestore.seconds)} s (the median of ${b.plainRestore.rounds.length}: ${b.plainRestore.rounds.map(n1).join(', ')} s) | ${n2(b.restoreRatio)} | — | measured |`,
+    `| records committed before T lost by the restore | ${n0(b.lost)} of ${n0(atT)} | — | — | 0 | ${result(b.lost === 0)} |`,
+    `| records committed after T still there after the restore | ${n0(b.extra)} (after T: ${b.afterT}) | — | — | 0 | ${result(b.extra === 0)} |`,
+    `| tables equal to T, row by row (a digest of every row) | ${equal} of ${b.tables.length} | — | — | all | ${result(equal === b.tables.length)} |`,
+    `| \`bhuktani ledger verify\` and the journals' rules after the restore | ${b.ledger.ok ? 'holds' : 'fails'}, ${b.ledger.violations} violations (${n0(b.ledger.seconds)} s) | — | — | holds, none | ${result(b.ledger.ok && b.ledger.violations === 0)} |`,
+    '',
+    '| table | rows at T | rows after the restore | lost | after T | equal |',
+    '|---|---|---|---|---|---|',
+    ...b.tables.map((t) => `| ${t.table} | ${n0(t.atT)} | ${n0(t.restored)} | ${t.lost} | ${t.extra} | ${t.equal ? 'yes' : '**no**'} |`),
+    '',
+    `- **The cluster** (\`bench/backup.ts\`): the topology of deploy/ built on this machine by \`test/ha/cluster.ts\` (${b.members}; etcd, HAProxy, WAL archived by pgBackRest into a local repository), the service's schema migrated onto it and one merchant's year of history seeded by \`bench/seed-list.ts\` (${n0(b.records)} transaction records with their payments, journals and postings, ledger-consistent) in ${n0(b.seedSeconds)} s. Before the measurements both replicas have replayed the seed, the archive holds its every segment and a checkpoint is done; nothing but the bench is connected.`,
+    `- **Backup**: a full pgBackRest backup (\`start-fast\`, zstd, \`process-max=2\`) from the primary, timed as a process; its sizes from \`pgbackrest info --output=json\` (the database's size, and what the repository holds of it). Its reference is \`pg_basebackup\` with the same compression (zstd on the client, into a tar; WAL streamed) of the same primary, the two in turn in each of ${b.backup.rounds.length} rounds (pg_basebackup first in the first round, the order reversed each round); the times are the median round's, the ratio the median of the rounds' ratios. The sizes are the last full backup's. The WAL archive held ${mib(b.backup.archiveBytes)} MiB after the backup, the seed's WAL included.`,
+    `- **Restore**: the recovery drill of \`test/ha/recovery-drill.test.ts\` on the seeded cluster: two Bhuktani instances take payments, refunds and payouts for 5 s (${b.beforeT}); once every payout has settled and the load has waited a second, T (${b.restore.target}) and the state of the money's tables are read in one snapshot; 5 s more of load after T (${b.afterTPayments} payments initiated); then the mistake, \`DROP TABLE postings CASCADE\` and \`TRUNCATE payments CASCADE\`; then \`Cluster.restoreToTime(T)\`: every Patroni stopped, the cluster removed from etcd, the leader's data directory restored by pgBackRest (\`--delta\`) and recovered by PostgreSQL to T, Patroni started on it, the replicas emptied and cloned again. Timed from its start until HAProxy's primary port answers on the restored primary. Its reference, pgBackRest's restore of the same full backup into an empty directory (\`${b.plainRestore.command}\`), is what any restore of that backup costs before a WAL record is replayed or a replica cloned.`,
+    `- **Records lost**: for each table, every key (pidx for payments, id for the others) at T against after the restore, and a digest over every row (the md5 of each row's text, in key order) at T against after it.`,
+    '',
+    embeddedBackupText(b),
+    '',
+    BACKUP_END,
+  ].join('\n');
+}
+
+/** The embedded store's backup (bench/backup.ts's embeddedBackupRun), a part of the backup section. */
+function embeddedBackupText(b: BackupResult): string {
+  const e = b.embedded;
+  if (!e) return b.embeddedError ? `### The embedded store (PGlite)\n\nNot measured in this run: \`${b.embeddedError.split('\n')[0]}\`.` : '';
+  const mib = (bytes: number) => n0(bytes / 2 ** 20);
+  const equal = e.tables.filter((t) => t.equal).length;
+  return [
+    '### The embedded store (PGlite)',
+    '',
+    '| figure | measured | reference (same run) | ratio | target | result |',
+    '|---|---|---|---|---|---|',
+    `| \`${e.backup.command}\` of a stopped store holding the ${(e.records / 1e6).toLocaleString('en')}M-record history (${mib(e.dataDirBytes)} MiB on disk) | ${n1(e.backup.seconds)} s, ${mib(e.backup.bytes)} MiB | \`${e.tar.command}\` ${n1((e.tar.seconds[0] + e.tar.seconds[1]) / 2)} s (the mean of one run before, ${n1(e.tar.seconds[0])} s, and one after, ${n1(e.tar.seconds[1])} s), ${mib(e.tar.bytes)} MiB | ${n2(e.backupRatio)} | — | measured |`,
+    `| \`${e.restore.command}\` into an empty DATA_DIR | ${n1(e.restore.seconds)} s | \`${e.untar.command}\` of the reference's tar ${n1(e.untar.seconds)} s | ${n2(e.restoreRatio)} | — | measured |`,
+    `| the restored store's tables against the seeded store's, row by row | ${equal} of ${e.tables.length} equal (${e.tables.map((t) => `${t.table} ${n0(t.rows)}`).join(', ')}) | — | — | all | ${equal === e.tables.length ? 'pass' : '**miss**'} |`,
+    '',
+    `A data directory made by \`bhuktani merchant create\`, the same history seeded by \`bench/seed-list.ts\` through PGlite itself (${n0(e.seedSeconds)} s), then a checkpoint and the store closed. \`bhuktani backup\` and \`bhuktani restore\` are timed as processes (their start included); the backup file's copy is a gzipped tar of the data directory (PGlite's \`dumpDataDir\`) behind a line of facts and its SHA-256, so its reference is \`tar\` with gzip of the same directory, run just before it and just after it; the restore checks the file, opens the copy in PGlite beside its place and moves it in, against \`tar -xzf\` of that tar into an empty directory. Then the restored store's tables (payments, payment events, transactions, journals, postings, payouts) are read in PGlite and their counts and row digests compared with the seeded store's.`,
+  ].join('\n');
+}
+
+/** docs/benchmarks.md for a full run; a quick or partial (BENCH_ONLY) run writes to a temporary file instead, and a run that measured the backup drill also replaces that section of docs/benchmarks.md. */
 export function writeReport(r: Results, designNotes = ''): string {
   const partial = r.meta.quick || settings.only !== undefined;
-  const path = process.env.BENCH_REPORT || (partial ? join(tmpdir(), 'bhuktani-benchmarks-partial.md') : join(ROOT, 'docs', 'benchmarks.md'));
+  const path = process.env.BENCH_REPORT || (partial ? join(tmpdir(), 'bhuktani-benchmarks-partial.md') : DOCS_REPORT);
   writeFileSync(path, render(r, designNotes));
   // The raw figures, to re-render the page without a new run.
   writeFileSync(join(tmpdir(), `bhuktani-benchmarks-${partial ? 'partial' : 'full'}.json`), JSON.stringify(r, null, 1));
+  if (r.backup && !r.meta.quick && path !== DOCS_REPORT && existsSync(DOCS_REPORT)) {
+    writeFileSync(DOCS_REPORT, withSection(readFileSync(DOCS_REPORT, 'utf8'), backupSection(r)));
+    return `${path} and the backup section of ${DOCS_REPORT}`;
+  }
   return path;
 }

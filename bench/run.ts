@@ -1,10 +1,12 @@
 // `npm run bench`: every reference and scenario end to end, then docs/benchmarks.md.
 // Each figure is a ratio to a reference measured in this run on this machine. BENCH_QUICK=1 is a
 // smoke run of the harness (short, small); BENCH_EVIDENCE=0 skips the profiles and plans;
-// BENCH_ONLY=lookup,initiate,new-store,completion,provider,list,export,embedded,ha runs only those scenarios (with their
-// references) and writes its partial report to the temporary directory, not docs/.
+// BENCH_ONLY=lookup,initiate,new-store,completion,provider,list,export,embedded,ha,backup runs only those scenarios (with their
+// references) and writes its partial report to the temporary directory, not docs/; backup runs only when named,
+// and its section of docs/benchmarks.md is replaced in place (bench/report.ts).
 import { execSync } from 'node:child_process';
 import { cpus, loadavg, totalmem } from 'node:os';
+import { backupRun, embeddedBackupRun } from './backup.js';
 import { completionRun } from './completion.js';
 import { embeddedStart } from './embedded-start.js';
 import { esewaFormRun, esewaStatusRun, prepareEsewaPayments } from './esewa.js';
@@ -225,6 +227,23 @@ async function main() {
       log(`  ${h.completionRps.toFixed(0)} confirms/s against pgbench ${h.pgbenchTps.toFixed(0)} tps: ${h.ratio.toFixed(2)} ×`);
       if (h.errors.length) throw new Error(h.errors.join('\n'));
       return h;
+    });
+
+    if (runs('backup')) results.backup = await step("backup and restore to a point in time of a million-record history on the Patroni cluster (pgBackRest), against pg_basebackup and a plain restore; then the embedded store's backup against tar", async () => {
+      const b = await backupRun(log);
+      await embeddedBackupRun(log).then(
+        (e) => {
+          b.embedded = e;
+          log(`  embedded: bhuktani backup ${e.backup.seconds.toFixed(1)} s, ${e.backupRatio.toFixed(2)} × tar -czf; restore ${e.restore.seconds.toFixed(1)} s, ${e.restoreRatio.toFixed(2)} × tar -xzf`);
+        },
+        (error: Error) => {
+          b.embeddedError = error.stack ?? error.message;
+          results.errors.push(`the embedded store's backup: ${b.embeddedError.split('\n').slice(0, 6).join('\n')}`);
+          log(`  the embedded store's backup FAILED: ${b.embeddedError}`);
+        },
+      );
+      log(`  full backup ${b.backup.seconds.toFixed(1)} s, ${b.backupRatio.toFixed(2)} × pg_basebackup; restore to T ${b.restore.seconds.toFixed(1)} s, ${b.restoreRatio.toFixed(2)} × a plain restore; records lost before T: ${b.lost}`);
+      return b;
     });
 
     if (runs('embedded')) results.embedded = await step("embedded start (PGlite): restart against a plain PGlite open, first start against restart", async () => {

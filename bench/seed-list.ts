@@ -11,10 +11,20 @@ const PAYERS = 100;
 /** What each seeded wallet keeps after all its payments. */
 const LEFT_IN_WALLET = 10_000_000;
 
-export async function seedList(merchantId: number, rows: number, log: (line: string) => void): Promise<{ seconds: number }> {
+/** A session to seed through: a `pg` client's shape, which bench/backup.ts gives an embedded store (PGlite) too. */
+export interface SeedSession {
+  query<R = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<{ rows: R[]; rowCount: number | null }>;
+}
+
+/**
+ * `target`: the database to seed, the bench's service database unless another is named by its URL
+ * (bench/backup.ts seeds the cluster's), or a session of the caller's, left open.
+ */
+export async function seedList(merchantId: number, rows: number, log: (line: string) => void, target: string | SeedSession = databaseUrl(pgSettings.serviceDb)): Promise<{ seconds: number }> {
   const started = performance.now();
-  const client = new pg.Client({ connectionString: databaseUrl(pgSettings.serviceDb) });
-  await client.connect();
+  const own = typeof target === 'string' ? new pg.Client({ connectionString: target }) : undefined;
+  await own?.connect();
+  const client: SeedSession = own ? { query: async <R>(sql: string, params?: unknown[]) => own.query(sql, params) as Promise<pg.QueryResult & { rows: R[] }> } : (target as SeedSession);
   const step = async (what: string, sql: string, params: unknown[] = []) => {
     const t = performance.now();
     const result = await client.query(sql, params);
@@ -141,7 +151,7 @@ export async function seedList(merchantId: number, rows: number, log: (line: str
     await client.query('ROLLBACK').catch(() => {});
     throw error;
   } finally {
-    await client.end();
+    await own?.end();
   }
   return { seconds: (performance.now() - started) / 1000 };
 }
