@@ -7,6 +7,7 @@ import { STORE_FLAGS } from '../src/db/pglite-code.js';
 import type { CompletionResult } from './completion.js';
 import { requestList, type ProviderPaymentResult, type ProviderWayResult } from './provider-payment.js';
 import type { BackupResult } from './backup.js';
+import { npiPayoutsText, type NpiPayoutsResult } from './npi-payouts.js';
 import type { HaResult } from './ha.js';
 import type { EmbeddedStart } from './embedded-start.js';
 import type { EsewaRun } from './esewa.js';
@@ -66,6 +67,8 @@ export interface Results {
   ha?: HaResult;
   /** pgBackRest's backup and a restore to a point in time of a million-record history on the cluster (bench/backup.ts; only when BENCH_ONLY names it). */
   backup?: BackupResult;
+  /** 10,000 scheduled payouts through NPI against the bank file's export of the same (bench/npi-payouts.ts; only when BENCH_ONLY names it). */
+  npiPayouts?: NpiPayoutsResult;
   verifyAfterCompletion?: VerifyResult;
   listSeed?: { rows: number; seconds: number };
   list?: ListVariant[];
@@ -619,6 +622,8 @@ export function render(r: Results, designNotes = ''): string {
     '',
     backupSection(r),
     '',
+    payoutsSection(r),
+    '',
     '## Ledger invariants after the run',
     '',
     verifyText('after the completion run', r.verifyAfterCompletion),
@@ -674,40 +679,58 @@ export function render(r: Results, designNotes = ''): string {
   return lines.join('\n').replace(/\n{3,}/g, '\n\n');
 }
 
-// ---- the backup drill's section ----
+// ---- the sections only the runs that name them write ----
 
 /**
- * The backup section is written by the runs that name it (`BENCH_ONLY=backup`), between these
- * markers: such a run replaces it in docs/benchmarks.md, and every other run keeps it as it is, since
- * a full run does not build the drill's cluster.
+ * The scenarios run only when named (`BENCH_ONLY=backup`, `BENCH_ONLY=payouts`) write their section
+ * between markers: such a run replaces it in docs/benchmarks.md, and every other run keeps it as it
+ * is (a full run builds no drill's cluster, nor 10,000 merchants).
  */
-const BACKUP_BEGIN = '<!-- backup: written by `BENCH_ONLY=backup npm run bench` (bench/backup.ts); other runs keep it as it is -->';
-const BACKUP_END = '<!-- backup: end -->';
+interface KeptSection {
+  begin: string;
+  end: string;
+}
+const BACKUP: KeptSection = { begin: '<!-- backup: written by `BENCH_ONLY=backup npm run bench` (bench/backup.ts); other runs keep it as it is -->', end: '<!-- backup: end -->' };
+const PAYOUTS: KeptSection = { begin: '<!-- payouts: written by `BENCH_ONLY=payouts npm run bench` (bench/npi-payouts.ts); other runs keep it as it is -->', end: '<!-- payouts: end -->' };
 const DOCS_REPORT = join(ROOT, 'docs', 'benchmarks.md');
 
 /** The section between the markers in `page`, the markers included, if there is one. */
-function sectionOf(page: string): { start: number; end: number } | undefined {
-  const start = page.indexOf(BACKUP_BEGIN);
-  const end = page.indexOf(BACKUP_END, start);
-  return start >= 0 && end >= 0 ? { start, end: end + BACKUP_END.length } : undefined;
+function sectionOf(page: string, kept: KeptSection): { start: number; end: number } | undefined {
+  const start = page.indexOf(kept.begin);
+  const end = page.indexOf(kept.end, start);
+  return start >= 0 && end >= 0 ? { start, end: end + kept.end.length } : undefined;
 }
 
-/** `page` with its backup section replaced by `section`, or `section` put before the ledger's invariants. */
-function withSection(page: string, section: string): string {
-  const found = sectionOf(page);
+/** `page` with its `kept` section replaced by `section`, or `section` put before the ledger's invariants. */
+function withSection(page: string, kept: KeptSection, section: string): string {
+  const found = sectionOf(page, kept);
   if (found) return page.slice(0, found.start) + section + page.slice(found.end);
   const before = page.indexOf('## Ledger invariants after the run');
   return before >= 0 ? `${page.slice(0, before)}${section}\n\n${page.slice(before)}` : `${page.trimEnd()}\n\n${section}\n`;
 }
 
+/** The section as the last run that measured it wrote it. */
+function keptText(kept: KeptSection): string {
+  const page = existsSync(DOCS_REPORT) ? readFileSync(DOCS_REPORT, 'utf8') : '';
+  const found = sectionOf(page, kept);
+  return found ? page.slice(found.start, found.end) : '';
+}
+
+/** The run's line of a kept section: when, how, on what. */
+function runLine(r: Results, only: string, what: string): string {
+  const m = r.meta;
+  return `Run: ${m.date} — \`${m.command}\`${m.quick ? ' (**quick smoke run: figures mean nothing**)' : ''}, ${n0(m.totalSeconds)} s end to end, commit ${m.gitCommit ?? '?'}${m.gitDirty ? ' with uncommitted changes in src/' : ''}; ${m.nproc} cores, load average before ${m.loadBefore.map(n2).join(', ')}, after ${m.loadAfter.map(n2).join(', ')}. A full \`npm run bench\` does not run it (${what}) and keeps this section as it is; \`BENCH_ONLY=${only} npm run bench\` writes it.`;
+}
+
+function payoutsSection(r: Results): string {
+  const p = r.npiPayouts;
+  if (!p) return keptText(PAYOUTS);
+  return [PAYOUTS.begin, '', npiPayoutsText(p, runLine(r, 'payouts', 'it seeds 10,000 merchants and pays them twice')), '', PAYOUTS.end].join('\n');
+}
+
 function backupSection(r: Results): string {
   const b = r.backup;
-  if (!b) {
-    // Not measured in this run: the section as the last backup run wrote it.
-    const page = existsSync(DOCS_REPORT) ? readFileSync(DOCS_REPORT, 'utf8') : '';
-    const found = sectionOf(page);
-    return found ? page.slice(found.start, found.end) : '';
-  }
+  if (!b) return keptText(BACKUP);
   const m = r.meta;
   const mib = (bytes: number) => n0(bytes / 2 ** 20);
   const atT = b.tables.reduce((sum, t) => sum + t.atT, 0);
@@ -716,11 +739,11 @@ function backupSection(r: Results): string {
   const equal = b.tables.filter((t) => t.equal).length;
   const result = (pass: boolean) => (pass ? 'pass' : '**miss**');
   return [
-    BACKUP_BEGIN,
+    BACKUP.begin,
     '',
     '## Backups and recovery: pgBackRest on the Patroni cluster',
     '',
-    `Run: ${m.date} — \`${m.command}\`${m.quick ? ' (**quick smoke run: figures mean nothing**)' : ''}, ${n0(m.totalSeconds)} s end to end, commit ${m.gitCommit ?? '?'}${m.gitDirty ? ' with uncommitted changes in src/' : ''}; ${m.nproc} cores, load average before ${m.loadBefore.map(n2).join(', ')}, after ${m.loadAfter.map(n2).join(', ')}. A full \`npm run bench\` does not run it (the drill builds and seeds a cluster of its own) and keeps this section as it is.`,
+    runLine(r, 'backup', 'the drill builds and seeds a cluster of its own'),
     '',
     '| figure | measured | reference (same run) | ratio | target | result |',
     '|---|---|---|---|---|---|',
@@ -743,7 +766,7 @@ function backupSection(r: Results): string {
     '',
     embeddedBackupText(b),
     '',
-    BACKUP_END,
+    BACKUP.end,
   ].join('\n');
 }
 
@@ -773,9 +796,10 @@ export function writeReport(r: Results, designNotes = ''): string {
   writeFileSync(path, render(r, designNotes));
   // The raw figures, to re-render the page without a new run.
   writeFileSync(join(tmpdir(), `bhuktani-benchmarks-${partial ? 'partial' : 'full'}.json`), JSON.stringify(r, null, 1));
-  if (r.backup && !r.meta.quick && path !== DOCS_REPORT && existsSync(DOCS_REPORT)) {
-    writeFileSync(DOCS_REPORT, withSection(readFileSync(DOCS_REPORT, 'utf8'), backupSection(r)));
-    return `${path} and the backup section of ${DOCS_REPORT}`;
+  const measured = [r.backup && (['backup', BACKUP, backupSection(r)] as const), r.npiPayouts && (['payouts', PAYOUTS, payoutsSection(r)] as const)].filter((x) => !!x);
+  if (measured.length && !r.meta.quick && path !== DOCS_REPORT && existsSync(DOCS_REPORT)) {
+    writeFileSync(DOCS_REPORT, measured.reduce((page, [, kept, text]) => withSection(page, kept, text), readFileSync(DOCS_REPORT, 'utf8')));
+    return `${path} and the ${measured.map(([name]) => name).join(' and ')} section of ${DOCS_REPORT}`;
   }
   return path;
 }

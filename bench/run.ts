@@ -1,12 +1,13 @@
 // `npm run bench`: every reference and scenario end to end, then docs/benchmarks.md.
 // Each figure is a ratio to a reference measured in this run on this machine. BENCH_QUICK=1 is a
 // smoke run of the harness (short, small); BENCH_EVIDENCE=0 skips the profiles and plans;
-// BENCH_ONLY=lookup,initiate,new-store,completion,provider,list,export,embedded,ha,backup runs only those scenarios (with their
-// references) and writes its partial report to the temporary directory, not docs/; backup runs only when named,
-// and its section of docs/benchmarks.md is replaced in place (bench/report.ts).
+// BENCH_ONLY=lookup,initiate,new-store,completion,provider,list,export,embedded,ha,backup,payouts runs only those scenarios (with their
+// references) and writes its partial report to the temporary directory, not docs/; backup and payouts run only when named,
+// and their sections of docs/benchmarks.md are replaced in place (bench/report.ts).
 import { execSync } from 'node:child_process';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { backupRun, embeddedBackupRun } from './backup.js';
+import { npiPayoutsRun } from './npi-payouts.js';
 import { completionRun } from './completion.js';
 import { embeddedStart } from './embedded-start.js';
 import { esewaFormRun, esewaStatusRun, prepareEsewaPayments } from './esewa.js';
@@ -244,6 +245,13 @@ async function main() {
       );
       log(`  full backup ${b.backup.seconds.toFixed(1)} s, ${b.backupRatio.toFixed(2)} × pg_basebackup; restore to T ${b.restore.seconds.toFixed(1)} s, ${b.restoreRatio.toFixed(2)} × a plain restore; records lost before T: ${b.lost}`);
       return b;
+    });
+
+    if (runs('payouts')) results.npiPayouts = await step('10,000 scheduled payouts through NPI (validated, posted in NCHL-IPS batches, reconciled) against the bank file of the same', async () => {
+      const p = await npiPayoutsRun(log);
+      log(`  NPI ${p.npi.seconds.toFixed(1)} s (${p.npi.paid} Paid, peak RSS ${p.npi.peakRssMb} MiB) against the bank file ${p.file.seconds.toFixed(1)} s: ${p.ratio.toFixed(2)} ×`);
+      if (p.npi.paid !== p.merchants || p.npi.reconciled.differences > 0 || !p.ledgerHolds) throw new Error(`NPI paid ${p.npi.paid} of ${p.merchants}, ${p.npi.reconciled.differences} differences, ledger ${p.ledgerHolds ? 'holds' : 'broken'}`);
+      return p;
     });
 
     if (runs('embedded')) results.embedded = await step("embedded start (PGlite): restart against a plain PGlite open, first start against restart", async () => {

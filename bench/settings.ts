@@ -8,9 +8,9 @@ import { fileURLToPath } from 'node:url';
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 const quick = process.env.BENCH_QUICK === '1';
-const scenarios = ['lookup', 'initiate', 'esewa', 'new-store', 'completion', 'provider', 'list', 'export', 'embedded', 'ha', 'backup'] as const;
+const scenarios = ['lookup', 'initiate', 'esewa', 'new-store', 'completion', 'provider', 'list', 'export', 'embedded', 'ha', 'backup', 'payouts'] as const;
 /** Scenarios a full run leaves out: they run only when BENCH_ONLY names them (the backup drill builds and seeds a cluster of its own, minutes more than the full run's budget). */
-const onRequest: readonly Scenario[] = ['backup'];
+const onRequest: readonly Scenario[] = ['backup', 'payouts'];
 export type Scenario = (typeof scenarios)[number];
 const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim()).filter(Boolean);
 const unknown = only?.filter((s) => !(scenarios as readonly string[]).includes(s));
