@@ -65,6 +65,8 @@ describe('console payout rail', () => {
     expect(text).toContain('Your role may not approve accounts.');
     expect((await as('support').post(`/console/payout-rail/accounts/${row[1]}/approve`, { reason: 'looks fine' })).status).toBe(403);
 
+    const queued = async () => Number(/^bhuktani_payouts_for_operators\{environment="test",why="account"\} (\d+)$/m.exec(await t.ctx.metrics.registry.metrics())?.[1]);
+    expect(await queued()).toBe(1);
     await as('finance').get('/console/payout-rail');
     const blank = await as('finance').post(`/console/payout-rail/accounts/${row[1]}/approve`, { reason: '' });
     expect(blank.status).toBe(400);

@@ -117,6 +117,26 @@ export function createMetrics(db: Db): Metrics {
       for (const row of attemptCounts.rows) this.set({ provider: row.provider, environment: row.environment, state: row.state }, Number(row.count));
     },
   });
+  let queueCounts: { at: number; rows: { environment: string; why: string; count: number }[] } | undefined;
+  new Gauge({
+    name: 'bhuktani_payouts_for_operators',
+    help: "Payouts waiting for an operator, by environment and why: an account NPI could not match (account), or a payout NPI's reports could not decide (undecided)",
+    labelNames: ['environment', 'why'],
+    registers: [registry],
+    async collect() {
+      if (!queueCounts || Date.now() - queueCounts.at > STATUS_CACHE_MS) {
+        const rows = await db.query<{ environment: string; why: string; count: number }>(
+          `SELECT environment, 'undecided' AS why, count(*) AS count FROM npi_transfers WHERE needs_operator AND status IN ('unsent', 'sent') GROUP BY environment
+           UNION ALL
+           SELECT environment, 'account', count(*) FROM account_checks WHERE outcome = 'partial' AND approved_by IS NULL GROUP BY environment`,
+        );
+        queueCounts = { at: Date.now(), rows };
+      }
+      this.reset();
+      for (const environment of ['test', 'live']) for (const why of ['account', 'undecided']) this.set({ environment, why }, 0);
+      for (const row of queueCounts.rows) this.set({ environment: row.environment, why: row.why }, Number(row.count));
+    },
+  });
   if (db.kind === 'postgres') {
     // The primary's WAL archive, on which point-in-time recovery rests (docs/deploy.md): a failing
     // archive leaves the cluster serving, so it is watched here.
