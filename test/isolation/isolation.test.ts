@@ -1004,6 +1004,8 @@ const table: Record<string, Classification> = {
   'GET /console/payouts/:idx': consoleRouteOf('read', async (w) => `/console/payouts/${w.a.payouts.live}`),
   'POST /console/payouts/:idx/paid': consoleRoute('payouts.process', 'POST', '/console/payouts/any/paid', { reference: 'crafted' }),
   'POST /console/payouts/:idx/failed': consoleRoute('payouts.process', 'POST', '/console/payouts/any/failed', { reason: 'crafted' }),
+  'GET /console/payout-rail': consoleRoute('read', 'GET', '/console/payout-rail?date=2026-11-28&env=test'),
+  'POST /console/payout-rail/accounts/:id/approve': consoleRoute('payouts.process', 'POST', '/console/payout-rail/accounts/1/approve', { reason: 'crafted' }),
   'GET /console/merchants': consoleRoute('read', 'GET', '/console/merchants?status=applied'),
   'GET /console/merchants/:idx': consoleRouteOf('read', async (w) => `/console/merchants/${(await findMerchantById(w.t.db, w.a.id))!.idx}`),
   ...Object.fromEntries(
