@@ -64,8 +64,10 @@ describe('bhuktani payout rail', () => {
         environment: 'live',
         rail: 'npi',
         sandbox: false,
-        settings: { base_url: 'https://uat.npi.example/npi', client_id: 'bhuktani', username: 'BHUKTANI@1701', debtor_bank: '1701', debtor_branch: '1', debtor_account: '00100000000018', debtor_name: 'Bhuktani Settlement' },
+        settings: { base_url: 'https://uat.npi.example/npi', client_id: 'bhuktani', username: 'BHUKTANI@1701', debtor_bank: '1701', debtor_branch: '1', debtor_account: '00100000000018', debtor_name: 'Bhuktani Settlement', send: 'real-time' },
       });
+      const nightly = await runCli(['payout', 'rail', 'set', 'npi', '--env', 'live', ...npiFlags({ send: 'nightly' })], env);
+      expect([nightly.code, nightly.stderr]).toEqual([1, 'bhuktani: --send: Send real-time (each payout at once, within connectIPS’s limit) or batches (NCHL-IPS).\n']);
       expect(shown.stdout).not.toMatch(secrets);
       expect(shown.stdout).not.toContain(good.pfx.toString('base64').slice(0, 40));
       const text = await runCli(['payout', 'rail', 'show'], env);

@@ -123,7 +123,7 @@ describe.concurrent('bhuktani', () => {
     expect(json.code, json.stderr).toBe(0);
     const report = JSON.parse(json.stdout);
     expect(report.ok).toBe(true);
-    expect(report.invariants).toHaveLength(14);
+    expect(report.invariants).toHaveLength(15);
     for (const invariant of report.invariants) expect(invariant).toEqual({ invariant: expect.any(String), holds: true, violations: [] });
 
     const text = await bhuktani(dir, ['ledger', 'verify']);

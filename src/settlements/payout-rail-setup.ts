@@ -108,7 +108,11 @@ export interface PayoutRailListing {
   updatedAt?: Date;
 }
 
-const listingOf = (row: PayoutRailRow): PayoutRailListing => ({ environment: row.environment, rail: row.rail, sandbox: false, settings: row.settings, updatedAt: row.updated_at });
+/** The settings in the set-up's own order (the store's jsonb keeps them in its own). */
+const ordered = (settings: Partial<NpiRailSettings>): Partial<NpiRailSettings> =>
+  Object.fromEntries([...settingNames, 'send' as const].filter((name) => settings[name] !== undefined).map((name) => [name, settings[name]]));
+
+const listingOf = (row: PayoutRailRow): PayoutRailListing => ({ environment: row.environment, rail: row.rail, sandbox: false, settings: ordered(row.settings), updatedAt: row.updated_at });
 
 /** The rail of both environments as `payout rail show` shows them: never a credential. */
 export async function listPayoutRails(ctx: Pick<AppContext, 'db' | 'config'>): Promise<PayoutRailListing[]> {
