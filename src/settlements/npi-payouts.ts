@@ -30,8 +30,13 @@ import { checksOfMerchants, lockRequestedPayouts, setWaitingReason } from './npi
 const CLAIM = ipsMaxTransactions;
 /** Batches posted or asked about per run. */
 const BATCHES = 50;
-/** How long an instance holds a batch it posts or asks about. */
-const LEASE_MS = 60_000;
+/**
+ * How long an instance holds a batch it posts or asks about: one call's timeout and a margin. Most
+ * acts take well under a second; one that outlives its lease (a token renewed, then the call) may meet
+ * another instance posting the same batch, which is safe (the same ids: NPI refuses the second as a
+ * duplicate, and the reports decide), and an instance killed mid-act holds its batches no longer.
+ */
+const leaseMs = (ctx: AppContext) => ctx.config.providerTimeoutMs + 5_000;
 /** Asks of the reports before an undecided transfer goes to the operators (about an hour of backing off). */
 export const MAX_CHECKS = 12;
 /** NPI holding no batch this long after its posting: it never arrived, and goes again under its ids. */
@@ -254,7 +259,7 @@ export async function runNpiPayouts(ctx: AppContext, run: NpiRun): Promise<numbe
     ['sent', ask],
   ] as const) {
     for (const batchId of await dueBatches(ctx.db, run.environment, status, ctx.clock.now(), BATCHES)) {
-      const transfers = await leaseBatch(ctx.db, batchId, status, ctx.clock.now(), LEASE_MS);
+      const transfers = await leaseBatch(ctx.db, batchId, status, ctx.clock.now(), leaseMs(ctx));
       if (transfers.length > 0) moved += await act(ctx, run, transfers);
     }
   }

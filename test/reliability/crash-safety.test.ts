@@ -71,7 +71,7 @@ async function checkAnswersKept(server: ServerProcess, key: string, record: Load
     }
     if (record.canceled.has(pidx) && body.status !== 'User canceled') problems.push(`canceled ${pidx} is now ${body.status}`);
   });
-  // Every payout answered 201 exists with its amount, and the sandbox bank pays it after the restart.
+  // Every payout answered 201 exists with its amount, and the sandbox (NPI's simulator) pays it after the restart.
   await inBatches(record.payouts, 6, async (payout) => {
     const state = await waitFor(`payout ${payout.idx} to be Paid`, async () => {
       const { status, body } = await api.getPayout(server.base, payout.idx);
