@@ -80,7 +80,7 @@ describe('console payout rail', () => {
     expect((await findPayout(t.db, payout.idx))!.state).toBe('Paid');
   });
 
-  it('live on NPI: a payout waits for the bank code, the bank file is refused, NPI pays, and the day reconciles', async () => {
+  it('live on NPI: a payout needs the bank code, the bank file is refused, NPI pays, and the day reconciles', async () => {
     // The sandbox's own member, set up for live as an operator would set up NCHL's.
     const sandbox = await sandboxNpiSetup(t.ctx);
     await setPayoutRail(t.ctx, { actor: CLI_ACTOR, environment: 'live', rail: 'npi', values: { ...sandbox.settings, ...sandbox.credentials } });
@@ -90,7 +90,13 @@ describe('console payout rail', () => {
     expect((await payWithLiveWallet(payerBrowser(t.app), t.sentOtps, body.pidx, payer)).status).toBe(303);
     const owner = { merchantId: shop.merchant.id, environment: 'live' as const };
 
+    // An account without NCHL's bank code: the request is refused, nothing held.
+    const refusedRequest = await t.app.inject({ method: 'POST', url: '/api/v2/settlements/', headers: { authorization: `Key ${shop.live_secret_key}` }, payload: { amount: 10_000 } });
+    expect([refusedRequest.statusCode, refusedRequest.json().detail]).toEqual([400, expect.stringContaining('4-digit code of your bank')]);
+    // One requested before live went through NPI (as a bank-file payout would be) says why it waits.
+    await t.db.query("DELETE FROM payout_rails WHERE environment = 'live'");
     const waiting = await requestPayout(t.ctx, { ...owner, amount: 10_000, requestedBy: 'api' });
+    await setPayoutRail(t.ctx, { actor: CLI_ACTOR, environment: 'live', rail: 'npi', values: { ...sandbox.settings, ...sandbox.credentials } });
     await runPayoutRails(t.ctx);
     const waitingPage = pageText((await as('finance').get(`/console/payouts/${waiting.idx}`)).body);
     expect(waitingPage).toContain('names no NCHL bank code');

@@ -9,9 +9,13 @@ import { liveRefusal } from '../merchants/approval-state-machine.js';
 import { findBankAccount } from '../merchants/bank-account-store.js';
 import { findMerchantById } from '../merchants/merchant-store.js';
 import { holdCutoff } from './balance.js';
+import { findPayoutRail } from './payout-rail-setup.js';
 import type { Payout } from './payout.js';
 import { insertPayout, lockSettlementAccount, settleRecords, type Owner } from './payout-store.js';
 import { settlementBalance } from './settlement-balance.js';
+
+/** A live account without NCHL's bank code while live pays through NPI. */
+export const NO_BANK_CODE = 'Add NCHL’s 4-digit code of your bank to your settlement account in the dashboard, on the Business page (/dashboard/business): live payouts go through NCHL’s payment interface, which routes by it.';
 
 /** An approved merchant without an account: the dashboard's Business page has the form. */
 export const NO_BANK_ACCOUNT = 'Add your settlement bank account in the dashboard, on the Business page (/dashboard/business), before requesting a live payout.';
@@ -34,6 +38,8 @@ export async function requestPayout(ctx: AppContext, input: RequestPayoutInput):
     const refused = liveRefusal(merchant.status);
     if (refused) throw new AppError('forbidden', { detail: refused });
     if (!bank) throw new AppError('bad_request', { detail: NO_BANK_ACCOUNT });
+    // Through NPI a payout is routed by NCHL's code of the bank: without it the money would only wait.
+    if (!bank.bankCode && (await findPayoutRail(ctx, 'live')).rail === 'npi') throw new AppError('bad_request', { detail: NO_BANK_CODE });
   }
   if (input.amount !== undefined && (!Number.isSafeInteger(input.amount) || input.amount <= 0)) {
     throw new AppError('validation_error', { fields: { amount: ['Amount must be a positive whole number of paisa.'] } });
