@@ -54,7 +54,7 @@ describe('going live', () => {
       await page.getByLabel('Contact person').fill('Pasang Sherpa');
       await page.getByLabel('Phone').fill('9841000000');
       await page.getByLabel('Bank', { exact: true }).fill('Nabil Bank');
-      await page.getByLabel('Branch').fill('Pulchowk');
+      await page.getByLabel('Branch', { exact: true }).fill('Pulchowk');
       await page.getByLabel('Account name').fill(`${name} Pvt. Ltd.`);
       await page.getByLabel('Account number').fill('0101 0172 5300 12');
       await page.getByRole('button', { name: 'Apply to go live' }).click();
