@@ -1,4 +1,4 @@
-// The recovery drill's figures on a million-record history (issue 46): the topology of deploy/ built
+// The recovery drill's figures on a million-record history: the topology of deploy/ built
 // on this machine by test/ha/cluster.ts (etcd, three PostgreSQL 15 nodes under Patroni in synchronous
 // mode, HAProxy, WAL archived by pgBackRest), the service's schema migrated onto it and a year of
 // one merchant's history seeded by bench/seed-list.ts (a million transactions, ledger-consistent).
@@ -371,7 +371,7 @@ async function embeddedDigests(storeDir: string): Promise<Record<Table, { count:
 }
 
 /**
- * The embedded store's backup (issue 46, part 3): a data directory made by `bhuktani merchant create`
+ * The embedded store's backup: a data directory made by `bhuktani merchant create`
  * and seeded with seed-list.ts's history through PGlite itself; `bhuktani backup --out FILE` of the
  * stopped store, against `tar -czf` of the same directory (the backup's copy is a gzipped tar too),
  * once before it and once after; `bhuktani restore FILE` into an empty DATA_DIR against `tar -xzf`

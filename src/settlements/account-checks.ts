@@ -17,7 +17,7 @@ import { findPayoutRail, npiConnectorOf } from './payout-rail-setup.js';
 /**
  * Where a test payout goes when the account names no NCHL bank, or there is no account: a bank of
  * the simulator's (NCHL's published validation example, bankId 0401, branch 81). Its accounts answer
- * by their last four digits (contract §16); the merchant's own number is kept.
+ * by their last four digits (sandbox/npi/npi-accounts.ts); the merchant's own number is kept.
  */
 export const SANDBOX_CREDITOR = { bank: '0401', branch: '81' } as const;
 

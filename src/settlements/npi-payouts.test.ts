@@ -1,5 +1,5 @@
 // Payouts through NCHL's NPI, as a merchant and an operator meet them: the merchant's settlement
-// account validated when saved (the sandbox accounts of contract §16), payouts asked for over the
+// account validated when saved (the sandbox accounts of src/sandbox/npi/npi-accounts.ts), payouts asked for over the
 // API and moved by the payout rails' job through the test environment's NPI (the simulator, over its
 // HTTP protocol), and NPI's books held against Bhuktani's after every step. Lost and late answers
 // come from a transport between the connector and the simulator.
@@ -34,7 +34,7 @@ afterEach(() => routeProviderCalls(t.ctx, undefined));
 
 const SETTLEMENTS = '/api/v2/settlements/';
 
-/** An approved merchant whose settlement account ends in `lastFour` (contract §16), paid `amount` in test. */
+/** An approved merchant whose settlement account ends in `lastFour` (npi-accounts.ts reads it), paid `amount` in test. */
 async function shop(lastFour: string, amount = 50_000) {
   const created = await merchantIn(t.ctx, 'approved');
   const account = { bank_name: 'Nepal Bank Ltd.', branch: 'New Road', account_name: 'Himalayan Tea House Pvt. Ltd.', account_number: `01234567890${lastFour}`, bank_code: '0401' };

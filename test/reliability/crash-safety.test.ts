@@ -30,7 +30,7 @@ const serverEnv = (store: TestStore) => ({
   WEBHOOK_INTERVAL_MS: '200',
   PAYMENT_TTL_SECONDS: String(TTL_SECONDS),
   SANDBOX_BANK_INTERVAL_MS: '200',
-  // Payouts take what was just paid (contract section 10: 0 in tests).
+  // Payouts take what was just paid (SETTLEMENT_HOLD_HOURS 0, docs/settlements.md).
   SETTLEMENT_HOLD_HOURS: '0',
 });
 

@@ -123,7 +123,7 @@ export function outboxGaps(db: Queryable) {
        SELECT e.pidx, ${MOVE_EVENT_TYPES} AS type, count(*)::int AS n FROM payment_events e
         WHERE e.event IN ('pay', 'hold', 'cancel', 'expire', 'resolve_completed', 'resolve_canceled', 'refund') GROUP BY 1, 2
        UNION ALL
-       -- A payout's events are its moves to Paid and Failed (contract section 10), keyed by its idx.
+       -- A payout's events are its moves to Paid and Failed (docs/settlements.md), keyed by its idx.
        SELECT idx, CASE state WHEN 'Paid' THEN 'payout.paid' ELSE 'payout.failed' END, 1 FROM payouts WHERE state IN ('Paid', 'Failed')
      ), sent AS (
        SELECT coalesce(pidx, payload ->> 'idx') AS pidx, type, count(*)::int AS n FROM webhook_deliveries GROUP BY 1, 2

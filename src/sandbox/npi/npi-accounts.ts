@@ -1,4 +1,4 @@
-// The simulator's bank accounts (contract §16): an account number answers by its last four digits.
+// The simulator's bank accounts: an account number answers by its last four digits.
 // NPI publishes its codes, not its name matching: the score here is the simulator's own (a Dice
 // coefficient over letter pairs, word order ignored), 000 at 100, 999 from 50, 523 below.
 import { accountValidation } from '../../protocols/npi/codes.js';

@@ -1,6 +1,6 @@
 // NCHL's National Payments Interface as a simulator, for the sandbox and the tests: OAuth2 tokens,
 // the signed `token` checked against the member's certificate, account validation of the sandbox
-// accounts (contract §16), real-time (postcipsbatch) and batch (postnchlipsbatch) postings debited
+// accounts (npi-accounts.ts), real-time (postcipsbatch) and batch (postnchlipsbatch) postings debited
 // and credited in its own books, and the report APIs. Written from NPI's published protocol (the
 // research notes' §2–§8), never from the connector in src/payout-rails/npi/.
 import formbody from '@fastify/formbody';
