@@ -33,24 +33,33 @@ function processMetrics(): Registry {
   return processRegistry;
 }
 
+/**
+ * A gauge of counts by labels, read from the store at most once per STATUS_CACHE_MS whatever the
+ * scrapes; `zeros`: label sets said as 0 when the store has no row for them.
+ */
+function storeCountGauge<L extends string>(registry: Registry, db: Db, options: { name: string; help: string; labelNames: readonly L[]; sql: string; zeros?: Record<L, string>[] }): void {
+  let cached: { at: number; rows: (Record<L, string> & { count: number })[] } | undefined;
+  new Gauge({
+    name: options.name,
+    help: options.help,
+    labelNames: [...options.labelNames],
+    registers: [registry],
+    async collect() {
+      if (!cached || Date.now() - cached.at > STATUS_CACHE_MS) cached = { at: Date.now(), rows: await db.query<Record<L, string> & { count: number }>(options.sql) };
+      this.reset();
+      for (const labels of options.zeros ?? []) this.set(labels, 0);
+      for (const row of cached.rows) this.set(Object.fromEntries(options.labelNames.map((l) => [l, String(row[l])])) as Record<L, string>, Number(row.count));
+    },
+  });
+}
+
 export function createMetrics(db: Db): Metrics {
   const registry = Registry.merge([processMetrics()]);
-  let statusCounts: { at: number; rows: { environment: string; status: string; count: number }[] } | undefined;
-  new Gauge({
+  storeCountGauge(registry, db, {
     name: 'bhuktani_payments',
     help: 'Payments by environment and stored status',
     labelNames: ['environment', 'status'],
-    registers: [registry],
-    async collect() {
-      if (!statusCounts || Date.now() - statusCounts.at > STATUS_CACHE_MS) {
-        const rows = await db.query<{ environment: string; status: string; count: number }>(
-          'SELECT environment, status, count(*) AS count FROM payments GROUP BY environment, status',
-        );
-        statusCounts = { at: Date.now(), rows };
-      }
-      this.reset();
-      for (const row of statusCounts.rows) this.set({ environment: row.environment, status: row.status }, row.count);
-    },
+    sql: 'SELECT environment, status, count(*) AS count FROM payments GROUP BY environment, status',
   });
   // Every pool of the instance (single statements, batch statements), summed.
   type PoolCounts = { totalCount: number; idleCount: number; waitingCount: number };
@@ -100,42 +109,21 @@ export function createMetrics(db: Db): Metrics {
     labelNames: ['provider', 'environment', 'outcome'],
     registers: [registry],
   });
-  let attemptCounts: { at: number; rows: { provider: string; environment: string; state: string; count: number }[] } | undefined;
-  new Gauge({
+  storeCountGauge(registry, db, {
     name: 'bhuktani_provider_attempts',
     help: 'Provider attempts by provider, environment and state (Unknown and Escalated are the open unknowns)',
     labelNames: ['provider', 'environment', 'state'],
-    registers: [registry],
-    async collect() {
-      if (!attemptCounts || Date.now() - attemptCounts.at > STATUS_CACHE_MS) {
-        const rows = await db.query<{ provider: string; environment: string; state: string; count: number }>(
-          'SELECT provider, environment, state, count(*) AS count FROM provider_attempts GROUP BY provider, environment, state',
-        );
-        attemptCounts = { at: Date.now(), rows };
-      }
-      this.reset();
-      for (const row of attemptCounts.rows) this.set({ provider: row.provider, environment: row.environment, state: row.state }, Number(row.count));
-    },
+    sql: 'SELECT provider, environment, state, count(*) AS count FROM provider_attempts GROUP BY provider, environment, state',
   });
-  let queueCounts: { at: number; rows: { environment: string; why: string; count: number }[] } | undefined;
-  new Gauge({
+  storeCountGauge(registry, db, {
     name: 'bhuktani_payouts_for_operators',
     help: "Payouts waiting for an operator, by environment and why: an account NPI could not match (account), or a payout NPI's reports could not decide (undecided)",
     labelNames: ['environment', 'why'],
-    registers: [registry],
-    async collect() {
-      if (!queueCounts || Date.now() - queueCounts.at > STATUS_CACHE_MS) {
-        const rows = await db.query<{ environment: string; why: string; count: number }>(
-          `SELECT environment, 'undecided' AS why, count(*) AS count FROM npi_transfers WHERE needs_operator AND status IN ('unsent', 'sent') GROUP BY environment
-           UNION ALL
-           SELECT environment, 'account', count(*) FROM account_checks WHERE outcome = 'partial' AND approved_by IS NULL GROUP BY environment`,
-        );
-        queueCounts = { at: Date.now(), rows };
-      }
-      this.reset();
-      for (const environment of ['test', 'live']) for (const why of ['account', 'undecided']) this.set({ environment, why }, 0);
-      for (const row of queueCounts.rows) this.set({ environment: row.environment, why: row.why }, Number(row.count));
-    },
+    sql: `SELECT environment, 'undecided' AS why, count(*) AS count FROM npi_transfers WHERE needs_operator AND status IN ('unsent', 'sent') GROUP BY environment
+          UNION ALL
+          SELECT environment, 'account', count(*) FROM account_checks WHERE outcome = 'partial' AND approved_by IS NULL GROUP BY environment`,
+    // Said as 0 when there are none, to alert on.
+    zeros: ['test', 'live'].flatMap((environment) => ['account', 'undecided'].map((why) => ({ environment, why }))),
   });
   if (db.kind === 'postgres') {
     // The primary's WAL archive, on which point-in-time recovery rests (docs/deploy.md): a failing
