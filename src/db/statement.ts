@@ -25,3 +25,10 @@ export class Statement {
     return this.parts.length ? `WITH ${this.parts.join(',\n')}\n${result}` : result;
   }
 }
+
+/** A list of columns (`a, b, c`) qualified by a table's alias in a join (`t.a, t.b, t.c`). */
+export const qualified = (alias: string, columns: string) =>
+  columns
+    .split(',')
+    .map((c) => `${alias}.${c.trim()}`)
+    .join(', ');

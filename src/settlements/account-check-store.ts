@@ -1,6 +1,7 @@
 // The SQL of account checks: what NPI's validation said of a settlement account, per environment, and
 // an operator's approval of a name that differs.
 import type { Queryable } from '../db/db.js';
+import { qualified } from '../db/statement.js';
 import type { Environment } from '../environment.js';
 
 export type AccountOutcome = 'match' | 'partial' | 'refused' | 'unknown';
@@ -31,6 +32,9 @@ export interface AccountCheckRow {
 }
 
 const COLUMNS = 'id, merchant_id, environment, bank_code, account_number, account_name, outcome, score, message, branch_code, checked_at, approved_by, approved_at';
+/** An account as one string, to find its check among many. */
+export const checkKey = (key: Pick<AccountKey, 'merchantId' | 'bankCode' | 'accountNumber' | 'accountName'>) => `${key.merchantId}|${key.bankCode}|${key.accountNumber}|${key.accountName}`;
+
 const keyParams = (key: AccountKey) => [key.merchantId, key.environment, key.bankCode, key.accountNumber, key.accountName];
 
 export async function findAccountCheck(db: Queryable, key: AccountKey): Promise<AccountCheckRow | undefined> {
@@ -72,9 +76,16 @@ export async function approveAccountCheck(db: Queryable, id: number, by: string,
 /** Accounts waiting for an operator, oldest first, with the merchant's name, in one environment. */
 export async function listWaitingAccountChecks(db: Queryable, environment: Environment): Promise<(AccountCheckRow & { merchant_name: string })[]> {
   return db.query(
-    `SELECT ${COLUMNS.split(', ').map((c) => `c.${c}`).join(', ')}, m.name AS merchant_name
+    `SELECT ${qualified('c', COLUMNS)}, m.name AS merchant_name
        FROM account_checks c JOIN merchants m ON m.id = c.merchant_id
       WHERE c.environment = $1 AND c.outcome = 'partial' AND c.approved_by IS NULL ORDER BY c.checked_at, c.id`,
     [environment],
   );
+}
+
+/** The account checks of these merchants in `environment`, by `checkKey`. */
+export async function checksOfMerchants(db: Queryable, environment: Environment, merchantIds: number[]): Promise<Map<string, AccountCheckRow>> {
+  if (merchantIds.length === 0) return new Map();
+  const rows = await db.query<AccountCheckRow>(`SELECT ${COLUMNS} FROM account_checks WHERE environment = $1 AND merchant_id = ANY($2::bigint[])`, [environment, merchantIds]);
+  return new Map(rows.map((r) => [checkKey({ merchantId: r.merchant_id, bankCode: r.bank_code, accountNumber: r.account_number, accountName: r.account_name }), r]));
 }

@@ -19,12 +19,12 @@ import type { NpiConnector } from '../payout-rails/npi/npi-connector.js';
 import type { NpiPosting, NpiRail, NpiTransactionOutcome } from '../payout-rails/npi/transformers.js';
 import { cipsLimits, ipsMaxTransactions } from '../protocols/npi/codes.js';
 import { accountWaits, checkAccount, creditorBank, SANDBOX_CREDITOR } from './account-checks.js';
-import type { AccountCheckRow } from './account-check-store.js';
+import { checkKey, checksOfMerchants, type AccountCheckRow, type AccountKey } from './account-check-store.js';
 import { applyPayoutMove } from './move-payout.js';
 import { decideTransfer, dueBatches, insertTransfer, lastBatchAt, leaseBatch, noteTransfer, type NpiTransferRow } from './npi-transfer-store.js';
 import type { Payout } from './payout.js';
 import type { NpiRailSetup } from './payout-rail-setup.js';
-import { checksOfMerchants, lockRequestedPayouts, setWaitingReason } from './npi-payouts-store.js';
+import { listRequestedPayouts, lockRequestedPayouts, setWaitingReason } from './npi-payouts-store.js';
 
 /** How many Requested payouts one run takes: a whole NCHL-IPS batch. */
 const CLAIM = ipsMaxTransactions;
@@ -64,34 +64,43 @@ interface Creditor {
   name: string;
 }
 
-const keyOf = (p: Claimable, bankCode: string) => `${p.merchant_id}|${bankCode}|${p.account_number ?? sandboxAccountOf(p.merchant_id)}|${p.account_name ?? p.merchant_name}`;
+/** The account a payout goes to, as NPI is asked about it: a test payout without one goes to the sandbox's. */
+const accountOf = (p: Claimable, bankCode: string): AccountKey => ({
+  merchantId: p.merchant_id,
+  environment: p.environment,
+  bankCode,
+  accountNumber: p.account_number ?? sandboxAccountOf(p.merchant_id),
+  accountName: p.account_name ?? p.merchant_name,
+});
 
 /** Where the payout goes, or why it cannot go yet. */
 function creditorOf(p: Claimable, checks: Map<string, AccountCheckRow>): Creditor | { waits: string } {
   const agent = creditorBank(p.environment, p.bank_code);
   if (!agent) return { waits: 'The settlement account names no NCHL bank code: add it on the Business page (4 digits, from your bank), then request the payout again.' };
-  const check = checks.get(keyOf(p, agent));
+  const account = accountOf(p, agent);
+  const check = checks.get(checkKey(account));
   const waits = accountWaits(check);
   if (waits) return { waits };
   const branch = p.branch_code ?? check?.branch_code ?? (p.environment === 'test' ? SANDBOX_CREDITOR.branch : undefined);
   if (!branch) return { waits: 'The settlement account names no NCHL branch code, and NPI gave none: add it on the Business page, then request the payout again.' };
-  return { agent, branch, account: p.account_number ?? sandboxAccountOf(p.merchant_id), name: (p.account_name ?? p.merchant_name).slice(0, 140) };
+  return { agent, branch, account: account.accountNumber, name: account.accountName.slice(0, 140) };
 }
 
 /** 1. Asks NPI about the accounts of Requested payouts it has not validated (or did not answer for). */
 async function checkAccounts(ctx: AppContext, run: NpiRun): Promise<void> {
-  const payouts = await ctx.db.transaction((tx) => lockRequestedPayouts(tx, run.environment, CLAIM));
+  const payouts = await listRequestedPayouts(ctx.db, run.environment, CLAIM);
   const checks = await checksOfMerchants(ctx.db, run.environment, [...new Set(payouts.map((p) => p.merchant_id))]);
   const asked = new Set<string>();
   const askAgainBefore = ctx.clock.now().getTime() - 30_000;
   for (const p of payouts) {
     const bankCode = creditorBank(run.environment, p.bank_code);
     if (!bankCode) continue;
-    const key = keyOf(p, bankCode);
+    const account = accountOf(p, bankCode);
+    const key = checkKey(account);
     const check = checks.get(key);
     if (asked.has(key) || (check && (check.outcome !== 'unknown' || check.checked_at.getTime() > askAgainBefore))) continue;
     asked.add(key);
-    await checkAccount(ctx, run.connector, { merchantId: p.merchant_id, environment: run.environment, bankCode, accountNumber: p.account_number ?? sandboxAccountOf(p.merchant_id), accountName: p.account_name ?? p.merchant_name });
+    await checkAccount(ctx, run.connector, account);
   }
 }
 

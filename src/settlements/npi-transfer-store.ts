@@ -1,6 +1,7 @@
 // The SQL of payouts as NPI moves them (migration 120): each one's ids, written before anything is
 // sent, its status as NPI last told it, and the lease an instance holds while it posts or asks.
 import type { Queryable } from '../db/db.js';
+import { qualified } from '../db/statement.js';
 import type { Environment } from '../environment.js';
 import type { NpiRail } from '../payout-rails/npi/transformers.js';
 
@@ -32,7 +33,6 @@ export interface NpiTransferRow {
 
 const COLUMNS = `payout_id, environment, rail, batch_id, instruction_id, end_to_end_id, amount, creditor_agent, creditor_branch,
   creditor_account, creditor_name, status, detail, nchl_reference, posts, posted_at, checks, next_at, needs_operator, created_at, updated_at`;
-const prefixed = (alias: string) => COLUMNS.split(',').map((c) => `${alias}.${c.trim()}`).join(', ');
 
 export type NewTransfer = Pick<
   NpiTransferRow,
@@ -113,7 +113,7 @@ export async function findTransfer(db: Queryable, payoutId: number): Promise<Npi
 /** Transfers of `environment` NPI has not decided that need an operator, oldest first. */
 export async function listUndecidedTransfers(db: Queryable, environment: Environment): Promise<(NpiTransferRow & { idx: string })[]> {
   return db.query(
-    `SELECT ${prefixed('t')}, p.idx FROM npi_transfers t JOIN payouts p ON p.id = t.payout_id
+    `SELECT ${qualified('t', COLUMNS)}, p.idx FROM npi_transfers t JOIN payouts p ON p.id = t.payout_id
       WHERE t.environment = $1 AND t.status IN ('unsent', 'sent') AND t.needs_operator ORDER BY t.created_at, t.payout_id`,
     [environment],
   );
@@ -128,7 +128,7 @@ export async function lastBatchAt(db: Queryable, environment: Environment): Prom
 /** Transfers of `environment` created within [from, to): for reconciliation. */
 export async function transfersBetween(db: Queryable, environment: Environment, from: Date, to: Date): Promise<(NpiTransferRow & { idx: string; payout_state: string })[]> {
   return db.query(
-    `SELECT ${prefixed('t')}, p.idx, p.state AS payout_state
+    `SELECT ${qualified('t', COLUMNS)}, p.idx, p.state AS payout_state
        FROM npi_transfers t JOIN payouts p ON p.id = t.payout_id
       WHERE t.environment = $1 AND t.created_at >= $2 AND t.created_at < $3 ORDER BY t.created_at, t.payout_id`,
     [environment, from, to],
@@ -139,7 +139,7 @@ export async function transfersBetween(db: Queryable, environment: Environment, 
 export async function transfersByInstruction(db: Queryable, environment: Environment, instructionIds: string[]): Promise<(NpiTransferRow & { idx: string; payout_state: string })[]> {
   if (instructionIds.length === 0) return [];
   return db.query(
-    `SELECT ${prefixed('t')}, p.idx, p.state AS payout_state FROM npi_transfers t JOIN payouts p ON p.id = t.payout_id
+    `SELECT ${qualified('t', COLUMNS)}, p.idx, p.state AS payout_state FROM npi_transfers t JOIN payouts p ON p.id = t.payout_id
       WHERE t.environment = $1 AND t.instruction_id = ANY($2::text[])`,
     [environment, instructionIds],
   );
