@@ -2,12 +2,11 @@
 // applied (its live key then works), suspend it (live initiate 403), resolve a Pending payment,
 // make, top up and freeze a wallet and see the hosted page refuse it, and find each action in the
 // audit log. Every console page visited is photographed at phone and desktop widths.
-import * as OTPAuth from 'otpauth';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { newOperator, type TestOperator } from '../test/console-client.js';
 import { merchantIn } from '../test/merchant-approval.js';
-import { browserSuite, DESKTOP, enterOtp, enterWallet, landOnMerchant, PHONE, SANDBOX, screenshot, screenshotsAtBothWidths } from './harness.js';
+import { browserSuite, DESKTOP, enterOtp, enterWallet, landOnMerchant, PHONE, SANDBOX, screenshot, screenshotsAtBothWidths, signInToConsole } from './harness.js';
 
 const suite = browserSuite({ merchantName: 'Everest Outfitters' });
 
@@ -15,10 +14,6 @@ let operator: TestOperator;
 beforeAll(async () => {
   operator = await newOperator(suite.service.t.ctx, 'admin');
 });
-
-/** What the operator's authenticator app shows now (RFC 6238, by the service's clock). */
-const totpNow = (secret: string) =>
-  new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' }).generate({ timestamp: suite.service.t.clock.now().getTime() });
 
 const photograph = (page: Page, name: string) => screenshotsAtBothWidths(page, `console-${name}`);
 
@@ -36,13 +31,7 @@ describe("an operator's day", () => {
     // The operator's pages ask the service only.
     const console_ = await suite.person({}, [suite.service.origin]);
     const page = console_.page;
-    await page.goto(`${suite.service.origin}/console`);
-    await page.getByLabel('E-mail').fill(operator.email);
-    await page.getByLabel('Password').fill(operator.password);
-    await page.getByRole('button', { name: 'Continue' }).click();
-    await page.getByLabel('Code').fill(totpNow(operator.secret));
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    await signInToConsole(page, suite.service.origin, operator, () => suite.service.t.clock.now());
 
     // A merchant that applied to go live with its business details.
     const applicant = await merchantIn(suite.service.t.ctx, 'applied');

@@ -2,6 +2,7 @@
 // browser returns to, headless Chromium, and a watch on every page for console errors, CSP
 // violations, dialogs and requests to other hosts.
 import { existsSync, mkdirSync } from 'node:fs';
+import * as OTPAuth from 'otpauth';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +11,7 @@ import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import type { Config } from '../src/config.js';
 import { en, type Messages } from '../src/language/en.js';
 import { verifyLedger } from '../src/ledger/verify-ledger.js';
+import type { TestOperator } from '../test/console-client.js';
 import { mailedLinkSoon } from '../test/dashboard-client.js';
 import { type MailInbox, startMailInbox } from '../test/mail-inbox.js';
 import { newMerchant, startTestApp, type TestApp } from '../test/test-app.js';
@@ -275,6 +277,18 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   expect(overflow, `${name} is wider than the screen`).toBeLessThanOrEqual(0);
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   await page.screenshot({ path: `${SCREENSHOT_DIR}${name}.png`, fullPage: true });
+}
+
+/** An operator signs in to the console at `origin`: e-mail, password, then the authenticator's code by the service's clock (RFC 6238). */
+export async function signInToConsole(page: Page, origin: string, operator: Pick<TestOperator, 'email' | 'password' | 'secret'>, now: () => Date): Promise<void> {
+  await page.goto(`${origin}/console`);
+  await page.getByLabel('E-mail').fill(operator.email);
+  await page.getByLabel('Password').fill(operator.password);
+  await page.getByRole('button', { name: 'Continue' }).click();
+  const code = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(operator.secret), digits: 6, period: 30, algorithm: 'SHA1' }).generate({ timestamp: now().getTime() });
+  await page.getByLabel('Code').fill(code);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Overview' }).waitFor();
 }
 
 /** `screenshot` at the phone's width and then the desktop's (`<name>-phone`, `<name>-desktop`); the page is left at desktop width. */

@@ -50,7 +50,7 @@ export async function markPayout(ctx: AppContext, input: { actor: Actor; idx: st
     // An undecided NPI payout decided by hand: NPI's run stops asking; reconciliation shows any difference with NPI's books.
     if (transfer && trimmed.name !== 'process') {
       const decided = trimmed.name === 'pay' ? { status: 'paid' as const, reference: trimmed.reference } : { status: 'failed' as const, reference: null };
-      await decideTransfer(tx, payout.id, { ...decided, detail: `Decided by ${input.actor.label}${trimmed.name === 'fail' ? `: ${trimmed.reason}` : ''}` }, now);
+      await decideTransfer(tx, payout.id, { ...decided, said: 'operator', detail: `Decided by ${input.actor.label}${trimmed.name === 'fail' ? `: ${trimmed.reason}` : ''}` }, now);
     }
     await appendAudit(tx, {
       now,

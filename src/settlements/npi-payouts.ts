@@ -157,12 +157,12 @@ async function wait(tx: Queryable, p: Payout, reason: string, now: Date) {
 }
 
 /** NPI's final word on a transfer, with the payout's move, in one transaction; false when another had decided it. */
-async function decide(ctx: AppContext, t: NpiTransferRow, outcome: NpiTransactionOutcome & { status: 'paid' | 'failed' }): Promise<boolean> {
+async function decide(ctx: AppContext, t: NpiTransferRow, outcome: NpiTransactionOutcome & { status: 'paid' | 'failed' }, asked: 'posting' | 'report'): Promise<boolean> {
   const now = ctx.clock.now();
   const r = outcome.reference;
   const reference = `NPI ${r.rail === 'cips' ? 'connectIPS' : 'NCHL-IPS'} ${r.batchId}/${r.instructionId}${r.nchlTransactionId != null ? ` (NCHL ${r.nchlTransactionId})` : ''}`;
   return ctx.db.transaction(async (tx) => {
-    if (!(await decideTransfer(tx, t.payout_id, { status: outcome.status, detail: outcome.detail, reference }, now))) return false;
+    if (!(await decideTransfer(tx, t.payout_id, { status: outcome.status, detail: outcome.detail, reference, said: asked }, now))) return false;
     const move = outcome.status === 'paid' ? ({ name: 'pay', reference } as const) : ({ name: 'fail', reason: outcome.detail } as const);
     return (await applyPayoutMove(ctx, tx, { id: t.payout_id }, move, now)) !== null;
   });
@@ -196,7 +196,7 @@ async function post(ctx: AppContext, run: NpiRun, transfers: NpiTransferRow[]): 
       for (const outcome of posting.transactions) {
         const t = transfers.find((x) => x.instruction_id === outcome.reference.instructionId)!;
         if (outcome.status === 'failed') {
-          if (await decide(ctx, t, { ...outcome, status: 'failed' })) decided++;
+          if (await decide(ctx, t, { ...outcome, status: 'failed' }, 'posting')) decided++;
           continue;
         }
         // A posting's success carries no amount: the report by batch, which does, makes it Paid, at once.
@@ -209,7 +209,7 @@ async function post(ctx: AppContext, run: NpiRun, transfers: NpiTransferRow[]): 
       if (posting.code === 'E004' || posting.code === 'E007') {
         for (const t of transfers) {
           const reason = `NPI refused the payout before moving money: ${posting.message} (${posting.code})`;
-          if (await decide(ctx, t, { status: 'failed', detail: reason, reference: { rail: t.rail, batchId: t.batch_id, instructionId: t.instruction_id } })) decided++;
+          if (await decide(ctx, t, { status: 'failed', detail: reason, reference: { rail: t.rail, batchId: t.batch_id, instructionId: t.instruction_id } }, 'posting')) decided++;
         }
         return decided;
       }
@@ -239,7 +239,7 @@ async function ask(ctx: AppContext, run: NpiRun, transfers: NpiTransferRow[]): P
     for (const t of transfers) {
       const outcome = report.transactions.find((o) => o.reference.instructionId === t.instruction_id)!;
       if (isFinal(outcome)) {
-        if (await decide(ctx, t, outcome)) decided++;
+        if (await decide(ctx, t, outcome, 'report')) decided++;
         continue;
       }
       const checks = t.checks + 1;

@@ -94,12 +94,18 @@ export async function noteTransfer(db: Queryable, payoutId: number, note: Transf
   return rows.length > 0;
 }
 
-/** NPI's final word: paid or failed, once; false when the transfer was already decided. */
-export async function decideTransfer(tx: Queryable, payoutId: number, outcome: { status: 'paid' | 'failed'; detail: string; reference: string | null }, now: Date): Promise<boolean> {
+/** NPI's final word: paid or failed, once (`said`: by a posting's answer or a report, counted as a post or an ask; or by an operator); false when the transfer was already decided. */
+export async function decideTransfer(
+  tx: Queryable,
+  payoutId: number,
+  outcome: { status: 'paid' | 'failed'; detail: string; reference: string | null; said: 'posting' | 'report' | 'operator' },
+  now: Date,
+): Promise<boolean> {
   const rows = await tx.query(
-    `UPDATE npi_transfers SET status = $2, detail = $3, nchl_reference = coalesce($4, nchl_reference), lease_until = NULL, updated_at = $5
+    `UPDATE npi_transfers SET status = $2, detail = $3, nchl_reference = coalesce($4, nchl_reference), lease_until = NULL, updated_at = $5,
+            checks = checks + $6, posts = posts + $7, posted_at = CASE WHEN $7 > 0 THEN $5 ELSE posted_at END
       WHERE payout_id = $1 AND status IN ('unsent', 'sent') RETURNING payout_id`,
-    [payoutId, outcome.status, outcome.detail, outcome.reference, now],
+    [payoutId, outcome.status, outcome.detail, outcome.reference, now, outcome.said === 'report' ? 1 : 0, outcome.said === 'posting' ? 1 : 0],
   );
   return rows.length > 0;
 }
