@@ -3,7 +3,7 @@
 // their calendars fall where docs/deploy.md says: full backups on Sundays at 01:00, differential ones
 // Monday to Saturday at 01:00. No machine here runs systemd as its init, so the timers cannot fire
 // here: this is what can be held of them short of that.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,9 +23,9 @@ describe("deploy/'s pgBackRest units", () => {
     for (const type of ['full', 'diff']) copyFileSync(join(UNITS, 'pgbackrest-backup@.service'), join(dir, `pgbackrest-backup@${type}.service`));
     for (const timer of ['pgbackrest-backup-full.timer', 'pgbackrest-backup-diff.timer']) copyFileSync(join(UNITS, timer), join(dir, timer));
     const files = ['pgbackrest-backup@full.service', 'pgbackrest-backup@diff.service', 'pgbackrest-backup-full.timer', 'pgbackrest-backup-diff.timer'].map((f) => join(dir, f));
-    // Exit 0 and nothing said: no unknown setting, no bad value, the timers' units found.
-    const said = execFileSync('systemd-analyze', ['verify', '--man=no', ...files], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-    expect(said).toBe('');
+    // Exit 0 and nothing said on either stream: no unknown setting, no bad value, the timers' units found.
+    const verified = spawnSync('systemd-analyze', ['verify', '--man=no', ...files], { encoding: 'utf8' });
+    expect([verified.status, verified.stdout, verified.stderr]).toEqual([0, '', '']);
     expect(setting('pgbackrest-backup-full.timer', 'Unit')).toBe('pgbackrest-backup@full.service');
     expect(setting('pgbackrest-backup-diff.timer', 'Unit')).toBe('pgbackrest-backup@diff.service');
     expect(setting('pgbackrest-backup@.service', 'ExecStart')).toBe('/usr/bin/pgbackrest --stanza=bhuktani --type=%i backup');
