@@ -31,7 +31,7 @@ const as = (role: TestOperator['role']) => signedIn[role];
 beforeEach(async () => {
   t = await startTestApp({ ownDb: true, config: { secretsKey: randomBytes(32), publicUrl: 'https://bhuktani.test', keyCacheSeconds: 0 } });
   signedIn = {} as typeof signedIn;
-  for (const role of ['admin', 'support', 'finance'] as const) {
+  for (const role of ['support', 'finance'] as const) {
     const browser = operatorBrowser(t.app, t.ctx);
     expect((await browser.signIn(await newOperator(t.ctx, role))).status).toBe(303);
     signedIn[role] = browser;
